@@ -1,0 +1,1 @@
+"""Shared by every ruleset: encounter lifecycle, dice, Action Point budgets, initiative, errors."""

@@ -1,0 +1,193 @@
+"""The encounter lifecycle shared by every ruleset: its commands, events and state.
+
+Open, add and remove combatants, roll initiative, set the turn order, start, end turn
+(new rounds follow), end the encounter. Ruleset-specific rules plug in through the
+hooks of ``domain.core.ruleset.Ruleset``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from domain.core.dice import DieRoll
+
+Controller = Literal["gm", "player"]
+Status = Literal["setup", "active", "ended"]
+
+# --------------------------------------------------------------------------- commands
+
+
+class Command(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_only=True):
+    """Base of every command. ``dice``: reported faces, where the dice policy allows them."""
+
+    dice: list[int] | None = None
+
+
+class AddCombatant(Command, tag="AddCombatant"):
+    """Add a combatant. ``sheet`` follows the ruleset's sheet schema."""
+
+    name: str
+    side: str
+    controller: Controller
+    sheet: dict[str, Any] = msgspec.field(default_factory=dict)
+    combatant_id: str | None = None
+
+
+class RemoveCombatant(Command, tag="RemoveCombatant"):
+    combatant_id: str
+
+
+class RollInitiative(Command, tag="RollInitiative"):
+    """Roll (or, during the fight, re-roll) initiative for everyone. GM's command."""
+
+
+class SetTurnOrder(Command, tag="SetTurnOrder"):
+    """The GM sets the order of play, within what the ruleset allows."""
+
+    order: list[str]
+
+
+class StartEncounter(Command, tag="StartEncounter"):
+    """Start the fight: round 1 begins with the first combatant in the order."""
+
+
+class EndTurn(Command, tag="EndTurn"):
+    """The combatant whose turn it is ends it; the next one's turn begins."""
+
+    combatant_id: str
+
+
+class EndEncounter(Command, tag="EndEncounter"):
+    """End the fight. The dice seed is revealed so every roll can be verified."""
+
+
+LIFECYCLE_COMMANDS: tuple[type[Command], ...] = (
+    AddCombatant,
+    RemoveCombatant,
+    RollInitiative,
+    SetTurnOrder,
+    StartEncounter,
+    EndTurn,
+    EndEncounter,
+)
+
+# ----------------------------------------------------------------------------- events
+
+
+class Event(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_only=True):
+    """Base of every event. Past tense. ``schema_version`` of the payload lives in the store."""
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return []
+
+
+class EncounterOpened(Event, tag="EncounterOpened"):
+    encounter_id: str
+    ruleset: str
+    name: str
+    dice_policy: str
+    seed_sha256: str
+
+
+class CombatantAdded(Event, tag="CombatantAdded"):
+    combatant_id: str
+    name: str
+    side: str
+    controller: Controller
+    sheet: dict[str, Any]
+    action_points: int = 0
+    seq: int = 0
+
+
+class CombatantRemoved(Event, tag="CombatantRemoved"):
+    combatant_id: str
+
+
+class InitiativeRoll(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """One initiative roll: ``who`` is a combatant id, or a group name such as ``npcs``."""
+
+    who: str
+    die: DieRoll
+    modifier: int
+    total: int
+
+
+class InitiativeRolled(Event, tag="InitiativeRolled"):
+    rolls: list[InitiativeRoll]
+    order: list[str]
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return [r.die for r in self.rolls]
+
+
+class TurnOrderSet(Event, tag="TurnOrderSet"):
+    order: list[str]
+
+
+class EncounterStarted(Event, tag="EncounterStarted"):
+    pass
+
+
+class RoundStarted(Event, tag="RoundStarted"):
+    """A new round: ``action_points`` is every combatant's AP after the round's grant."""
+
+    round: int
+    action_points: dict[str, int]
+
+
+class TurnEnded(Event, tag="TurnEnded"):
+    """``action_points``: the combatant's AP after the end of their turn, where the ruleset changes it."""
+
+    combatant_id: str
+    action_points: int | None = None
+
+
+class EncounterEnded(Event, tag="EncounterEnded"):
+    seed: str | None = None
+
+
+LIFECYCLE_EVENTS: tuple[type[Event], ...] = (
+    EncounterOpened,
+    CombatantAdded,
+    CombatantRemoved,
+    InitiativeRolled,
+    TurnOrderSet,
+    EncounterStarted,
+    RoundStarted,
+    TurnEnded,
+    EncounterEnded,
+)
+
+# ------------------------------------------------------------------------------ state
+
+
+class Combatant(msgspec.Struct, kw_only=True):
+    id: str
+    name: str
+    side: str
+    controller: Controller
+    sheet: Any
+    action_points: int = 0
+    initiative: int | None = None
+    seq: int = 0
+
+
+class EncounterState(msgspec.Struct, kw_only=True):
+    id: str
+    ruleset: str
+    name: str
+    dice_policy: str
+    seed_sha256: str
+    status: Status = "setup"
+    version: int = 0
+    round: int = 0
+    combatants: dict[str, Combatant] = msgspec.field(default_factory=dict)
+    order: list[str] = msgspec.field(default_factory=list)
+    turn: str | None = None
+    group_initiative: dict[str, int] = msgspec.field(default_factory=dict)
+    initiative_rolled: bool = False
+    rolls_used: int = 0
+    combatants_added: int = 0
+    seed: str | None = None

@@ -1,0 +1,397 @@
+"""The decider every ruleset is: ``initial_state``, ``decide``, ``evolve``.
+
+``Ruleset`` implements the shared encounter lifecycle once; a ruleset subclasses it and
+fills the hooks (sheet, Action Point budget, initiative, turn-order limits) and adds its
+own commands and events through ``decide_action`` / ``evolve_action``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, Union
+
+import msgspec
+
+from domain.core.action_points import ActionPointBudget
+from domain.core.dice import Dice
+from domain.core.encounter import (
+    LIFECYCLE_COMMANDS,
+    LIFECYCLE_EVENTS,
+    AddCombatant,
+    Combatant,
+    CombatantAdded,
+    CombatantRemoved,
+    Command,
+    EncounterEnded,
+    EncounterOpened,
+    EncounterStarted,
+    EncounterState,
+    EndEncounter,
+    EndTurn,
+    Event,
+    InitiativeRolled,
+    RemoveCombatant,
+    RollInitiative,
+    RoundStarted,
+    SetTurnOrder,
+    StartEncounter,
+    TurnEnded,
+    TurnOrderSet,
+)
+from domain.core.errors import RuleViolation
+
+replace = msgspec.structs.replace
+
+
+class CommandInfo(msgspec.Struct, kw_only=True):
+    """What a frontend needs to offer a command in a menu."""
+
+    type: str
+    summary: str
+    action_points: int | None = None
+    who: str = "anyone"
+
+
+class Ruleset(ABC):
+    """Base decider: the encounter lifecycle, shared by every ruleset."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    sheet_type: ClassVar[type[msgspec.Struct]]
+    extra_commands: ClassVar[tuple[type[Command], ...]] = ()
+    extra_events: ClassVar[tuple[type[Event], ...]] = ()
+    # Event payload versions: an event type absent here is at version 1. An upcaster
+    # turns a stored payload of (type, version) into the payload of version + 1.
+    schema_versions: ClassVar[dict[str, int]] = {}
+    upcasters: ClassVar[dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]]] = {}
+
+    def __init__(self) -> None:
+        self.command_types: tuple[type[Command], ...] = LIFECYCLE_COMMANDS + self.extra_commands
+        self.event_types: tuple[type[Event], ...] = LIFECYCLE_EVENTS + self.extra_events
+        self.command_type: Any = Union[self.command_types]  # noqa: UP007 - runtime union of classes
+        self.event_type: Any = Union[self.event_types]  # noqa: UP007
+        self.command_decoder = msgspec.json.Decoder(self.command_type)
+        self.event_decoder = msgspec.json.Decoder(self.event_type)
+
+    def decode_event(self, type_name: str, schema_version: int, data: str | bytes) -> Event:
+        """Decode a stored payload, upcasting it first when it was written by older rules."""
+        current = self.schema_versions.get(type_name, 1)
+        if schema_version == current:
+            return self.event_decoder.decode(data)
+        payload = msgspec.json.decode(data)
+        while schema_version < current:
+            payload = self.upcasters[(type_name, schema_version)](payload)
+            schema_version += 1
+        return msgspec.convert(payload, self.event_type)
+
+    # ------------------------------------------------------------------ hooks
+
+    @abstractmethod
+    def budget(self, combatant: Combatant) -> ActionPointBudget:
+        """The Action Point rhythm this combatant follows."""
+
+    @abstractmethod
+    def roll_initiative(self, state: EncounterState, dice: Dice) -> InitiativeRolled:
+        """Roll initiative for everyone and derive the order of play."""
+
+    def check_turn_order(self, state: EncounterState, order: list[str]) -> None:
+        """Refuse an order the rules do not allow. Default: any order."""
+
+    def decide_action(self, state: EncounterState, command: Command, dice: Dice) -> list[Event]:
+        raise RuleViolation("unknown_command", f"{type(command).__name__} is not a command of {self.name}.")
+
+    def evolve_action(self, state: EncounterState, event: Event) -> EncounterState:
+        raise TypeError(f"{type(event).__name__} is not an event of {self.name}")
+
+    def command_info(self) -> list[CommandInfo]:
+        return []
+
+    # --------------------------------------------------------------- decider
+
+    def open(self, encounter_id: str, name: str, dice_policy: str, seed_sha256: str) -> list[Event]:
+        name = name.strip()
+        if not name:
+            raise RuleViolation("invalid_name", "An encounter needs a name.")
+        return [
+            EncounterOpened(
+                encounter_id=encounter_id,
+                ruleset=self.id,
+                name=name,
+                dice_policy=dice_policy,
+                seed_sha256=seed_sha256,
+            )
+        ]
+
+    def initial_state(self, opened: EncounterOpened) -> EncounterState:
+        return EncounterState(
+            id=opened.encounter_id,
+            ruleset=opened.ruleset,
+            name=opened.name,
+            dice_policy=opened.dice_policy,
+            seed_sha256=opened.seed_sha256,
+            version=1,
+        )
+
+    def replay(self, events: Sequence[Event], state: EncounterState | None = None) -> EncounterState:
+        for event in events:
+            if state is None:
+                if not isinstance(event, EncounterOpened):
+                    raise ValueError("an encounter's history starts with EncounterOpened")
+                state = self.initial_state(event)
+            else:
+                state = self.evolve(state, event)
+        if state is None:
+            raise ValueError("no events to replay")
+        return state
+
+    def decide(
+        self, state: EncounterState, command: Command, dice: Dice, *, seed: bytes | None = None
+    ) -> list[Event]:
+        if state.status == "ended":
+            raise RuleViolation("encounter_ended", f"The encounter “{state.name}” has ended.")
+        match command:
+            case AddCombatant():
+                return [self._add_combatant(state, command)]
+            case RemoveCombatant():
+                return [self._remove_combatant(state, command)]
+            case RollInitiative():
+                if not state.combatants:
+                    raise RuleViolation("no_combatants", "Add combatants before rolling initiative.")
+                return [self.roll_initiative(state, dice)]
+            case SetTurnOrder():
+                return [self._set_turn_order(state, command)]
+            case StartEncounter():
+                return self._start(state)
+            case EndTurn():
+                return self._end_turn(state, command)
+            case EndEncounter():
+                return [EncounterEnded(seed=seed.hex() if seed is not None else None)]
+            case _:
+                return self.decide_action(state, command, dice)
+
+    def evolve(self, state: EncounterState, event: Event) -> EncounterState:
+        match event:
+            case CombatantAdded():
+                state = self._evolve_added(state, event)
+            case CombatantRemoved():
+                combatants = dict(state.combatants)
+                del combatants[event.combatant_id]
+                order = [c for c in state.order if c != event.combatant_id]
+                state = replace(state, combatants=combatants, order=order)
+            case InitiativeRolled():
+                combatants = dict(state.combatants)
+                groups = {}
+                for roll in event.rolls:
+                    if roll.who in combatants:
+                        combatants[roll.who] = replace(combatants[roll.who], initiative=roll.total)
+                    else:
+                        groups[roll.who] = roll.total
+                state = replace(
+                    state,
+                    combatants=combatants,
+                    group_initiative=groups,
+                    order=list(event.order),
+                    initiative_rolled=True,
+                )
+            case TurnOrderSet():
+                state = replace(state, order=list(event.order))
+            case EncounterStarted():
+                state = replace(state, status="active")
+            case RoundStarted():
+                combatants = {
+                    cid: replace(c, action_points=event.action_points.get(cid, c.action_points))
+                    for cid, c in state.combatants.items()
+                }
+                state = replace(
+                    state,
+                    round=event.round,
+                    combatants=combatants,
+                    turn=state.order[0] if state.order else None,
+                )
+            case TurnEnded():
+                combatants = state.combatants
+                if event.action_points is not None:
+                    combatants = dict(combatants)
+                    c = combatants[event.combatant_id]
+                    combatants[event.combatant_id] = replace(c, action_points=event.action_points)
+                i = state.order.index(event.combatant_id)
+                nxt = state.order[i + 1] if i + 1 < len(state.order) else None
+                state = replace(state, combatants=combatants, turn=nxt)
+            case EncounterEnded():
+                state = replace(state, status="ended", turn=None, seed=event.seed)
+            case EncounterOpened():
+                raise ValueError("EncounterOpened starts a history; it cannot follow one")
+            case _:
+                state = self.evolve_action(state, event)
+        rolled = event.dice_rolled()
+        used = state.rolls_used
+        for die in rolled:
+            if die.index is not None and die.index >= used:
+                used = die.index + 1
+        return replace(state, version=state.version + 1, rolls_used=used)
+
+    # ----------------------------------------------------------- lifecycle
+
+    def _add_combatant(self, state: EncounterState, cmd: AddCombatant) -> CombatantAdded:
+        name = cmd.name.strip()
+        if not name:
+            raise RuleViolation("invalid_name", "A combatant needs a name.")
+        side = cmd.side.strip()
+        if not side:
+            raise RuleViolation("invalid_side", "A combatant needs a side (for example “party” or “enemies”).")
+        if not cmd.combatant_id:
+            raise RuleViolation("invalid_combatant_id", "A combatant needs an id.")
+        if cmd.combatant_id in state.combatants:
+            raise RuleViolation("duplicate_combatant", f"A combatant with id {cmd.combatant_id} is already here.")
+        try:
+            sheet = msgspec.convert(cmd.sheet, self.sheet_type, strict=True)
+        except msgspec.ValidationError as exc:
+            raise RuleViolation("invalid_sheet", f"The character sheet is not valid for {self.name}: {exc}.") from exc
+        combatant = Combatant(
+            id=cmd.combatant_id, name=name, side=side, controller=cmd.controller, sheet=sheet
+        )
+        ap = 0
+        if state.status == "active":
+            budget = self.budget(combatant)
+            ap = budget.at_round_start(budget.at_combat_start(), state.round)
+        return CombatantAdded(
+            combatant_id=cmd.combatant_id,
+            name=name,
+            side=side,
+            controller=cmd.controller,
+            sheet=msgspec.to_builtins(sheet),
+            action_points=ap,
+            seq=state.combatants_added,
+        )
+
+    def _evolve_added(self, state: EncounterState, event: CombatantAdded) -> EncounterState:
+        combatant = Combatant(
+            id=event.combatant_id,
+            name=event.name,
+            side=event.side,
+            controller=event.controller,
+            sheet=msgspec.convert(event.sheet, self.sheet_type),
+            action_points=event.action_points,
+            seq=event.seq,
+        )
+        combatants = dict(state.combatants)
+        combatants[combatant.id] = combatant
+        order = state.order
+        rolled = state.initiative_rolled
+        if state.status == "active":
+            order = order + [combatant.id]
+        elif rolled:
+            rolled = False  # the order no longer covers everyone: roll again before starting
+        return replace(
+            state,
+            combatants=combatants,
+            order=order,
+            initiative_rolled=rolled,
+            combatants_added=state.combatants_added + 1,
+        )
+
+    def _remove_combatant(self, state: EncounterState, cmd: RemoveCombatant) -> CombatantRemoved:
+        c = self.combatant(state, cmd.combatant_id)
+        if state.status == "active" and state.turn == c.id:
+            raise RuleViolation(
+                "combatant_has_turn", f"It is {c.name}'s turn: end it before removing them from the fight."
+            )
+        return CombatantRemoved(combatant_id=c.id)
+
+    def _set_turn_order(self, state: EncounterState, cmd: SetTurnOrder) -> TurnOrderSet:
+        if not state.initiative_rolled:
+            raise RuleViolation("initiative_not_rolled", "Roll initiative before setting the order of play.")
+        if sorted(cmd.order) != sorted(state.combatants) or len(set(cmd.order)) != len(cmd.order):
+            raise RuleViolation(
+                "invalid_turn_order", "The order of play must name every combatant in the fight exactly once."
+            )
+        self.check_turn_order(state, cmd.order)
+        return TurnOrderSet(order=list(cmd.order))
+
+    def _start(self, state: EncounterState) -> list[Event]:
+        if state.status != "setup":
+            raise RuleViolation("already_started", "The fight has already started.")
+        if not state.combatants:
+            raise RuleViolation("no_combatants", "Add combatants before starting the fight.")
+        if not state.initiative_rolled:
+            raise RuleViolation("initiative_not_rolled", "Roll initiative before starting the fight.")
+        grants = {}
+        for cid, c in state.combatants.items():
+            budget = self.budget(c)
+            grants[cid] = budget.at_round_start(budget.at_combat_start(), 1)
+        return [EncounterStarted(), RoundStarted(round=1, action_points=grants)]
+
+    def _end_turn(self, state: EncounterState, cmd: EndTurn) -> list[Event]:
+        self.require_turn(state, cmd.combatant_id)
+        c = state.combatants[cmd.combatant_id]
+        after = self.budget(c).at_turn_end(c.action_points)
+        events: list[Event] = [
+            TurnEnded(combatant_id=c.id, action_points=after if after != c.action_points else None)
+        ]
+        if state.order.index(c.id) + 1 >= len(state.order):
+            nxt_round = state.round + 1
+            grants = {}
+            for cid, other in state.combatants.items():
+                current = after if cid == c.id else other.action_points
+                grants[cid] = self.budget(other).at_round_start(current, nxt_round)
+            events.append(RoundStarted(round=nxt_round, action_points=grants))
+        return events
+
+    # ------------------------------------------------------------- helpers
+
+    def combatant(self, state: EncounterState, combatant_id: str) -> Combatant:
+        c = state.combatants.get(combatant_id)
+        if c is None:
+            raise RuleViolation(
+                "unknown_combatant", f"There is no combatant {combatant_id} in this encounter.",
+                combatant_id=combatant_id,
+            )
+        return c
+
+    def require_active(self, state: EncounterState) -> None:
+        if state.status != "active":
+            raise RuleViolation("encounter_not_started", "The fight has not started yet.")
+
+    def require_turn(self, state: EncounterState, combatant_id: str) -> Combatant:
+        self.require_active(state)
+        c = self.combatant(state, combatant_id)
+        if state.turn != combatant_id:
+            current = state.combatants[state.turn].name if state.turn in state.combatants else "nobody"
+            raise RuleViolation(
+                "not_your_turn", f"It is {current}'s turn, not {c.name}'s.", turn=state.turn
+            )
+        return c
+
+    def spend_action_points(self, combatant: Combatant, cost: int, what: str) -> None:
+        """Refuse an action costing more Action Points than the combatant has."""
+        if cost > combatant.action_points:
+            raise RuleViolation(
+                "not_enough_action_points",
+                f"{combatant.name} has {combatant.action_points} Action Point"
+                f"{'' if combatant.action_points == 1 else 's'} left; {what} costs {cost}.",
+                available=combatant.action_points,
+                cost=cost,
+            )
+
+
+class Registry:
+    """The rulesets a server offers, by id."""
+
+    def __init__(self, rulesets: Sequence[Ruleset]) -> None:
+        self._by_id = {r.id: r for r in rulesets}
+
+    def get(self, ruleset_id: str) -> Ruleset:
+        try:
+            return self._by_id[ruleset_id]
+        except KeyError:
+            raise RuleViolation(
+                "unknown_ruleset",
+                f"There is no ruleset “{ruleset_id}”. Known: {', '.join(sorted(self._by_id))}.",
+            ) from None
+
+    def __contains__(self, ruleset_id: str) -> bool:
+        return ruleset_id in self._by_id
+
+    def all(self) -> list[Ruleset]:
+        return list(self._by_id.values())

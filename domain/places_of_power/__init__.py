@@ -1,0 +1,1 @@
+"""Places of Power: the flagship ruleset."""

@@ -1,0 +1,40 @@
+"""Places of Power common actions that cost Action Points and need no dice.
+
+"If you do not have enough Action Points to pay the cost of a given action then you
+cannot perform it."  Costs from the list of common actions in the combat chapter.
+Their effects beyond the cost (movement, cover, reloading) are narrated; later issues
+give them state where the rules track it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from domain.core.encounter import Command, Event
+
+ActionName = Literal[
+    "Dash", "TakeCover", "NotchArrow", "ReloadCrossbow", "InventoryItem", "EquipArmour", "RemoveArmour"
+]
+
+ACTION_COSTS: dict[str, tuple[int, str]] = {
+    "Dash": (1, "Double your normal movement range for this turn; counts as your movement action."),
+    "TakeCover": (1, "Take cover behind an object within close range."),
+    "NotchArrow": (1, "Draw and notch a new arrow to a bow."),
+    "ReloadCrossbow": (3, "Reload a crossbow or similar weapon."),
+    "InventoryItem": (3, "Remove an item from a bag or other container you are carrying."),
+    "EquipArmour": (3, "Equip a piece of armour."),
+    "RemoveArmour": (3, "Remove a piece of armour."),
+}
+
+
+class TakeAction(Command, tag="TakeAction"):
+    """A common action on your own turn; costs the Action Points listed for it."""
+
+    combatant_id: str
+    action: ActionName
+
+
+class ActionTaken(Event, tag="ActionTaken"):
+    combatant_id: str
+    action: str
+    action_points: int

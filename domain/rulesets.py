@@ -1,0 +1,10 @@
+"""The rulesets this server offers."""
+
+from __future__ import annotations
+
+from domain.core.ruleset import Registry
+from domain.places_of_power.ruleset import PlacesOfPower
+
+
+def default_registry() -> Registry:
+    return Registry([PlacesOfPower()])

@@ -1,0 +1,1 @@
+"""Fracas server: HTTP API, event store on PostgreSQL, CLI."""

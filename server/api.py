@@ -1,0 +1,304 @@
+"""HTTP routes. Bodies are decoded strictly by msgspec from the raw bytes ("3" is not 3);
+``opt={"body": T}`` tells the OpenAPI document which schema the body follows."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+import msgspec
+from litestar import Request, Response, get, post
+from litestar.datastructures import ResponseHeader
+from litestar.params import Parameter
+from litestar.response import Redirect
+
+from domain.core.dice import DICE_POLICIES
+from domain.core.encounter import LIFECYCLE_COMMANDS, AddCombatant, Controller, EncounterState
+from domain.core.ruleset import CommandInfo
+from server.encounters import CommandResult, EncounterService, EventView, Reply, request_hash
+from server.problems import Problem
+
+# ---------------------------------------------------------------------------- bodies
+
+
+class OpenEncounterRequest(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """Open an encounter. ``dice_policy``: ``seeded`` (the server rolls verifiable dice),
+    ``reported`` (clients report every face), or ``mixed`` (reported when given, else seeded)."""
+
+    ruleset: str
+    name: str
+    dice_policy: Literal["seeded", "reported", "mixed"] = "seeded"
+
+
+class NewCombatant(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A combatant joining the encounter; ``sheet`` follows the ruleset's sheet schema."""
+
+    name: str
+    side: str
+    controller: Controller
+    sheet: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class EncounterSummary(msgspec.Struct, kw_only=True):
+    id: str
+    ruleset: str
+    name: str
+    created_at: datetime
+    version: int
+
+
+class EncounterList(msgspec.Struct, kw_only=True):
+    encounters: list[EncounterSummary]
+    limit: int
+    offset: int
+
+
+class EventPage(msgspec.Struct, kw_only=True):
+    """Events after ``after``, oldest first; ask again with ``after=next_after`` while ``has_more``."""
+
+    events: list[EventView]
+    next_after: int
+    has_more: bool
+
+
+class RulesetSummary(msgspec.Struct, kw_only=True):
+    id: str
+    name: str
+
+
+class CommandDoc(msgspec.Struct, kw_only=True):
+    type: str
+    summary: str
+    json_schema: dict[str, Any]
+
+
+class RulesetInfo(msgspec.Struct, kw_only=True):
+    """What a frontend needs to build its menus for a ruleset."""
+
+    id: str
+    name: str
+    dice_policies: list[str]
+    commands: list[CommandDoc]
+    actions: list[CommandInfo]
+    sheet_schema: dict[str, Any]
+
+
+class Health(msgspec.Struct, kw_only=True):
+    status: str
+    database: str
+
+
+# ---------------------------------------------------------------------------- helpers
+
+JSON = "application/json"
+_encode = msgspec.json.Encoder().encode
+_open_decoder = msgspec.json.Decoder(OpenEncounterRequest)
+_combatant_decoder = msgspec.json.Decoder(NewCombatant)
+
+IfMatch = Annotated[
+    str | None,
+    Parameter(header="If-Match", required=False, description="The version the command was decided on, as the ETag shows it. A stale one gets 412."),
+]
+IdempotencyKey = Annotated[
+    str | None,
+    Parameter(
+        header="Idempotency-Key", required=False, max_length=200,
+        description="A retry with the same key returns the first answer and appends nothing.",
+    ),
+]
+ETAG = [ResponseHeader(name="ETag", description="The encounter's version.", documentation_only=True)]
+
+
+def service_of(request: Request) -> EncounterService:
+    return request.app.state.service
+
+
+def decode(decoder: msgspec.json.Decoder, body: bytes) -> Any:
+    try:
+        return decoder.decode(body)
+    except msgspec.ValidationError as exc:
+        raise Problem(422, "invalid_body", "Invalid request body", f"{exc}.") from exc
+    except msgspec.DecodeError as exc:
+        raise Problem(400, "malformed_json", "Malformed JSON", f"The body is not valid JSON: {exc}.") from exc
+
+
+def parse_if_match(value: str | None) -> int | None:
+    if value is None or value.strip() == "*":
+        return None
+    v = value.strip()
+    if v.startswith("W/"):
+        v = v[2:]
+    v = v.strip('"')
+    if not v.isdigit():
+        raise Problem(400, "invalid_if_match", "Invalid If-Match", "If-Match takes the encounter's ETag, such as \"7\".")
+    return int(v)
+
+
+def reply(r: Reply, location: str | None = None) -> Response[Any]:
+    headers = {"ETag": f'"{r.version}"'}
+    if location:
+        headers["Location"] = location
+    return Response(content=r.body, status_code=r.status, media_type=JSON, headers=headers)
+
+
+def actor_of(request: Request) -> dict[str, Any]:
+    return {"role": "anonymous"}
+
+
+# ---------------------------------------------------------------------------- routes
+
+
+@post("/encounters", opt={"body": OpenEncounterRequest}, status_code=201, response_headers=ETAG,
+      summary="Open an encounter", tags=["encounters"])
+async def open_encounter(request: Request, idempotency_key: IdempotencyKey = None) -> Response[CommandResult]:
+    body = await request.body()
+    req: OpenEncounterRequest = decode(_open_decoder, body)
+    r = await service_of(request).open(
+        req.ruleset, req.name, req.dice_policy, idempotency_key=idempotency_key, body=body,
+        actor=actor_of(request),
+    )
+    enc_id = msgspec.json.decode(r.body, type=_IdOnly).encounter_id
+    return reply(r, f"/encounters/{enc_id}")
+
+
+class _IdOnly(msgspec.Struct):
+    encounter_id: str
+
+
+@get("/encounters", summary="List encounters", tags=["encounters"])
+async def list_encounters(
+    request: Request,
+    limit: Annotated[int, Parameter(ge=1, le=500)] = 50,
+    offset: Annotated[int, Parameter(ge=0)] = 0,
+) -> Response[EncounterList]:
+    rows = await service_of(request).store.list_encounters(limit, offset)
+    page = EncounterList(
+        encounters=[
+            EncounterSummary(id=r["id"], ruleset=r["ruleset"], name=r["name"], created_at=r["created_at"],
+                             version=r["version"] or 0)
+            for r in rows
+        ],
+        limit=limit,
+        offset=offset,
+    )
+    return Response(content=_encode(page), media_type=JSON)
+
+
+@get("/encounters/{encounter_id:uuid}", response_headers=ETAG, summary="Current state of an encounter",
+     tags=["encounters"])
+async def get_encounter(request: Request, encounter_id: uuid.UUID) -> Response[EncounterState]:
+    state = await service_of(request).current(str(encounter_id))
+    return Response(content=_encode(state), media_type=JSON, headers={"ETag": f'"{state.version}"'})
+
+
+@post("/encounters/{encounter_id:uuid}/combatants", opt={"body": NewCombatant}, status_code=201,
+      response_headers=ETAG, summary="Add a combatant", tags=["encounters"])
+async def add_combatant(
+    request: Request, encounter_id: uuid.UUID, if_match: IfMatch = None, idempotency_key: IdempotencyKey = None
+) -> Response[CommandResult]:
+    body = await request.body()
+    new: NewCombatant = decode(_combatant_decoder, body)
+    command = AddCombatant(name=new.name, side=new.side, controller=new.controller, sheet=new.sheet)
+    enc = str(encounter_id)
+    r = await service_of(request).execute(
+        enc, command, if_match=parse_if_match(if_match), idempotency_key=idempotency_key,
+        rhash=request_hash("POST combatants", enc, body), actor=actor_of(request), status=201,
+    )
+    return reply(r)
+
+
+@post("/encounters/{encounter_id:uuid}/commands", opt={"body": "commands"}, status_code=200,
+      response_headers=ETAG, summary="Send a command", tags=["encounters"],
+      description="A tagged union on `type`: the commands of the encounter's ruleset (see `GET /rulesets/{id}`).")
+async def send_command(
+    request: Request, encounter_id: uuid.UUID, if_match: IfMatch = None, idempotency_key: IdempotencyKey = None
+) -> Response[CommandResult]:
+    body = await request.body()
+    enc = str(encounter_id)
+    service = service_of(request)
+    ruleset = await service.ruleset_of(enc)
+    command = service.decode_command(ruleset, body)
+    r = await service.execute(
+        enc, command, if_match=parse_if_match(if_match), idempotency_key=idempotency_key,
+        rhash=request_hash("POST commands", enc, body), actor=actor_of(request),
+    )
+    return reply(r)
+
+
+@get("/encounters/{encounter_id:uuid}/events", summary="Event history", tags=["encounters"])
+async def list_events(
+    request: Request,
+    encounter_id: uuid.UUID,
+    after: Annotated[int, Parameter(ge=0, le=2_147_483_647, description="Return events after this version.")] = 0,
+    limit: Annotated[int, Parameter(ge=1, le=1000)] = 100,
+) -> Response[EventPage]:
+    service = service_of(request)
+    enc = str(encounter_id)
+    await service.ruleset_of(enc)  # 404 for an unknown encounter
+    rows = await service.store.read(enc, after, limit + 1)
+    more = len(rows) > limit
+    rows = rows[:limit]
+    page = EventPage(
+        events=[
+            EventView(
+                version=r["version"], event_id=r["event_id"], type=r["type"], schema_version=r["schema_version"],
+                data=msgspec.Raw(r["data"].encode()), metadata=msgspec.Raw(r["metadata"].encode()),
+                recorded_at=r["recorded_at"], hash=bytes(r["hash"]).hex(),
+            )
+            for r in rows
+        ],
+        next_after=rows[-1]["version"] if rows else after,
+        has_more=more,
+    )
+    return Response(content=_encode(page), media_type=JSON)
+
+
+@get("/rulesets", summary="Rulesets this server runs", tags=["rulesets"])
+async def list_rulesets(request: Request) -> list[RulesetSummary]:
+    return [RulesetSummary(id=r.id, name=r.name) for r in service_of(request).registry.all()]
+
+
+@get("/rulesets/{ruleset_id:str}", summary="A ruleset's commands, costs and sheet schema", tags=["rulesets"])
+async def get_ruleset(request: Request, ruleset_id: str) -> RulesetInfo:
+    registry = service_of(request).registry
+    if ruleset_id not in registry:
+        raise Problem(404, "ruleset_not_found", "Ruleset not found", f"There is no ruleset “{ruleset_id}”.")
+    r = registry.get(ruleset_id)
+    return RulesetInfo(
+        id=r.id,
+        name=r.name,
+        dice_policies=list(DICE_POLICIES),
+        commands=[
+            CommandDoc(
+                type=t.__struct_config__.tag,
+                summary=(t.__doc__ or "").strip().splitlines()[0] if t.__doc__ else "",
+                json_schema=msgspec.json.schema(t),
+            )
+            for t in r.command_types
+        ],
+        actions=r.command_info(),
+        sheet_schema=msgspec.json.schema(r.sheet_type),
+    )
+
+
+@get("/health", summary="Is the server and its database up", tags=["health"])
+async def health(request: Request) -> Response[Health]:
+    try:
+        await request.app.state.pool.fetchval("SELECT 1", timeout=5)
+    except Exception as exc:  # the database is down or unreachable
+        raise Problem(503, "database_unavailable", "Database unavailable", str(exc)) from exc
+    return Response(content=_encode(Health(status="ok", database="ok")), media_type=JSON)
+
+
+@get("/docs", include_in_schema=False)
+async def docs() -> Redirect:
+    return Redirect("/schema")
+
+
+ROUTES = [
+    open_encounter, list_encounters, get_encounter, add_combatant, send_command, list_events,
+    list_rulesets, get_ruleset, health, docs,
+]
+
+__all__ = ["ROUTES", "LIFECYCLE_COMMANDS"]

@@ -1,0 +1,104 @@
+"""The Litestar application."""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from typing import Any
+
+import msgspec
+from litestar import Litestar
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
+from litestar.openapi.spec import OpenAPIMediaType, Reference, RequestBody
+
+from domain.rulesets import default_registry
+from server.api import ROUTES
+from server.database import create_pool
+from server.encounters import EncounterService
+from server.migrations import migrate
+from server.problems import EXCEPTION_HANDLERS
+from server.settings import Settings
+from server.store import EventStore
+
+log = logging.getLogger("fracas")
+VERSION = "0.1.0"
+
+
+def create_app(database_url: str | None = None, settings: Settings | None = None) -> Litestar:
+    settings = settings or Settings.from_env()
+    dsn = database_url or settings.database_url
+    registry = default_registry()
+
+    async def startup(app: Litestar) -> None:
+        if not dsn:
+            raise RuntimeError("No database: set DATABASE_URL, or start with `fracas serve`.")
+        pool = await create_pool(dsn, settings.pool_size)
+        async with pool.acquire() as conn:
+            await migrate(conn)
+        app.state.pool = pool
+        app.state.service = EncounterService(EventStore(pool), registry)
+
+    async def shutdown(app: Litestar) -> None:
+        pool = getattr(app.state, "pool", None)
+        if pool is not None:
+            await pool.close()
+
+    app = Litestar(
+        route_handlers=ROUTES,
+        on_startup=[startup],
+        on_shutdown=[shutdown],
+        exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
+        request_max_body_size=settings.max_body_bytes,
+        openapi_config=OpenAPIConfig(
+            title="Fracas",
+            version=VERSION,
+            description=(
+                "An event-sourced combat server for tabletop role-playing games. Every error is an "
+                "RFC 9457 problem (application/problem+json) with a stable `code`."
+            ),
+            path="/schema",
+            render_plugins=[ScalarRenderPlugin(), SwaggerRenderPlugin()],
+        ),
+        debug=bool(os.environ.get("FRACAS_DEBUG")),
+    )
+    document_request_bodies(app, registry)
+    return app
+
+
+def document_request_bodies(app: Litestar, registry: Any) -> None:
+    """Bodies are decoded by hand (strictly), so tell the OpenAPI document their schemas."""
+    command_union: Any = None
+    for r in registry.all():
+        command_union = r.command_type if command_union is None else command_union | r.command_type
+    bodies: dict[tuple[str, str], Any] = {}
+    for route in app.routes:
+        for handler in getattr(route, "route_handlers", []):
+            body = handler.opt.get("body")
+            if body is None:
+                continue
+            if body == "commands":
+                body = command_union
+            path = re.sub(r"\{(\w+):\w+\}", r"{\1}", route.path)
+            for method in handler.http_methods:
+                bodies[(path, method.lower())] = body
+    kinds = list(dict.fromkeys(bodies.values()))
+    schemas, components = msgspec.json.schema_components(kinds, ref_template="#/components/schemas/{name}")
+    openapi = app.openapi_schema
+    assert openapi.components is not None
+    existing = openapi.components.schemas if openapi.components.schemas is not None else {}
+    for name, schema in components.items():
+        existing.setdefault(name, schema)
+    openapi.components.schemas = dict(sorted(existing.items()))
+    by_kind = dict(zip(kinds, schemas, strict=True))
+    for (path, method), kind in bodies.items():
+        item = openapi.paths[path] if openapi.paths else None
+        operation = getattr(item, method, None)
+        if operation is None:
+            continue
+        schema = by_kind[kind]
+        ref = Reference(ref=schema["$ref"]) if "$ref" in schema else schema
+        operation.request_body = RequestBody(
+            required=True, content={"application/json": OpenAPIMediaType(schema=ref)}  # type: ignore[arg-type]
+        )

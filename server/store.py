@@ -1,0 +1,209 @@
+"""The event store: append with an expected version in one round trip, read back in order.
+
+Tamper evidence: each event's ``hash`` is SHA-256 over the previous event's hash of the
+same encounter (32 zero bytes before the first) followed by the event's canonical
+bytes: the JSON array ``[encounter_id, version, event_id, type, schema_version, data,
+metadata, recorded_at]`` where ``data`` and ``metadata`` are JSON with sorted keys and
+``recorded_at`` is ISO 8601 in UTC.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import asyncpg
+import msgspec
+
+GENESIS_HASH = bytes(32)
+_encode_sorted = msgspec.json.Encoder(order="sorted").encode
+
+
+class VersionConflict(Exception):
+    """Another command appended to the encounter first."""
+
+
+class IdempotencyConflict(Exception):
+    """Another request with the same Idempotency-Key committed first."""
+
+
+@dataclass(frozen=True)
+class StoredRow:
+    version: int
+    event_id: str
+    type: str
+    schema_version: int
+    data: bytes
+    metadata: bytes
+    recorded_at: datetime
+    hash: bytes
+
+
+@dataclass(frozen=True)
+class Idempotency:
+    scope: str
+    key: str
+    request_hash: bytes
+    status: int
+    response: bytes
+
+
+def canonical_bytes(encounter_id: str, row: StoredRow) -> bytes:
+    return b"[%s,%d,%s,%s,%d,%s,%s,%s]" % (
+        msgspec.json.encode(encounter_id),
+        row.version,
+        msgspec.json.encode(row.event_id),
+        msgspec.json.encode(row.type),
+        row.schema_version,
+        row.data,
+        row.metadata,
+        msgspec.json.encode(row.recorded_at.astimezone(UTC).isoformat()),
+    )
+
+
+def chain(
+    encounter_id: str,
+    prev_hash: bytes,
+    first_version: int,
+    events: Sequence[Any],
+    metadata: dict[str, Any],
+    schema_versions: dict[str, int] | None = None,
+) -> list[StoredRow]:
+    """Turn events into stored rows with versions, ids and the hash chain."""
+    now = datetime.now(UTC)
+    meta = _encode_sorted(metadata)
+    rows = []
+    h = prev_hash
+    for i, event in enumerate(events):
+        type_name = type(event).__struct_config__.tag
+        partial = StoredRow(
+            version=first_version + i,
+            event_id=str(uuid.uuid4()),
+            type=type_name,
+            schema_version=(schema_versions or {}).get(type_name, 1),
+            data=_encode_sorted(event),
+            metadata=meta,
+            recorded_at=now,
+            hash=b"",
+        )
+        h = hashlib.sha256(h + canonical_bytes(encounter_id, partial)).digest()
+        rows.append(
+            StoredRow(
+                partial.version, partial.event_id, partial.type, partial.schema_version,
+                partial.data, partial.metadata, partial.recorded_at, h,
+            )
+        )
+    return rows
+
+
+_APPEND = """
+WITH ins AS (
+    INSERT INTO events (encounter_id, version, event_id, type, schema_version, data, metadata, recorded_at, hash)
+    SELECT $1::uuid, v, e, t, s, d::jsonb, m::jsonb, r, h
+    FROM unnest($2::int[], $3::uuid[], $4::text[], $5::int2[], $6::text[], $7::text[], $8::timestamptz[], $9::bytea[])
+        AS x(v, e, t, s, d, m, r, h)
+    RETURNING 1
+), idem AS (
+    INSERT INTO idempotency_keys (scope, key, request_hash, status, response)
+    SELECT $10::text, $11::text, $12::bytea, $13::int2, $14::bytea
+    WHERE $11::text IS NOT NULL
+    RETURNING 1
+)
+SELECT (SELECT count(*) FROM ins) AS appended
+"""
+
+_OPEN = """
+WITH enc AS (
+    INSERT INTO encounters (id, ruleset, name, seed) VALUES ($1::uuid, $15, $16, $17)
+    RETURNING 1
+), ins AS (
+    INSERT INTO events (encounter_id, version, event_id, type, schema_version, data, metadata, recorded_at, hash)
+    SELECT $1::uuid, v, e, t, s, d::jsonb, m::jsonb, r, h
+    FROM unnest($2::int[], $3::uuid[], $4::text[], $5::int2[], $6::text[], $7::text[], $8::timestamptz[], $9::bytea[])
+        AS x(v, e, t, s, d, m, r, h)
+    RETURNING 1
+), idem AS (
+    INSERT INTO idempotency_keys (scope, key, request_hash, status, response)
+    SELECT $10::text, $11::text, $12::bytea, $13::int2, $14::bytea
+    WHERE $11::text IS NOT NULL
+    RETURNING 1
+)
+SELECT (SELECT count(*) FROM ins) + (SELECT count(*) FROM enc) AS appended
+"""
+
+
+def _args(encounter_id: str, rows: Sequence[StoredRow], idem: Idempotency | None) -> list[Any]:
+    return [
+        encounter_id,
+        [r.version for r in rows],
+        [r.event_id for r in rows],
+        [r.type for r in rows],
+        [r.schema_version for r in rows],
+        [r.data.decode() for r in rows],
+        [r.metadata.decode() for r in rows],
+        [r.recorded_at for r in rows],
+        [r.hash for r in rows],
+        idem.scope if idem else None,
+        idem.key if idem else None,
+        idem.request_hash if idem else None,
+        idem.status if idem else None,
+        idem.response if idem else None,
+    ]
+
+
+class EventStore:
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+
+    async def append(self, encounter_id: str, rows: Sequence[StoredRow], idem: Idempotency | None = None) -> None:
+        """Append all rows in one statement. Raises VersionConflict or IdempotencyConflict."""
+        try:
+            await self.pool.fetchval(_APPEND, *_args(encounter_id, rows, idem))
+        except asyncpg.UniqueViolationError as exc:
+            raise _conflict(exc) from exc
+
+    async def open(
+        self, encounter_id: str, ruleset: str, name: str, seed: bytes,
+        rows: Sequence[StoredRow], idem: Idempotency | None = None,
+    ) -> None:
+        try:
+            await self.pool.fetchval(_OPEN, *_args(encounter_id, rows, idem), ruleset, name, seed)
+        except asyncpg.UniqueViolationError as exc:
+            raise _conflict(exc) from exc
+
+    async def encounter(self, encounter_id: str) -> asyncpg.Record | None:
+        return await self.pool.fetchrow("SELECT id, ruleset, name, seed FROM encounters WHERE id = $1", encounter_id)
+
+    async def read(self, encounter_id: str, after: int, limit: int | None = None) -> list[asyncpg.Record]:
+        return await self.pool.fetch(
+            """SELECT version, event_id::text AS event_id, type, schema_version, data::text AS data,
+                      metadata::text AS metadata, recorded_at, hash
+               FROM events WHERE encounter_id = $1 AND version > $2
+               ORDER BY version LIMIT $3""",
+            encounter_id, after, limit,
+        )
+
+    async def stored_response(self, scope: str, key: str) -> asyncpg.Record | None:
+        return await self.pool.fetchrow(
+            "SELECT request_hash, status, response FROM idempotency_keys WHERE scope = $1 AND key = $2",
+            scope, key,
+        )
+
+    async def list_encounters(self, limit: int, offset: int) -> list[asyncpg.Record]:
+        return await self.pool.fetch(
+            """SELECT e.id::text AS id, e.ruleset, e.name, e.created_at,
+                      (SELECT max(version) FROM events WHERE encounter_id = e.id) AS version
+               FROM encounters e ORDER BY e.created_at DESC, e.id LIMIT $1 OFFSET $2""",
+            limit, offset,
+        )
+
+
+def _conflict(exc: asyncpg.UniqueViolationError) -> Exception:
+    constraint = getattr(exc, "constraint_name", "") or ""
+    if constraint.startswith("idempotency_keys"):
+        return IdempotencyConflict(str(exc))
+    return VersionConflict(str(exc))
