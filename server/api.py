@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from litestar import Request, Response, get, post
 from litestar.datastructures import ResponseHeader
-from litestar.params import Parameter
+from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response import Redirect
 
 from domain.core.dice import DICE_POLICIES
@@ -98,12 +98,12 @@ _combatant_decoder = msgspec.json.Decoder(NewCombatant)
 
 IfMatch = Annotated[
     str | None,
-    Parameter(header="If-Match", required=False, description="The version the command was decided on, as the ETag shows it. A stale one gets 412."),
+    HeaderParameter(name="If-Match", required=False, description="The version the command was decided on, as the ETag shows it. A stale one gets 412."),
 ]
 IdempotencyKey = Annotated[
     str | None,
-    Parameter(
-        header="Idempotency-Key", required=False, max_length=200,
+    HeaderParameter(
+        name="Idempotency-Key", required=False, max_length=200,
         description="A retry with the same key returns the first answer and appends nothing.",
     ),
 ]
@@ -169,8 +169,8 @@ class _IdOnly(msgspec.Struct):
 @get("/encounters", summary="List encounters", tags=["encounters"])
 async def list_encounters(
     request: Request,
-    limit: Annotated[int, Parameter(ge=1, le=500)] = 50,
-    offset: Annotated[int, Parameter(ge=0)] = 0,
+    limit: Annotated[int, QueryParameter(ge=1, le=500)] = 50,
+    offset: Annotated[int, QueryParameter(ge=0)] = 0,
 ) -> Response[EncounterList]:
     rows = await service_of(request).store.list_encounters(limit, offset)
     page = EncounterList(
@@ -187,7 +187,7 @@ async def list_encounters(
 
 @get("/encounters/{encounter_id:uuid}", response_headers=ETAG, summary="Current state of an encounter",
      tags=["encounters"])
-async def get_encounter(request: Request, encounter_id: uuid.UUID) -> Response[EncounterState]:
+async def get_encounter(request: Request, encounter_id: FromPath[uuid.UUID]) -> Response[EncounterState]:
     state = await service_of(request).current(str(encounter_id))
     return Response(content=_encode(state), media_type=JSON, headers={"ETag": f'"{state.version}"'})
 
@@ -195,7 +195,7 @@ async def get_encounter(request: Request, encounter_id: uuid.UUID) -> Response[E
 @post("/encounters/{encounter_id:uuid}/combatants", opt={"body": NewCombatant}, status_code=201,
       response_headers=ETAG, summary="Add a combatant", tags=["encounters"])
 async def add_combatant(
-    request: Request, encounter_id: uuid.UUID, if_match: IfMatch = None, idempotency_key: IdempotencyKey = None
+    request: Request, encounter_id: FromPath[uuid.UUID], if_match: IfMatch = None, idempotency_key: IdempotencyKey = None
 ) -> Response[CommandResult]:
     body = await request.body()
     new: NewCombatant = decode(_combatant_decoder, body)
@@ -212,7 +212,7 @@ async def add_combatant(
       response_headers=ETAG, summary="Send a command", tags=["encounters"],
       description="A tagged union on `type`: the commands of the encounter's ruleset (see `GET /rulesets/{id}`).")
 async def send_command(
-    request: Request, encounter_id: uuid.UUID, if_match: IfMatch = None, idempotency_key: IdempotencyKey = None
+    request: Request, encounter_id: FromPath[uuid.UUID], if_match: IfMatch = None, idempotency_key: IdempotencyKey = None
 ) -> Response[CommandResult]:
     body = await request.body()
     enc = str(encounter_id)
@@ -229,9 +229,9 @@ async def send_command(
 @get("/encounters/{encounter_id:uuid}/events", summary="Event history", tags=["encounters"])
 async def list_events(
     request: Request,
-    encounter_id: uuid.UUID,
-    after: Annotated[int, Parameter(ge=0, le=2_147_483_647, description="Return events after this version.")] = 0,
-    limit: Annotated[int, Parameter(ge=1, le=1000)] = 100,
+    encounter_id: FromPath[uuid.UUID],
+    after: Annotated[int, QueryParameter(ge=0, le=2_147_483_647, description="Return events after this version.")] = 0,
+    limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 100,
 ) -> Response[EventPage]:
     service = service_of(request)
     enc = str(encounter_id)
@@ -260,7 +260,7 @@ async def list_rulesets(request: Request) -> list[RulesetSummary]:
 
 
 @get("/rulesets/{ruleset_id:str}", summary="A ruleset's commands, costs and sheet schema", tags=["rulesets"])
-async def get_ruleset(request: Request, ruleset_id: str) -> RulesetInfo:
+async def get_ruleset(request: Request, ruleset_id: FromPath[str]) -> RulesetInfo:
     registry = service_of(request).registry
     if ruleset_id not in registry:
         raise Problem(404, "ruleset_not_found", "Ruleset not found", f"There is no ruleset “{ruleset_id}”.")

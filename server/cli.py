@@ -7,6 +7,7 @@ import asyncio
 import json
 import logging
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -37,6 +38,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     applied = asyncio.run(migrate_dsn(dsn))
     log.info("Migrations: %s", ", ".join(applied) if applied else "up to date")
     os.environ["DATABASE_URL"] = dsn  # workers build the app from the environment
+    # uvicorn re-raises the signal that stopped it; exit normally instead so that the
+    # embedded PostgreSQL is stopped by its exit handler.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     host, port = args.host, args.port
     shown = f"[{host}]" if ":" in host else host
     log.info("Fracas listens on http://%s:%d", shown, port)

