@@ -1,0 +1,44 @@
+"""Helpers that drive a fight through the HTTP API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+POP = "places-of-power"
+
+
+async def open_encounter(client: Any, name: str = "Ambush at the ford", **extra: Any) -> str:
+    r = await client.post("/encounters", json={"ruleset": POP, "name": name, **extra})
+    assert r.status_code == 201, r.text
+    return r.json()["encounter_id"]
+
+
+async def add(client: Any, enc: str, name: str, *, controller: str = "player", side: str | None = None,
+              modifier: int = 0) -> str:
+    side = side or ("party" if controller == "player" else "enemies")
+    r = await client.post(
+        f"/encounters/{enc}/combatants",
+        json={"name": name, "side": side, "controller": controller, "sheet": {"initiative_modifier": modifier}},
+    )
+    assert r.status_code == 201, r.text
+    return r.json()["events"][0]["data"]["combatant_id"]
+
+
+async def command(client: Any, enc: str, body: dict[str, Any], *, expect: int = 200, **headers: str) -> Any:
+    r = await client.post(f"/encounters/{enc}/commands", json=body, headers=headers or None)
+    assert r.status_code == expect, r.text
+    return r.json()
+
+
+async def started_fight(client: Any) -> tuple[str, str, str]:
+    """An encounter with Mira (player) and a Bandit (NPC), round 1 begun, Mira's turn first.
+
+    Dice are "mixed": initiative uses reported faces (Mira 12 + 2, the GM 1 + 1), so the
+    order is known; later rolls are seeded. Six events: version 6.
+    """
+    enc = await open_encounter(client, dice_policy="mixed")
+    mira = await add(client, enc, "Mira", modifier=2)
+    bandit = await add(client, enc, "Bandit", controller="gm", modifier=1)
+    await command(client, enc, {"type": "RollInitiative", "dice": [12, 1]})
+    await command(client, enc, {"type": "StartEncounter"})
+    return enc, mira, bandit
