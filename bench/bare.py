@@ -1,0 +1,80 @@
+"""The ceiling: a bare Litestar app that decodes a small JSON body with msgspec and INSERTs one row.
+
+Same stack as Fracas (Litestar, msgspec, asyncpg pool of 10, uvicorn + uvloop + httptools,
+one worker), none of its work (no replay, decide, hash chain or big reply). Run by
+``python -m bench.append --with-bare``; alone::
+
+    DATABASE_URL=postgresql://... python -m bench.bare --port 8001
+
+It writes to ``bench_raw`` (created by ``bench.append``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import uuid
+
+import asyncpg
+import msgspec
+from litestar import Litestar, Request, Response, get, post
+
+INSERT = "INSERT INTO bench_raw (encounter_id, version, data) VALUES ($1, $2, $3::jsonb)"
+
+
+class AppendBody(msgspec.Struct, forbid_unknown_fields=True):
+    """One event to append, as the bench sends it."""
+
+    encounter_id: uuid.UUID
+    version: int
+    data: msgspec.Raw
+
+
+_decoder = msgspec.json.Decoder(AppendBody)
+_OK = b'{"appended":1}'
+
+
+@post("/append", status_code=200)
+async def append(request: Request) -> Response[bytes]:
+    body = _decoder.decode(await request.body())
+    await request.app.state.pool.execute(INSERT, body.encounter_id, body.version, bytes(body.data).decode())
+    return Response(content=_OK, media_type="application/json")
+
+
+@get("/health")
+async def health(request: Request) -> Response[bytes]:
+    await request.app.state.pool.fetchval("SELECT 1")
+    return Response(content=b'{"status":"ok"}', media_type="application/json")
+
+
+def create_app() -> Litestar:
+    """The app, with a pool like Fracas's (DATABASE_URL, at most 10 connections)."""
+    dsn = os.environ["DATABASE_URL"]
+
+    async def startup(app: Litestar) -> None:
+        app.state.pool = await asyncpg.create_pool(dsn, min_size=2, max_size=10)
+
+    async def shutdown(app: Litestar) -> None:
+        await app.state.pool.close()
+
+    return Litestar(route_handlers=[append, health], on_startup=[startup], on_shutdown=[shutdown])
+
+
+def main(argv: list[str] | None = None) -> int:
+    import uvicorn
+
+    parser = argparse.ArgumentParser(prog="python -m bench.bare", description="The bare ceiling app.")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8001)
+    parser.add_argument("--log-level", default="warning")
+    args = parser.parse_args(argv)
+    uvicorn.run(
+        "bench.bare:create_app", factory=True, host=args.host, port=args.port, workers=1,
+        loop="uvloop", http="httptools", log_level=args.log_level, access_log=False,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,119 @@
+"""The ``fracas`` command as a user runs it: real server processes over HTTP."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+
+FRACAS = str(Path(sys.executable).parent / "fracas")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([FRACAS, *args], env=env, capture_output=True, text=True, timeout=120)
+
+
+@contextmanager
+def serving(env: dict[str, str]) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    port = free_port()
+    proc = subprocess.Popen(
+        [FRACAS, "serve", "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(base + "/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                out = proc.stdout.read() if proc.stdout else ""
+                pytest.fail(f"fracas serve did not come up:\n{out}")
+            time.sleep(0.1)
+        yield base, proc
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture
+def env(database_url: str) -> dict[str, str]:
+    return {**os.environ, "DATABASE_URL": database_url}
+
+
+def test_console_script_is_installed() -> None:
+    assert Path(FRACAS).exists()
+    out = run("--help", env=dict(os.environ))
+    assert out.returncode == 0 and "serve" in out.stdout and "migrate" in out.stdout and "openapi" in out.stdout
+
+
+def test_migrate_twice_is_a_no_op(env: dict[str, str]) -> None:
+    first = run("migrate", env=env)
+    assert first.returncode == 0, first.stderr
+    assert "nothing to apply" in first.stdout  # the test database is cloned from a migrated template
+    second = run("migrate", env=env)
+    assert second.returncode == 0 and second.stdout == first.stdout
+
+
+def test_openapi_command_writes_the_document(tmp_path: Path) -> None:
+    out = tmp_path / "openapi.json"
+    done = run("openapi", "--output", str(out), env=dict(os.environ))
+    assert done.returncode == 0, done.stderr
+    assert out.read_text() == (Path(__file__).resolve().parents[2] / "openapi" / "openapi.json").read_text()
+
+
+def test_two_server_processes_never_serve_stale_state(env: dict[str, str]) -> None:
+    """A command taken by process A is seen by process B, whose cache held the older version."""
+    with serving(env) as (a, _), serving(env) as (b, _):
+        enc = httpx.post(a + "/encounters", json={"ruleset": "places-of-power", "name": "Two hosts"}).json()
+        enc_id = enc["encounter_id"]
+        mira = httpx.post(f"{b}/encounters/{enc_id}/combatants",
+                          json={"name": "Mira", "side": "party", "controller": "player"}).json()
+        mira_id = mira["events"][0]["data"]["combatant_id"]
+        assert httpx.post(f"{a}/encounters/{enc_id}/commands", json={"type": "RollInitiative"}).status_code == 200
+        assert httpx.post(f"{b}/encounters/{enc_id}/commands", json={"type": "StartEncounter"}).status_code == 200
+        assert httpx.get(f"{a}/encounters/{enc_id}").headers["etag"] == '"5"'  # both caches at 5
+        assert httpx.get(f"{b}/encounters/{enc_id}").headers["etag"] == '"5"'
+        dash = {"type": "TakeAction", "combatant_id": mira_id, "action": "Dash"}
+        assert httpx.post(f"{a}/encounters/{enc_id}/commands", json=dash).json()["version"] == 6
+        seen = httpx.get(f"{b}/encounters/{enc_id}")
+        assert seen.headers["etag"] == '"6"'
+        assert seen.json()["combatants"][mira_id]["action_points"] == 2
+        stale = httpx.post(f"{b}/encounters/{enc_id}/commands", json=dash, headers={"If-Match": '"5"'})
+        assert stale.status_code == 412
+        assert httpx.post(f"{b}/encounters/{enc_id}/commands", json=dash).json()["version"] == 7
+        assert httpx.get(f"{a}/encounters/{enc_id}").json()["combatants"][mira_id]["action_points"] == 1
+
+
+def test_serve_without_database_url_starts_embedded_postgres(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env["FRACAS_DATA_DIR"] = str(tmp_path / "pgdata")
+    os.chmod(tmp_path, 0o755)
+    with serving(env) as (base, proc):
+        assert httpx.get(base + "/health").json() == {"status": "ok", "database": "ok"}
+        r = httpx.post(base + "/encounters", json={"ruleset": "places-of-power", "name": "Embedded"})
+        assert r.status_code == 201
+        assert httpx.get(base + "/schema").status_code == 200
+    out = proc.stdout.read() if proc.stdout else ""
+    assert str(tmp_path / "pgdata") in out
+    assert "listens on http://127.0.0.1:" in out and "/schema" in out
