@@ -155,10 +155,17 @@ async def drop_database(admin_dsn: str) -> None:
         await admin.close()
 
 
-async def count_events(dsn: str) -> int:
+async def settled_event_count(dsn: str) -> int:
+    """The number of events, once the server has finished what the last run left in flight."""
     conn = await asyncpg.connect(dsn)
     try:
-        return int(await conn.fetchval("SELECT count(*) FROM events"))
+        last = -1
+        while True:
+            count = int(await conn.fetchval("SELECT count(*) FROM events"))
+            if count == last:
+                return count
+            last = count
+            await asyncio.sleep(0.3)
     finally:
         await conn.close()
 
@@ -538,11 +545,12 @@ def main(argv: list[str] | None = None) -> int:
             if args.warmup > 0:
                 show_run("fracas warm-up", HttpResult(max(args.levels), generate(fracas.port, targets, max(args.levels), args.warmup, workdir)))
             for c in args.levels:
-                before = asyncio.run(count_events(dsn))
+                before = asyncio.run(settled_event_count(dsn))
                 r = HttpResult(c, generate(fracas.port, targets, c, args.seconds, workdir))
-                appended = (asyncio.run(count_events(dsn)) - before) // 2
+                appended = (asyncio.run(settled_event_count(dsn)) - before) // 2
                 show_run("fracas", r)
-                print(f"    commands appended in the database: {appended} (answers with 200: {r.ok})", flush=True)
+                print(f"    commands appended in the database: {appended} (answers with 200: {r.ok}; "
+                      f"up to {c} more may have been in flight when the load stopped)", flush=True)
                 results.append(r)
         if args.with_bare:
             with run_server("bare", ["bench.bare", "--log-level", "warning"], dsn, workdir) as bare:
