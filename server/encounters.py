@@ -149,7 +149,9 @@ class EncounterService:
         seed = secrets.token_bytes(32)
         events = ruleset.open(encounter_id, name, dice_policy, seed_commitment(seed))
         state = ruleset.replay(events)
-        rows = chain(encounter_id, GENESIS_HASH, 1, events, self._metadata(actor, idempotency_key, events))
+        rows = chain(
+            encounter_id, GENESIS_HASH, 1, events, self._metadata(actor, idempotency_key), ruleset.schema_versions
+        )
         reply_body = self._result(encounter_id, state, rows)
         idem = Idempotency(scope, idempotency_key, rhash, 201, reply_body) if idempotency_key else None
         try:
@@ -214,7 +216,7 @@ class EncounterService:
                     raise
                 rows = chain(
                     encounter_id, entry.last_hash, state.version + 1, events,
-                    self._metadata(actor, idempotency_key, events, command),
+                    self._metadata(actor, idempotency_key, command), entry.ruleset.schema_versions,
                 )
                 body = self._result(encounter_id, new_state, rows)
                 idem = Idempotency(scope, idempotency_key, rhash, status, body) if idempotency_key else None
@@ -277,7 +279,7 @@ class EncounterService:
 
     @staticmethod
     def _metadata(
-        actor: dict[str, Any], idempotency_key: str | None, events: list[Any], command: Command | None = None
+        actor: dict[str, Any], idempotency_key: str | None, command: Command | None = None
     ) -> dict[str, Any]:
         return {
             "actor": actor,
