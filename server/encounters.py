@@ -116,15 +116,21 @@ class EncounterService:
         return ruleset.decode_event(row["type"], row["schema_version"], row["data"])
 
     async def _refresh(self, encounter_id: str, entry: Entry) -> bool:
-        """Catch the cached state up with the database; True when there was something new."""
-        rows = await self.store.read(encounter_id, entry.state.version)
+        """Catch the cached state up with the database; True when there was something new.
+
+        Reads and writes of one encounter interleave, so the entry only ever moves forward:
+        the rows are applied to the state they were read after, never to a newer one.
+        """
+        base = entry.state
+        rows = await self.store.read(encounter_id, base.version)
         if not rows:
             return False
-        state = entry.state
+        state = base
         for row in rows:
             state = entry.ruleset.evolve(state, self._decode(entry.ruleset, row))
-        entry.state = state
-        entry.last_hash = bytes(rows[-1]["hash"])
+        if state.version > entry.state.version:
+            entry.state = state
+            entry.last_hash = bytes(rows[-1]["hash"])
         return True
 
     async def current(self, encounter_id: str) -> EncounterState:

@@ -5,12 +5,19 @@ Two app instances on one database stand for two server processes: each has its o
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
+import msgspec
 import pytest
 from litestar.testing import AsyncTestClient
 
+from domain.core.encounter import RollInitiative
+from domain.rulesets import default_registry
 from server.app import create_app
+from server.database import create_pool
+from server.encounters import EncounterService
+from server.store import EventStore
 from tests.integration.fight import command, started_fight
 
 
@@ -60,3 +67,38 @@ async def test_a_stale_cache_does_not_overwrite_newer_events(two_clients) -> Non
     state_a = (await a.get(f"/encounters/{enc}")).json()
     state_b = (await b.get(f"/encounters/{enc}")).json()
     assert state_a == state_b
+
+
+async def test_a_read_that_overlaps_a_write_never_applies_an_event_twice(database_url) -> None:
+    """A read catches up from version 6 while a write in the same process commits version 7:
+    the read's row 7 must not be applied on top of the write's state 7."""
+    class GatedStore(EventStore):
+        gate: asyncio.Event | None = None
+
+        async def read(self, encounter_id, after, limit=None):
+            if self.gate is not None:
+                await self.gate.wait()
+            return await super().read(encounter_id, after, limit)
+
+    pool = await create_pool(database_url, 4)
+    try:
+        store = GatedStore(pool)
+        service = EncounterService(store, default_registry())
+        opened = await service.open("places-of-power", "Gated", "seeded", idempotency_key=None, body=b"",
+                                    actor={"role": "test"})
+        enc = msgspec.json.decode(opened.body)["encounter_id"]
+        add = msgspec.json.decode(b'{"type":"AddCombatant","name":"Mira","side":"party","controller":"player"}',
+                                  type=default_registry().get("places-of-power").command_type)
+        await service.execute(enc, add, if_match=None, idempotency_key=None, rhash=b"", actor={})
+        store.gate = asyncio.Event()
+        reading = asyncio.create_task(service.current(enc))  # reads after version 2, held at the gate
+        await asyncio.sleep(0.05)
+        written = await service.execute(enc, RollInitiative(), if_match=None, idempotency_key=None, rhash=b"",
+                                        actor={})
+        assert written.version == 3
+        store.gate.set()
+        state = await reading
+        assert state.version == 3
+        assert (await service.current(enc)).version == 3
+    finally:
+        await pool.close()

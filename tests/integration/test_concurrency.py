@@ -87,3 +87,25 @@ async def test_many_racing_writes_all_land_exactly_once(two_clients, conn) -> No
     event_ids = await conn.fetchval("SELECT count(DISTINCT event_id) FROM events WHERE encounter_id = $1",
                                     uuid.UUID(enc))
     assert event_ids == 6 + CLIENTS * per_client
+
+
+async def test_reads_racing_writes_leave_the_cache_equal_to_a_replay(two_clients, database_url) -> None:
+    a, b = two_clients
+    enc, _, _ = await started_fight(a)
+
+    async def writer(c):
+        for _ in range(5):
+            assert (await c.post(f"/encounters/{enc}/commands", json={"type": "RollInitiative"})).status_code == 200
+
+    async def reader(c):
+        for _ in range(10):
+            r = await c.get(f"/encounters/{enc}")
+            assert r.status_code == 200
+            assert r.headers["etag"] == f'"{r.json()["version"]}"'
+
+    await asyncio.gather(*(writer(a if i % 2 else b) for i in range(8)), *(reader(a if i % 2 else b) for i in range(8)))
+    async with AsyncTestClient(app=create_app(database_url)) as cold:
+        truth = (await cold.get(f"/encounters/{enc}")).json()
+    assert truth["version"] == 6 + 8 * 5
+    assert (await a.get(f"/encounters/{enc}")).json() == truth
+    assert (await b.get(f"/encounters/{enc}")).json() == truth
