@@ -237,8 +237,9 @@ class EncounterService:
                     replay = await self._stored(scope, idempotency_key or "", rhash)
                     assert replay is not None
                     return replay
-                entry.state = new_state
-                entry.last_hash = rows[-1].hash
+                if new_state.version > entry.state.version:  # a concurrent read may be ahead already
+                    entry.state = new_state
+                    entry.last_hash = rows[-1].hash
                 return Reply(status, body, new_state.version)
         raise Problem(
             503, "encounter_busy", "Encounter busy",
