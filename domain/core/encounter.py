@@ -186,6 +186,7 @@ class EncounterState(msgspec.Struct, kw_only=True):
     combatants: dict[str, Combatant] = msgspec.field(default_factory=dict)
     order: list[str] = msgspec.field(default_factory=list)
     turn: str | None = None
+    acted: list[str] = msgspec.field(default_factory=list)  # who has had their turn this round
     group_initiative: dict[str, int] = msgspec.field(default_factory=dict)
     initiative_rolled: bool = False
     rolls_used: int = 0

@@ -98,6 +98,10 @@ class Ruleset(ABC):
     def check_turn_order(self, state: EncounterState, order: list[str]) -> None:
         """Refuse an order the rules do not allow. Default: any order."""
 
+    def place_joiner(self, state: EncounterState, added: CombatantAdded) -> list[str]:
+        """The order of play once ``added`` joins a fight in progress. Default: they act last."""
+        return [*state.order, added.combatant_id]
+
     def decide_action(self, state: EncounterState, command: Command, dice: Dice) -> list[Event]:
         raise RuleViolation("unknown_command", f"{type(command).__name__} is not a command of {self.name}.")
 
@@ -152,7 +156,13 @@ class Ruleset(ABC):
             raise RuleViolation("encounter_ended", f"The encounter “{state.name}” has ended.")
         match command:
             case AddCombatant():
-                return [self._add_combatant(state, command)]
+                added = self._add_combatant(state, command)
+                if state.status != "active":
+                    return [added]
+                order = self.place_joiner(state, added)
+                if order == [*state.order, added.combatant_id]:
+                    return [added]
+                return [added, TurnOrderSet(order=order)]
             case RemoveCombatant():
                 return [self._remove_combatant(state, command)]
             case RollInitiative():
@@ -208,6 +218,7 @@ class Ruleset(ABC):
                     round=event.round,
                     combatants=combatants,
                     turn=state.order[0] if state.order else None,
+                    acted=[],
                 )
             case TurnEnded():
                 combatants = state.combatants
@@ -215,9 +226,9 @@ class Ruleset(ABC):
                     combatants = dict(combatants)
                     c = combatants[event.combatant_id]
                     combatants[event.combatant_id] = replace(c, action_points=event.action_points)
-                i = state.order.index(event.combatant_id)
-                nxt = state.order[i + 1] if i + 1 < len(state.order) else None
-                state = replace(state, combatants=combatants, turn=nxt)
+                acted = [*state.acted, event.combatant_id]
+                nxt = next((cid for cid in state.order if cid not in acted), None)
+                state = replace(state, combatants=combatants, turn=nxt, acted=acted)
             case EncounterEnded():
                 state = replace(state, status="ended", turn=None, seed=event.seed)
             case EncounterOpened():
@@ -329,7 +340,8 @@ class Ruleset(ABC):
         events: list[Event] = [
             TurnEnded(combatant_id=c.id, action_points=after if after != c.action_points else None)
         ]
-        if state.order.index(c.id) + 1 >= len(state.order):
+        acted = {*state.acted, c.id}
+        if all(cid in acted for cid in state.order):
             nxt_round = state.round + 1
             grants = {}
             for cid, other in state.combatants.items():

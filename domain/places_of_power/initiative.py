@@ -12,7 +12,7 @@ play within these groupings is specified by the GM."
 from __future__ import annotations
 
 from domain.core.dice import Dice
-from domain.core.encounter import EncounterState, InitiativeRoll, InitiativeRolled
+from domain.core.encounter import CombatantAdded, EncounterState, InitiativeRoll, InitiativeRolled
 from domain.core.errors import RuleViolation
 from domain.core.initiative import Entry, order_around_gm
 
@@ -72,3 +72,24 @@ def check_order(state: EncounterState, order: list[str]) -> None:
                 "invalid_turn_order",
                 f"{c.name} rolled {c.initiative}, below the GM's {gm_total}: they act after the NPCs.",
             )
+
+
+def place_joiner(state: EncounterState, added: CombatantAdded) -> list[str]:
+    """Where a combatant joining the fight in progress enters the order of play.
+
+    An NPC acts on the GM's turn: after the NPCs already there or, when none are left,
+    where the GM's turn falls (after the players who rolled equal or higher than the GM,
+    before those who rolled less). A player joins at the end: they have no initiative
+    until the GM rolls again.
+    """
+    order = list(state.order)
+    at = len(order)
+    if added.controller == "gm":
+        npcs = [i for i, cid in enumerate(order) if state.combatants[cid].controller == "gm"]
+        gm_total = state.group_initiative.get(NPC_GROUP)
+        if npcs:
+            at = npcs[-1] + 1
+        elif gm_total is not None:
+            rolled = ((i, state.combatants[cid].initiative) for i, cid in enumerate(order))
+            at = next((i for i, total in rolled if total is not None and total < gm_total), len(order))
+    return [*order[:at], added.combatant_id, *order[at:]]

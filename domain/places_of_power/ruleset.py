@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.core.action_points import ActionPointBudget
 from domain.core.dice import Dice
-from domain.core.encounter import Combatant, Command, EncounterState, Event, InitiativeRolled
+from domain.core.encounter import Combatant, CombatantAdded, Command, EncounterState, Event, InitiativeRolled
 from domain.core.ruleset import CommandInfo, Ruleset, replace
 from domain.places_of_power import initiative
 from domain.places_of_power.action_points import budget_for
@@ -27,6 +27,9 @@ class PlacesOfPower(Ruleset):
 
     def check_turn_order(self, state: EncounterState, order: list[str]) -> None:
         initiative.check_order(state, order)
+
+    def place_joiner(self, state: EncounterState, added: CombatantAdded) -> list[str]:
+        return initiative.place_joiner(state, added)
 
     def decide_action(self, state: EncounterState, command: Command, dice: Dice) -> list[Event]:
         if isinstance(command, TakeAction):

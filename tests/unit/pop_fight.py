@@ -45,6 +45,7 @@ class Fight:
         self.encounter_id = encounter_id
         self.events: list[Event] = list(self.ruleset.open(encounter_id, name, dice_policy, seed_commitment(seed)))
         self.state: EncounterState = self.ruleset.replay(self.events)
+        self.states: list[EncounterState] = [self.state]  # the state after each command
 
     # ----------------------------------------------------------------- commands
 
@@ -59,6 +60,7 @@ class Fight:
         for event in new:
             state = self.ruleset.evolve(state, event)
         self.state = state
+        self.states.append(state)
         self.events.extend(new)
         return new
 

@@ -251,6 +251,84 @@ def test_the_gm_can_reorder_during_the_fight_within_the_groups() -> None:
     assert exc.value.code == "invalid_turn_order"
 
 
+def turns_until_next_round(f: Fight) -> list[str]:
+    seen = []
+    start = f.state.round
+    while f.state.round == start:
+        seen.append(f.turn)
+        f.end_turn()
+    return seen
+
+
+def test_reordering_mid_round_gives_nobody_a_second_turn() -> None:
+    """"the GM can change the narrative order of play at any time": at any time, so also
+    in the middle of a round; the round still gives everyone one turn ("On a players turn,
+    they can Move, perform a number of Free Actions, and carry out as many Actions as they
+    can afford"; a round is the turns of everyone in the order of play).
+
+    Cara has had her turn; the GM moves her after Alice: Cara does not act again this
+    round.
+    """
+    f = party()
+    rolled(f, FACES)
+    f.start()
+    assert f.turn == "cara"
+    f.end_turn()  # Cara has acted in round 1
+    assert f.turn == "alice"
+    f.send(SetTurnOrder(order=["alice", "cara", "goblin", "orc", "bob"]))
+    assert f.turn == "alice"  # the turn in progress stays with Alice
+    assert turns_until_next_round(f) == ["alice", "goblin", "orc", "bob"]
+    assert f.state.round == 2
+    assert turns_until_next_round(f) == ["alice", "cara", "goblin", "orc", "bob"]
+
+
+def test_reordering_mid_round_skips_nobody() -> None:
+    """"the GM can change the narrative order of play at any time": moving someone who has
+    not acted yet ahead of the combatant whose turn it is does not cost them their turn."""
+    f = party()
+    rolled(f, FACES)
+    f.start()
+    assert f.turn == "cara"
+    f.send(SetTurnOrder(order=["alice", "cara", "goblin", "orc", "bob"]))
+    assert f.turn == "cara"  # the turn in progress stays with Cara
+    seen = turns_until_next_round(f)
+    assert seen[0] == "cara"
+    assert sorted(seen) == ["alice", "bob", "cara", "goblin", "orc"]  # Alice too, once each
+    assert f.state.round == 2
+    assert turns_until_next_round(f) == ["alice", "cara", "goblin", "orc", "bob"]
+
+
+def test_an_npc_joining_mid_fight_acts_on_the_gms_turn() -> None:
+    """The GM rolls one D12 for all NPCs ("Both the players involved in the combat and the
+    GM roll a D12"), and "players who roll less than the GM take their turn after the GM":
+    an NPC joining the fight acts with the other NPCs on the GM's turn, not after the
+    players who act after the GM. The order the engine builds is one it accepts."""
+    f = party()
+    rolled(f, FACES)
+    f.start()
+    assert f.state.order == ["cara", "alice", "goblin", "orc", "bob"]
+    f.add("wolf", gm=True, modifier=4)
+    assert f.state.order == ["cara", "alice", "goblin", "orc", "wolf", "bob"]
+    f.send(SetTurnOrder(order=list(f.state.order)))  # accepted: the GM's turn is in one piece
+    f.end_round()
+    assert turns_until_next_round(f) == ["cara", "alice", "goblin", "orc", "wolf", "bob"]
+
+
+def test_an_npc_joining_after_all_npcs_left_acts_where_the_gms_turn_falls() -> None:
+    """"Players who roll equal or higher than the GM take their turn before the GM, and
+    players who roll less than the GM take their turn after the GM": with the GM's roll
+    still standing (7), a new NPC goes after Cara (11) and Alice (7), before Bob (3)."""
+    f = party()
+    rolled(f, FACES)
+    f.start()
+    f.send(RemoveCombatant(combatant_id="goblin"))
+    f.send(RemoveCombatant(combatant_id="orc"))
+    assert f.state.order == ["cara", "alice", "bob"]
+    f.add("wolf", gm=True)
+    assert f.state.order == ["cara", "alice", "wolf", "bob"]
+    f.send(SetTurnOrder(order=list(f.state.order)))
+
+
 # ------------------------------------------------------------------ no automatic re-roll
 
 
@@ -302,6 +380,28 @@ def test_the_gm_rerolls_when_they_send_roll_initiative() -> None:
     assert (f.initiative("alice"), f.initiative("bob"), f.initiative("cara")) == (3, 12, 1)
     assert f.state.group_initiative == {NPCS: 9}
     assert f.state.status == "active" and f.state.round == 2
+
+
+def test_rerolling_mid_round_gives_nobody_a_second_turn() -> None:
+    """"Initiative is ... re-rolled ... only when the GM feels the fundamental aspects of
+    the fight have changed": a re-roll in the middle of a round sets the order of play; it
+    does not give the combatants who already acted this round another turn, nor skip
+    those who have not."""
+    f = party()
+    rolled(f, FACES)
+    f.start()
+    f.end_turn()  # Cara
+    f.end_turn()  # Alice
+    assert f.turn == "goblin"
+    # alice 1 + 2 = 3, bob 12 + 0 = 12, cara 12 - 1 = 11, GM 6 + 3 = 9
+    rolled(f, [1, 12, 12, 6])
+    assert f.state.order == ["bob", "cara", "goblin", "orc", "alice"]
+    assert f.turn == "goblin"
+    seen = turns_until_next_round(f)
+    assert seen[0] == "goblin"
+    assert sorted(seen) == ["bob", "goblin", "orc"]  # Bob has not acted yet; Alice has
+    assert f.state.round == 2
+    assert turns_until_next_round(f) == ["bob", "cara", "goblin", "orc", "alice"]
 
 
 # --------------------------------------------------------------------------- setup
