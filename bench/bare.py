@@ -1,7 +1,7 @@
 """The ceiling: a bare Litestar app that decodes a small JSON body with msgspec and INSERTs one row.
 
-Same stack as Fracas (Litestar, msgspec, asyncpg pool of 10, uvicorn + uvloop + httptools,
-one worker), none of its work (no replay, decide, hash chain or big reply). Run by
+Same stack as Fracas (Litestar, msgspec, the pool ``server.database.create_pool`` makes,
+uvicorn + uvloop + httptools, one worker), none of its work (no replay, decide, hash chain or big reply). Run by
 ``python -m bench.append --with-bare``; alone::
 
     DATABASE_URL=postgresql://... python -m bench.bare --port 8001
@@ -12,13 +12,15 @@ It writes to ``bench_raw`` (created by ``bench.append``).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import uuid
+from typing import Any
 
-import asyncpg
 import msgspec
 from litestar import Litestar, Request, Response, get, post
+
+from server.database import create_pool
+from server.settings import Settings
 
 INSERT = "INSERT INTO bench_raw (encounter_id, version, data) VALUES ($1, $2, $3::jsonb)"
 
@@ -36,24 +38,27 @@ _OK = b'{"appended":1}'
 
 
 @post("/append", status_code=200)
-async def append(request: Request) -> Response[bytes]:
+async def append(request: Request[Any, Any, Any]) -> Response[bytes]:
     body = _decoder.decode(await request.body())
     await request.app.state.pool.execute(INSERT, body.encounter_id, body.version, bytes(body.data).decode())
     return Response(content=_OK, media_type="application/json")
 
 
 @get("/health")
-async def health(request: Request) -> Response[bytes]:
+async def health(request: Request[Any, Any, Any]) -> Response[bytes]:
     await request.app.state.pool.fetchval("SELECT 1")
     return Response(content=b'{"status":"ok"}', media_type="application/json")
 
 
 def create_app() -> Litestar:
-    """The app, with a pool like Fracas's (DATABASE_URL, at most 10 connections)."""
-    dsn = os.environ["DATABASE_URL"]
+    """The app, with the pool Fracas makes (DATABASE_URL, FRACAS_POOL_SIZE or 10 connections)."""
+    settings = Settings.from_env()
+    dsn = settings.database_url
+    if not dsn:
+        raise RuntimeError("set DATABASE_URL")
 
     async def startup(app: Litestar) -> None:
-        app.state.pool = await asyncpg.create_pool(dsn, min_size=2, max_size=10)
+        app.state.pool = await create_pool(dsn, settings.pool_size)
 
     async def shutdown(app: Litestar) -> None:
         await app.state.pool.close()
@@ -70,8 +75,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--log-level", default="warning")
     args = parser.parse_args(argv)
     uvicorn.run(
-        "bench.bare:create_app", factory=True, host=args.host, port=args.port, workers=1,
-        loop="uvloop", http="httptools", log_level=args.log_level, access_log=False,
+        "bench.bare:create_app",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=1,
+        loop="uvloop",
+        http="httptools",
+        log_level=args.log_level,
+        access_log=False,
     )
     return 0
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import math
 import random
@@ -19,6 +20,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -69,10 +71,8 @@ class HttpConnection:
     async def close(self) -> None:
         if self._writer is not None:
             self._writer.close()
-            try:
+            with contextlib.suppress(OSError):
                 await self._writer.wait_closed()
-            except OSError:
-                pass
             self._writer = None
 
 
@@ -84,7 +84,9 @@ def percentile(sorted_values: list[float], p: float) -> float:
     return sorted_values[max(0, min(len(sorted_values) - 1, k))]
 
 
-async def run_load(host: str, port: int, targets: list[tuple[str, bytes]], concurrency: int, seconds: float) -> LoadReport:
+async def run_load(
+    host: str, port: int, targets: list[tuple[str, bytes]], concurrency: int, seconds: float
+) -> LoadReport:
     """``concurrency`` workers, one connection each, POSTing random targets for ``seconds``."""
     statuses: Counter[int] = Counter()
     socket_errors: Counter[str] = Counter()
@@ -145,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, required=True)
     parser.add_argument("--seconds", type=float, required=True)
     args = parser.parse_args(argv)
-    raw: list[list[Any]] = json.loads(open(args.targets, encoding="utf-8").read())
+    raw: list[list[Any]] = json.loads(Path(args.targets).read_text(encoding="utf-8"))
     targets = [(str(path), str(body).encode()) for path, body in raw]
     with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
         report = runner.run(run_load(args.host, args.port, targets, args.concurrency, args.seconds))

@@ -203,7 +203,8 @@ async def add_combatant(
     enc = str(encounter_id)
     r = await service_of(request).execute(
         enc, command, if_match=parse_if_match(if_match), idempotency_key=idempotency_key,
-        rhash=request_hash("POST combatants", enc, body), actor=actor_of(request), status=201,
+        rhash=request_hash("POST combatants", enc, body) if idempotency_key is not None else b"",
+        actor=actor_of(request), status=201,
     )
     return reply(r)
 
@@ -221,7 +222,8 @@ async def send_command(
     command = service.decode_command(ruleset, body)
     r = await service.execute(
         enc, command, if_match=parse_if_match(if_match), idempotency_key=idempotency_key,
-        rhash=request_hash("POST commands", enc, body), actor=actor_of(request),
+        rhash=request_hash("POST commands", enc, body) if idempotency_key is not None else b"",
+        actor=actor_of(request),
     )
     return reply(r)
 

@@ -38,7 +38,14 @@ async def ensure_database(admin_dsn: str, name: str) -> None:
         await conn.close()
 
 
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """Pooled connections carry no session state (no SET, LISTEN, cursors or session
+    advisory locks; migrations take a transaction-level lock), so skip asyncpg's reset
+    query on release: it is a second round trip per command. asyncpg still rolls back a
+    transaction left open."""
+
+
 async def create_pool(dsn: str, size: int) -> asyncpg.Pool:
-    pool = await asyncpg.create_pool(dsn, min_size=min(2, size), max_size=size)
+    pool = await asyncpg.create_pool(dsn, min_size=min(2, size), max_size=size, reset=_keep_session)
     assert pool is not None
     return pool

@@ -26,7 +26,15 @@ from domain.core.encounter import AddCombatant, Command, EncounterState
 from domain.core.errors import RuleViolation
 from domain.core.ruleset import Registry, Ruleset
 from server.problems import Problem
-from server.store import GENESIS_HASH, EventStore, IdempotencyConflict, Idempotency, VersionConflict, chain
+from server.store import (
+    GENESIS_HASH,
+    EventStore,
+    Idempotency,
+    IdempotencyConflict,
+    VersionConflict,
+    chain,
+    new_uuid,
+)
 
 MAX_ATTEMPTS = 50
 
@@ -292,7 +300,7 @@ class EncounterService:
             "actor": actor,
             "command": type(command).__struct_config__.tag if command is not None else "OpenEncounter",
             "idempotency_key": idempotency_key,
-            "request_id": str(uuid.uuid4()),
+            "request_id": new_uuid(),
         }
 
     @staticmethod

@@ -10,7 +10,7 @@ metadata, recorded_at]`` where ``data`` and ``metadata`` are JSON with sorted ke
 from __future__ import annotations
 
 import hashlib
-import uuid
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -52,6 +52,15 @@ class Idempotency:
     response: bytes
 
 
+def new_uuid() -> str:
+    """A random (version 4) UUID as text; about twice as fast as ``str(uuid.uuid4())``."""
+    b = bytearray(os.urandom(16))
+    b[6] = (b[6] & 0x0F) | 0x40
+    b[8] = (b[8] & 0x3F) | 0x80
+    h = b.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+
+
 def canonical_bytes(encounter_id: str, row: StoredRow) -> bytes:
     return b"[%s,%d,%s,%s,%d,%s,%s,%s]" % (
         msgspec.json.encode(encounter_id),
@@ -82,7 +91,7 @@ def chain(
         type_name = type(event).__struct_config__.tag
         partial = StoredRow(
             version=first_version + i,
-            event_id=str(uuid.uuid4()),
+            event_id=new_uuid(),
             type=type_name,
             schema_version=(schema_versions or {}).get(type_name, 1),
             data=_encode_sorted(event),
