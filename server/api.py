@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
@@ -10,14 +11,23 @@ from typing import Annotated, Any, Literal
 import msgspec
 from litestar import Request, Response, get, post
 from litestar.datastructures import ResponseHeader
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response import Redirect
 
 from domain.core.dice import DICE_POLICIES
-from domain.core.encounter import LIFECYCLE_COMMANDS, AddCombatant, Controller, EncounterState
+from domain.core.encounter import AddCombatant, Controller, EncounterState
 from domain.core.ruleset import CommandInfo
-from server.encounters import CommandResult, EncounterService, EventView, Reply, request_hash
-from server.problems import Problem
+from server.encounters import (
+    CommandResult,
+    EncounterService,
+    EventView,
+    Reply,
+    event_view,
+    not_found,
+    request_hash,
+)
+from server.problems import PROBLEM_JSON, Problem, ProblemDetails, decode_body
 
 # ---------------------------------------------------------------------------- bodies
 
@@ -103,10 +113,33 @@ IfMatch = Annotated[
 IdempotencyKey = Annotated[
     str | None,
     HeaderParameter(
-        name="Idempotency-Key", required=False, max_length=200,
+        name="Idempotency-Key", required=False, min_length=1, max_length=200,
         description="A retry with the same key returns the first answer and appends nothing.",
     ),
 ]
+_ERROR_TEXT = {
+    400: "Malformed JSON, a bad parameter or header.",
+    404: "No such encounter, ruleset or route.",
+    412: "If-Match named a version that is no longer current.",
+    413: "The request body is too large.",
+    422: "The body does not match the schema, or the rules refuse the command (see `code`).",
+    500: "A server fault.",
+    503: "The database is unavailable, or the encounter is too busy.",
+}
+
+
+def errors(*statuses: int) -> dict[int, ResponseSpec]:
+    """Problem-details responses (RFC 9457) for the OpenAPI document."""
+    return {
+        s: ResponseSpec(
+            data_container=ProblemDetails, media_type=PROBLEM_JSON, description=_ERROR_TEXT[s], generate_examples=False
+        )
+        for s in statuses
+    }
+
+
+READ_ERRORS = errors(400, 404, 500)
+WRITE_ERRORS = errors(400, 404, 412, 413, 422, 500, 503)
 ETAG = [ResponseHeader(name="ETag", description="The encounter's version.", documentation_only=True)]
 
 
@@ -114,25 +147,18 @@ def service_of(request: Request) -> EncounterService:
     return request.app.state.service
 
 
-def decode(decoder: msgspec.json.Decoder, body: bytes) -> Any:
-    try:
-        return decoder.decode(body)
-    except msgspec.ValidationError as exc:
-        raise Problem(422, "invalid_body", "Invalid request body", f"{exc}.") from exc
-    except msgspec.DecodeError as exc:
-        raise Problem(400, "malformed_json", "Malformed JSON", f"The body is not valid JSON: {exc}.") from exc
-
-
 def parse_if_match(value: str | None) -> int | None:
+    """``If-Match: "7"`` (the ETag), ``7``, or ``*`` (any version). Weak tags do not match:
+    If-Match compares strongly (RFC 9110)."""
     if value is None or value.strip() == "*":
         return None
-    v = value.strip()
-    if v.startswith("W/"):
-        v = v[2:]
-    v = v.strip('"')
-    if not v.isdigit():
+    m = _ETAG.fullmatch(value.strip())
+    if m is None:
         raise Problem(400, "invalid_if_match", "Invalid If-Match", "If-Match takes the encounter's ETag, such as \"7\".")
-    return int(v)
+    return int(m.group(1))
+
+
+_ETAG = re.compile(r'"?([0-9]{1,10})"?')
 
 
 def reply(r: Reply, location: str | None = None) -> Response[Any]:
@@ -150,10 +176,10 @@ def actor_of(request: Request) -> dict[str, Any]:
 
 
 @post("/encounters", opt={"body": OpenEncounterRequest}, status_code=201, response_headers=ETAG,
-      summary="Open an encounter", tags=["encounters"])
+      summary="Open an encounter", tags=["encounters"], responses=WRITE_ERRORS)
 async def open_encounter(request: Request, idempotency_key: IdempotencyKey = None) -> Response[CommandResult]:
     body = await request.body()
-    req: OpenEncounterRequest = decode(_open_decoder, body)
+    req: OpenEncounterRequest = decode_body(_open_decoder, body, "invalid_body")
     r = await service_of(request).open(
         req.ruleset, req.name, req.dice_policy, idempotency_key=idempotency_key, body=body,
         actor=actor_of(request),
@@ -166,11 +192,11 @@ class _IdOnly(msgspec.Struct):
     encounter_id: str
 
 
-@get("/encounters", summary="List encounters", tags=["encounters"])
+@get("/encounters", summary="List encounters", tags=["encounters"], responses=READ_ERRORS)
 async def list_encounters(
     request: Request,
     limit: Annotated[int, QueryParameter(ge=1, le=500)] = 50,
-    offset: Annotated[int, QueryParameter(ge=0)] = 0,
+    offset: Annotated[int, QueryParameter(ge=0, le=2_147_483_647)] = 0,
 ) -> Response[EncounterList]:
     rows = await service_of(request).store.list_encounters(limit, offset)
     page = EncounterList(
@@ -186,19 +212,19 @@ async def list_encounters(
 
 
 @get("/encounters/{encounter_id:uuid}", response_headers=ETAG, summary="Current state of an encounter",
-     tags=["encounters"])
+     tags=["encounters"], responses=READ_ERRORS)
 async def get_encounter(request: Request, encounter_id: FromPath[uuid.UUID]) -> Response[EncounterState]:
     state = await service_of(request).current(str(encounter_id))
     return Response(content=_encode(state), media_type=JSON, headers={"ETag": f'"{state.version}"'})
 
 
 @post("/encounters/{encounter_id:uuid}/combatants", opt={"body": NewCombatant}, status_code=201,
-      response_headers=ETAG, summary="Add a combatant", tags=["encounters"])
+      response_headers=ETAG, summary="Add a combatant", tags=["encounters"], responses=WRITE_ERRORS)
 async def add_combatant(
     request: Request, encounter_id: FromPath[uuid.UUID], if_match: IfMatch = None, idempotency_key: IdempotencyKey = None
 ) -> Response[CommandResult]:
     body = await request.body()
-    new: NewCombatant = decode(_combatant_decoder, body)
+    new: NewCombatant = decode_body(_combatant_decoder, body, "invalid_body")
     command = AddCombatant(name=new.name, side=new.side, controller=new.controller, sheet=new.sheet)
     enc = str(encounter_id)
     r = await service_of(request).execute(
@@ -211,7 +237,7 @@ async def add_combatant(
 
 @post("/encounters/{encounter_id:uuid}/commands", opt={"body": "commands"}, status_code=200,
       response_headers=ETAG, summary="Send a command", tags=["encounters"],
-      description="A tagged union on `type`: the commands of the encounter's ruleset (see `GET /rulesets/{id}`).")
+      description="A tagged union on `type`: the commands of the encounter's ruleset (see `GET /rulesets/{id}`).", responses=WRITE_ERRORS)
 async def send_command(
     request: Request, encounter_id: FromPath[uuid.UUID], if_match: IfMatch = None, idempotency_key: IdempotencyKey = None
 ) -> Response[CommandResult]:
@@ -228,7 +254,7 @@ async def send_command(
     return reply(r)
 
 
-@get("/encounters/{encounter_id:uuid}/events", summary="Event history", tags=["encounters"])
+@get("/encounters/{encounter_id:uuid}/events", summary="Event history", tags=["encounters"], responses=READ_ERRORS)
 async def list_events(
     request: Request,
     encounter_id: FromPath[uuid.UUID],
@@ -237,19 +263,13 @@ async def list_events(
 ) -> Response[EventPage]:
     service = service_of(request)
     enc = str(encounter_id)
-    await service.ruleset_of(enc)  # 404 for an unknown encounter
     rows = await service.store.read(enc, after, limit + 1)
+    if not rows and await service.store.encounter(enc) is None:
+        raise not_found(enc)
     more = len(rows) > limit
     rows = rows[:limit]
     page = EventPage(
-        events=[
-            EventView(
-                version=r["version"], event_id=r["event_id"], type=r["type"], schema_version=r["schema_version"],
-                data=msgspec.Raw(r["data"].encode()), metadata=msgspec.Raw(r["metadata"].encode()),
-                recorded_at=r["recorded_at"], hash=bytes(r["hash"]).hex(),
-            )
-            for r in rows
-        ],
+        events=[event_view(r) for r in rows],
         next_after=rows[-1]["version"] if rows else after,
         has_more=more,
     )
@@ -261,7 +281,7 @@ async def list_rulesets(request: Request) -> list[RulesetSummary]:
     return [RulesetSummary(id=r.id, name=r.name) for r in service_of(request).registry.all()]
 
 
-@get("/rulesets/{ruleset_id:str}", summary="A ruleset's commands, costs and sheet schema", tags=["rulesets"])
+@get("/rulesets/{ruleset_id:str}", summary="A ruleset's commands, costs and sheet schema", tags=["rulesets"], responses=READ_ERRORS)
 async def get_ruleset(request: Request, ruleset_id: FromPath[str]) -> RulesetInfo:
     registry = service_of(request).registry
     if ruleset_id not in registry:
@@ -284,7 +304,7 @@ async def get_ruleset(request: Request, ruleset_id: FromPath[str]) -> RulesetInf
     )
 
 
-@get("/health", summary="Is the server and its database up", tags=["health"])
+@get("/health", summary="Is the server and its database up", tags=["health"], responses=errors(503))
 async def health(request: Request) -> Response[Health]:
     try:
         await request.app.state.pool.fetchval("SELECT 1", timeout=5)
@@ -303,4 +323,3 @@ ROUTES = [
     list_rulesets, get_ruleset, health, docs,
 ]
 
-__all__ = ["ROUTES", "LIFECYCLE_COMMANDS"]

@@ -25,7 +25,7 @@ from domain.core.dice import ReportedDice, SeededDice, choose_dice, seed_commitm
 from domain.core.encounter import AddCombatant, Command, EncounterState
 from domain.core.errors import RuleViolation
 from domain.core.ruleset import Registry, Ruleset
-from server.problems import Problem
+from server.problems import Problem, decode_body
 from server.store import (
     GENESIS_HASH,
     EventStore,
@@ -50,6 +50,15 @@ class EventView(msgspec.Struct, kw_only=True):
     metadata: msgspec.Raw
     recorded_at: datetime
     hash: str
+
+
+def event_view(row: Any) -> EventView:
+    """An event as stored (a database record) as the API shows it."""
+    return EventView(
+        version=row["version"], event_id=row["event_id"], type=row["type"], schema_version=row["schema_version"],
+        data=msgspec.Raw(row["data"].encode()), metadata=msgspec.Raw(row["metadata"].encode()),
+        recorded_at=row["recorded_at"], hash=bytes(row["hash"]).hex(),
+    )
 
 
 class CommandResult(msgspec.Struct, kw_only=True):
@@ -178,20 +187,38 @@ class EncounterService:
         return Reply(201, reply_body, state.version)
 
     def decode_command(self, ruleset: Ruleset, body: bytes) -> Command:
-        try:
-            return ruleset.command_decoder.decode(body)
-        except msgspec.ValidationError as exc:
-            raise Problem(
-                422, "invalid_command", "Invalid command",
-                f"{exc}. Commands of {ruleset.name}: {', '.join(t.__struct_config__.tag for t in ruleset.command_types)}.",
-            ) from exc
-        except msgspec.DecodeError as exc:
-            raise Problem(400, "malformed_json", "Malformed JSON", f"The body is not valid JSON: {exc}.") from exc
+        names = ", ".join(t.__struct_config__.tag for t in ruleset.command_types)
+        return decode_body(ruleset.command_decoder, body, "invalid_command", f" Commands of {ruleset.name}: {names}.")
 
     async def ruleset_of(self, encounter_id: str) -> Ruleset:
         return (await self._entry(encounter_id)).ruleset
 
     async def execute(
+        self,
+        encounter_id: str,
+        command: Command,
+        *,
+        if_match: int | None,
+        idempotency_key: str | None,
+        rhash: bytes,
+        actor: dict[str, Any],
+        status: int = 200,
+    ) -> Reply:
+        try:
+            return await self._execute(
+                encounter_id, command, if_match=if_match, idempotency_key=idempotency_key, rhash=rhash,
+                actor=actor, status=status,
+            )
+        except (RuleViolation, Problem) as exc:
+            # A retry that overlapped its first attempt is refused on the state that attempt
+            # produced (or by its version): it gets the first attempt's answer instead.
+            if idempotency_key is not None and (isinstance(exc, RuleViolation) or exc.status == 412):
+                replay = await self._stored(encounter_id, idempotency_key, rhash)
+                if replay is not None:
+                    return replay
+            raise
+
+    async def _execute(
         self,
         encounter_id: str,
         command: Command,

@@ -10,6 +10,7 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
 from domain.core.errors import RuleViolation
+from server.store import UnstorableText
 
 log = logging.getLogger("fracas")
 
@@ -113,7 +114,29 @@ def _on_unexpected(request: Request, exc: Exception) -> Response[bytes]:
     )
 
 
+def _on_unstorable(request: Request, exc: UnstorableText) -> Response[bytes]:
+    return problem_response(
+        ProblemDetails(
+            title="Invalid request body", status=422, code="invalid_text",
+            detail="Text cannot contain the NUL character (\\u0000).", instance=request.url.path,
+        )
+    )
+
+
+def decode_body(decoder: msgspec.json.Decoder, body: bytes, invalid_code: str, hint: str = "") -> Any:
+    """Decode a request body strictly; every way it can be wrong is a 4xx problem."""
+    try:
+        return decoder.decode(body)
+    except msgspec.ValidationError as exc:
+        raise Problem(422, invalid_code, "Invalid request body", f"{exc}.{hint}") from exc
+    except RecursionError as exc:
+        raise Problem(400, "malformed_json", "Malformed JSON", "The body is nested too deeply.") from exc
+    except msgspec.DecodeError as exc:
+        raise Problem(400, "malformed_json", "Malformed JSON", f"The body is not valid JSON: {exc}.") from exc
+
+
 EXCEPTION_HANDLERS = {
+    UnstorableText: _on_unstorable,
     Problem: _on_problem,
     RuleViolation: _on_rule_violation,
     HTTPException: _on_http,

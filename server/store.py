@@ -27,6 +27,13 @@ class VersionConflict(Exception):
     """Another command appended to the encounter first."""
 
 
+class UnstorableText(Exception):
+    """PostgreSQL refused a string: text and jsonb cannot hold NUL (U+0000)."""
+
+
+_UNSTORABLE = (asyncpg.UntranslatableCharacterError, asyncpg.CharacterNotInRepertoireError)
+
+
 class IdempotencyConflict(Exception):
     """Another request with the same Idempotency-Key committed first."""
 
@@ -174,6 +181,8 @@ class EventStore:
             await self.pool.fetchval(_APPEND, *_args(encounter_id, rows, idem))
         except asyncpg.UniqueViolationError as exc:
             raise _conflict(exc) from exc
+        except _UNSTORABLE as exc:
+            raise UnstorableText(str(exc)) from exc
 
     async def open(
         self, encounter_id: str, ruleset: str, name: str, seed: bytes,
@@ -183,6 +192,8 @@ class EventStore:
             await self.pool.fetchval(_OPEN, *_args(encounter_id, rows, idem), ruleset, name, seed)
         except asyncpg.UniqueViolationError as exc:
             raise _conflict(exc) from exc
+        except _UNSTORABLE as exc:
+            raise UnstorableText(str(exc)) from exc
 
     async def encounter(self, encounter_id: str) -> asyncpg.Record | None:
         return await self.pool.fetchrow("SELECT id, ruleset, name, seed FROM encounters WHERE id = $1", encounter_id)

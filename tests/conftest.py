@@ -13,11 +13,12 @@ import os
 import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
+import httpx
 import pytest
-from litestar.testing import AsyncTestClient
 
 from server.app import create_app
 from server.migrations import migrate_dsn
@@ -93,11 +94,38 @@ async def database_url(pg_admin_dsn: str, template_dsn: str) -> AsyncIterator[st
         await _admin(pg_admin_dsn, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-@pytest.fixture
-async def client(database_url: str) -> AsyncIterator[AsyncTestClient]:
+@asynccontextmanager
+async def app_client(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
+    """A client on an app instance (its own pool and cache, like a server process).
+
+    Requests go through httpx's ASGI transport, so concurrent requests really overlap
+    (Litestar's test client runs each request to completion before the next).
+    """
     app = create_app(database_url)
-    async with AsyncTestClient(app=app) as c:
+    # The app's own start-up and shut-down hooks, run in this task (Litestar's lifespan
+    # context manager opens an anyio task group that pytest's fixture teardown cannot close).
+    for hook in app.on_startup:
+        await hook(app)
+    try:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
+            yield c
+    finally:
+        for hook in app.on_shutdown:
+            await hook(app)
+
+
+@pytest.fixture
+async def client(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
+    async with app_client(database_url) as c:
         yield c
+
+
+@pytest.fixture
+async def two_clients(database_url: str) -> AsyncIterator[tuple[httpx.AsyncClient, httpx.AsyncClient]]:
+    """Two app instances on one database: two server processes, each with its own cache."""
+    async with app_client(database_url) as a, app_client(database_url) as b:
+        yield a, b
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ hooks of ``domain.core.ruleset.Ruleset``.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -19,10 +19,22 @@ Status = Literal["setup", "active", "ended"]
 # --------------------------------------------------------------------------- commands
 
 
+ReportedFaces = Annotated[
+    list[Annotated[int, msgspec.Meta(ge=-(2**31), le=2**31 - 1)]],
+    msgspec.Meta(
+        max_length=100,
+        description=(
+            "Faces of physical dice, where the encounter's dice policy is `reported` or `mixed`; "
+            "used in the order the command documents. Omit to let the server roll (`seeded`, `mixed`)."
+        ),
+    ),
+]
+
+
 class Command(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_only=True):
     """Base of every command. ``dice``: reported faces, where the dice policy allows them."""
 
-    dice: list[int] | None = None
+    dice: ReportedFaces | None = None
 
 
 class AddCombatant(Command, tag="AddCombatant"):
@@ -40,7 +52,11 @@ class RemoveCombatant(Command, tag="RemoveCombatant"):
 
 
 class RollInitiative(Command, tag="RollInitiative"):
-    """Roll (or, during the fight, re-roll) initiative for everyone. GM's command."""
+    """Roll (or, during the fight, re-roll) initiative for everyone. GM's command.
+
+    Reported dice are used in this order: one die for each player character, in the
+    order they were added, then the GM's one die for all NPCs.
+    """
 
 
 class SetTurnOrder(Command, tag="SetTurnOrder"):

@@ -39,7 +39,7 @@ from domain.core.encounter import (
     TurnEnded,
     TurnOrderSet,
 )
-from domain.core.errors import RuleViolation
+from domain.core.errors import RuleViolation, check_id, clean_text
 
 replace = msgspec.structs.replace
 
@@ -61,6 +61,8 @@ class Ruleset(ABC):
     sheet_type: ClassVar[type[msgspec.Struct]]
     extra_commands: ClassVar[tuple[type[Command], ...]] = ()
     extra_events: ClassVar[tuple[type[Event], ...]] = ()
+    # Ids a combatant may not take because the ruleset's events use them for groups.
+    reserved_ids: ClassVar[frozenset[str]] = frozenset()
     # Event payload versions: an event type absent here is at version 1. An upcaster
     # turns a stored payload of (type, version) into the payload of version + 1.
     schema_versions: ClassVar[dict[str, int]] = {}
@@ -114,9 +116,7 @@ class Ruleset(ABC):
     # --------------------------------------------------------------- decider
 
     def open(self, encounter_id: str, name: str, dice_policy: str, seed_sha256: str) -> list[Event]:
-        name = name.strip()
-        if not name:
-            raise RuleViolation("invalid_name", "An encounter needs a name.")
+        name = clean_text(name, "The encounter's name")
         return [
             EncounterOpened(
                 encounter_id=encounter_id,
@@ -245,14 +245,9 @@ class Ruleset(ABC):
     # ----------------------------------------------------------- lifecycle
 
     def _add_combatant(self, state: EncounterState, cmd: AddCombatant) -> CombatantAdded:
-        name = cmd.name.strip()
-        if not name:
-            raise RuleViolation("invalid_name", "A combatant needs a name.")
-        side = cmd.side.strip()
-        if not side:
-            raise RuleViolation("invalid_side", "A combatant needs a side (for example “party” or “enemies”).")
-        if not cmd.combatant_id:
-            raise RuleViolation("invalid_combatant_id", "A combatant needs an id.")
+        name = clean_text(cmd.name, "A combatant's name")
+        side = clean_text(cmd.side, "A combatant's side (for example “party” or “enemies”)", max_length=64)
+        check_id(cmd.combatant_id or "", "A combatant's id", self.reserved_ids)
         if cmd.combatant_id in state.combatants:
             raise RuleViolation("duplicate_combatant", f"A combatant with id {cmd.combatant_id} is already here.")
         try:

@@ -18,6 +18,7 @@ class PlacesOfPower(Ruleset):
     sheet_type = Sheet
     extra_commands = (TakeAction,)
     extra_events = (ActionTaken,)
+    reserved_ids = frozenset({initiative.NPC_GROUP})
 
     def budget(self, combatant: Combatant) -> ActionPointBudget:
         return budget_for(combatant)

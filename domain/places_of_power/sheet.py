@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
 
 
 class Sheet(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """``initiative_modifier`` is added to the D12 initiative roll."""
 
-    initiative_modifier: int = 0
+    initiative_modifier: Annotated[int, msgspec.Meta(ge=-100, le=100)] = 0

@@ -212,7 +212,7 @@ async def test_strict_types_no_string_for_a_number(client) -> None:
 
 async def test_unknown_ruleset_and_missing_encounter(client) -> None:
     assert_problem(await client.post("/encounters", json={"ruleset": "chess", "name": "x"}), 422, "unknown_ruleset")
-    assert_problem(await client.post("/encounters", json={"ruleset": POP, "name": "  "}), 422, "invalid_name")
+    assert_problem(await client.post("/encounters", json={"ruleset": POP, "name": "  "}), 422, "invalid_text")
     missing = str(uuid.uuid4())
     assert_problem(await client.get(f"/encounters/{missing}"), 404, "encounter_not_found")
     assert_problem(await client.get(f"/encounters/{missing}/events"), 404, "encounter_not_found")

@@ -6,11 +6,9 @@ Two app instances on one database stand for two server processes: each has its o
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import msgspec
 import pytest
-from litestar.testing import AsyncTestClient
 
 from domain.core.encounter import RollInitiative
 from domain.rulesets import default_registry
@@ -21,10 +19,6 @@ from server.store import EventStore
 from tests.integration.fight import command, started_fight
 
 
-@pytest.fixture
-async def two_clients(database_url: str) -> AsyncIterator[tuple[AsyncTestClient, AsyncTestClient]]:
-    async with AsyncTestClient(app=create_app(database_url)) as a, AsyncTestClient(app=create_app(database_url)) as b:
-        yield a, b
 
 
 async def test_reads_catch_up_with_writes_from_another_process(two_clients) -> None:

@@ -8,21 +8,16 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections import Counter
-from collections.abc import AsyncIterator
 
 import pytest
-from litestar.testing import AsyncTestClient
 
 from server.app import create_app
+from tests.conftest import app_client
 from tests.integration.fight import started_fight
 
 CLIENTS = 20
 
 
-@pytest.fixture
-async def two_clients(database_url: str) -> AsyncIterator[tuple[AsyncTestClient, AsyncTestClient]]:
-    async with AsyncTestClient(app=create_app(database_url)) as a, AsyncTestClient(app=create_app(database_url)) as b:
-        yield a, b
 
 
 async def versions(conn, enc: str) -> list[int]:
@@ -104,7 +99,7 @@ async def test_reads_racing_writes_leave_the_cache_equal_to_a_replay(two_clients
             assert r.headers["etag"] == f'"{r.json()["version"]}"'
 
     await asyncio.gather(*(writer(a if i % 2 else b) for i in range(8)), *(reader(a if i % 2 else b) for i in range(8)))
-    async with AsyncTestClient(app=create_app(database_url)) as cold:
+    async with app_client(database_url) as cold:
         truth = (await cold.get(f"/encounters/{enc}")).json()
     assert truth["version"] == 6 + 8 * 5
     assert (await a.get(f"/encounters/{enc}")).json() == truth

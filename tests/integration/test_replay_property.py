@@ -10,11 +10,9 @@ import asyncpg
 import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from litestar.testing import AsyncTestClient
 
 from domain.rulesets import default_registry
-from server.app import create_app
-from tests.conftest import TEMPLATE, with_database
+from tests.conftest import TEMPLATE, app_client, with_database
 from tests.integration.fight import add, command, open_encounter
 
 RULESET = default_registry().get("places-of-power")
@@ -31,7 +29,7 @@ async def _run(admin_dsn: str, members: list[tuple[str, int]], plan: list[str]) 
     await admin.execute(f'CREATE DATABASE "{name}" TEMPLATE "{TEMPLATE}"')
     dsn = with_database(admin_dsn, name)
     try:
-        async with AsyncTestClient(app=create_app(dsn)) as client:
+        async with app_client(dsn) as client:
             enc = await open_encounter(client)
             for i, (controller, mod) in enumerate(members):
                 await add(client, enc, f"C{i}", controller=controller, modifier=mod)
@@ -77,7 +75,7 @@ async def _run(admin_dsn: str, members: list[tuple[str, int]], plan: list[str]) 
         assert replayed.version == len(rows)
         assert msgspec.to_builtins(replayed) == served
         # a cold server (empty cache) derives the same state from the same events
-        async with AsyncTestClient(app=create_app(dsn)) as cold:
+        async with app_client(dsn) as cold:
             assert (await cold.get(f"/encounters/{enc}")).json() == served
     finally:
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -207,26 +207,26 @@ def realms_example_entries() -> list[Entry]:
     Player 3 is added before Player 2, so only the Acuity tiebreak can put Player 2 first.
     """
     return [
-        Entry("player 1", 13, 0, side="players", tiebreak=0),
-        Entry("player 3", 4, 1, side="players", tiebreak=2),
-        Entry("player 2", 4, 2, side="players", tiebreak=3),
-        Entry("enemy 1", 14, 3, side="enemies"),
-        Entry("enemy 2", 10, 4, side="enemies"),
-        Entry("enemy 3", 8, 5, side="enemies"),
-        Entry("enemy 4", 6, 6, side="enemies"),
-        Entry("enemy 5", 4, 7, side="enemies"),
+        Entry("player-1", 13, 0, side="players", tiebreak=0),
+        Entry("player-3", 4, 1, side="players", tiebreak=2),
+        Entry("player-2", 4, 2, side="players", tiebreak=3),
+        Entry("enemy-1", 14, 3, side="enemies"),
+        Entry("enemy-2", 10, 4, side="enemies"),
+        Entry("enemy-3", 8, 5, side="enemies"),
+        Entry("enemy-4", 6, 6, side="enemies"),
+        Entry("enemy-5", 4, 7, side="enemies"),
     ]
 
 
 REALMS_EXAMPLE_ORDER = [
-    "enemy 1",  # "Enemy 1 (14) - Highest overall roll"
-    "player 1",  # "Player 1 (13)"
-    "enemy 2",  # "Enemy 2 (10)"
-    "player 2",  # "Player 2 (4 - ACU 3)"
-    "enemy 3",  # "Enemy 3 (8)"
-    "player 3",  # "Player 3 (4 - ACU 2)"
-    "enemy 4",  # "Enemy 4 (6)"
-    "enemy 5",  # "Enemy 5 (4)"
+    "enemy-1",  # "Enemy 1 (14) - Highest overall roll"
+    "player-1",  # "Player 1 (13)"
+    "enemy-2",  # "Enemy 2 (10)"
+    "player-2",  # "Player 2 (4 - ACU 3)"
+    "enemy-3",  # "Enemy 3 (8)"
+    "player-3",  # "Player 3 (4 - ACU 2)"
+    "enemy-4",  # "Enemy 4 (6)"
+    "enemy-5",  # "Enemy 5 (4)"
 ]
 
 
@@ -253,7 +253,7 @@ def test_realms_alternating_order_through_the_core_lifecycle() -> None:
         seen.append(t.state.turn)
         t.end_turn()
     assert seen == REALMS_EXAMPLE_ORDER
-    assert t.state.turn == "enemy 1"
+    assert t.state.turn == "enemy-1"
 
 
 def test_realms_players_start_when_they_have_the_highest_roll() -> None:
