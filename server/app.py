@@ -36,7 +36,8 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
             raise RuntimeError("No database: set DATABASE_URL, or start with `fracas serve`.")
         pool = await create_pool(dsn, settings.pool_size)
         async with pool.acquire() as conn:
-            await migrate(conn)
+            applied = await migrate(conn)
+        log.info("Migrations: %s", ", ".join(applied) if applied else "up to date")
         app.state.pool = pool
         app.state.service = EncounterService(EventStore(pool), registry)
 

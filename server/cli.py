@@ -31,19 +31,15 @@ def _database_url(settings: Settings) -> str:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from server.migrations import migrate_dsn
-
     settings = Settings.from_env()
     dsn = _database_url(settings)
-    applied = asyncio.run(migrate_dsn(dsn))
-    log.info("Migrations: %s", ", ".join(applied) if applied else "up to date")
     os.environ["DATABASE_URL"] = dsn  # workers build the app from the environment
     # uvicorn re-raises the signal that stopped it; exit normally instead so that the
     # embedded PostgreSQL is stopped by its exit handler.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     host, port = args.host, args.port
     shown = f"[{host}]" if ":" in host else host
-    log.info("Fracas listens on http://%s:%d", shown, port)
+    log.info("Fracas will listen on http://%s:%d (migrations are applied as it starts)", shown, port)
     log.info("API docs: http://%s:%d/schema (Scalar), /schema/swagger, /schema/openapi.json", shown, port)
     uvicorn.run(
         "server.app:create_app",

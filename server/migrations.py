@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+from importlib import resources
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import asyncpg
 
 log = logging.getLogger("fracas")
 
-MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+MIGRATIONS_DIR = Path(str(resources.files("migrations")))
 LOCK_KEY = 0x46524143  # "FRAC"
 _NAME = re.compile(r"^(\d{4})_[\w-]+\.sql$")
 
@@ -35,6 +36,8 @@ def discover(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
         if not m:
             raise ValueError(f"migration file {path.name} is not named NNNN_name.sql")
         found.append(Migration(int(m.group(1)), path.name, path.read_text()))
+    if not found:
+        raise FileNotFoundError(f"no migrations found in {directory}")
     numbers = [m.number for m in found]
     if len(set(numbers)) != len(numbers):
         raise ValueError("two migrations share a number")

@@ -116,4 +116,27 @@ def test_serve_without_database_url_starts_embedded_postgres(tmp_path: Path) -> 
         assert httpx.get(base + "/schema").status_code == 200
     out = proc.stdout.read() if proc.stdout else ""
     assert str(tmp_path / "pgdata") in out
-    assert "listens on http://127.0.0.1:" in out and "/schema" in out
+    assert "listen on http://127.0.0.1:" in out and "/schema" in out
+
+
+def test_the_readme_walk_through_runs(env: dict[str, str]) -> None:
+    """The curl walk-through in README.md, run as written against a served Fracas."""
+    import re
+    import shutil
+
+    missing = [tool for tool in ("bash", "curl", "jq") if shutil.which(tool) is None]
+    if missing:
+        pytest.skip(f"the walk-through needs {', '.join(missing)}")
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    block = next(b for b in re.findall(r"```sh\n(.*?)```", readme, re.S) if "curl" in b)
+    with serving(env) as (base, _):
+        script = block.replace("B=http://127.0.0.1:8000", f"B={base}")
+        assert script != block
+        done = subprocess.run(["bash", "-euo", "pipefail", "-c", script], capture_output=True, text=True,
+                              timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert '"code": "not_enough_action_points"' in out
+    assert '"code": "version_mismatch"' in out
+    assert '"round": 2' in out
+    assert '"type": "EncounterEnded"' in out

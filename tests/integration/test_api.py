@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import uuid
 
@@ -315,3 +316,87 @@ async def test_seeded_encounters_refuse_reported_dice(client) -> None:
     assert_problem(r, 422, "reported_dice_not_allowed")
     assert_problem(await client.post("/encounters", json={"ruleset": POP, "name": "x", "dice_policy": "loaded"}),
                    422, "invalid_body")
+
+
+# ------------------------------------------------------------ inputs that must not 500
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "kw", "status", "code"),
+    [
+        ("post", "/encounters", {"content": b'{"ruleset": "places-of-power", "name": "a\\u0000b"}'},
+         422, "invalid_text"),
+        ("post", "{enc}/combatants", {"content": b'{"name": "a\\u0000", "side": "p", "controller": "gm"}'},
+         422, "invalid_text"),
+        ("post", "{enc}/combatants",
+         {"content": b'{"name": "d", "side": "p", "controller": "gm", "sheet": {"x\\u0000": 1}}'},
+         422, "invalid_sheet"),
+        ("post", "{enc}/combatants",
+         {"content": b'{"name": "d", "side": "p", "controller": "gm", "sheet": {"x": '
+          + b"[" * 100_000 + b"]" * 100_000 + b"}}"},
+         400, "malformed_json"),
+        ("post", "{enc}/commands",
+         {"content": b'{"type": "RollInitiative", "dice": ' + b"[" * 50_000 + b"]" * 50_000 + b"}"},
+         422, "invalid_command"),
+        ("post", "{enc}/commands", {"json": {"type": "RollInitiative"}, "headers": {"If-Match": b'"\xb2"'}},
+         400, "invalid_if_match"),
+        ("post", "{enc}/commands", {"json": {"type": "RollInitiative"}, "headers": {"If-Match": 'W/"1"'}},
+         400, "invalid_if_match"),
+        ("post", "{enc}/commands", {"json": {"type": "RollInitiative"}, "headers": {"Idempotency-Key": ""}},
+         400, "invalid_parameter"),
+        ("post", "{enc}/commands", {"json": {"type": "RollInitiative", "dice": [2**70]}}, 422, "invalid_command"),
+        ("get", "/encounters?offset=99999999999999999999", {}, 400, "invalid_parameter"),
+        ("get", "{enc}/events?after=99999999999999999999", {}, 400, "invalid_parameter"),
+        ("post", "{enc}/commands", {"json": {"type": "AddCombatant", "combatant_id": "npcs", "name": "P",
+                                             "side": "party", "controller": "player"}}, 422, "invalid_id"),
+        ("post", "{enc}/commands", {"json": {"type": "AddCombatant", "combatant_id": "a b", "name": "P",
+                                             "side": "party", "controller": "player"}}, 422, "invalid_id"),
+        ("post", "{enc}/combatants", {"json": {"name": "M", "side": "party", "controller": "player",
+                                               "sheet": {"initiative_modifier": 10**30}}}, 422, "invalid_sheet"),
+    ],
+)
+async def test_bad_input_is_a_4xx_never_a_500(client, method, path, kw, status, code) -> None:
+    enc = await open_encounter(client, dice_policy="mixed")
+    r = await getattr(client, method)(path.replace("{enc}", f"/encounters/{enc}"), **kw)
+    assert_problem(r, status, code)
+
+
+async def test_overlapping_retries_with_one_key_all_get_the_first_answer(two_clients, conn) -> None:
+    a, b = two_clients
+    enc, mira, _ = await started_fight(a)
+    await b.get(f"/encounters/{enc}")
+    body = {"type": "EndTurn", "combatant_id": mira}
+    replies = await asyncio.gather(*(
+        (a, b)[i % 2].post(f"/encounters/{enc}/commands", json=body, headers={"Idempotency-Key": "end-1"})
+        for i in range(20)
+    ))
+    assert [r.status_code for r in replies] == [200] * 20, [r.text for r in replies if r.status_code != 200][:2]
+    assert len({r.content for r in replies}) == 1
+    count = await conn.fetchval("SELECT count(*) FROM events WHERE encounter_id = $1 AND type = 'TurnEnded'",
+                                uuid.UUID(enc))
+    assert count == 1
+
+
+async def test_gm_removes_a_combatant_and_sets_the_order(client) -> None:
+    enc = await open_encounter(client, dice_policy="mixed")
+    mira = await add(client, enc, "Mira", modifier=2)
+    kess = await add(client, enc, "Kess")
+    bandit = await add(client, enc, "Bandit", controller="gm")
+    wolf = await add(client, enc, "Wolf", controller="gm")
+    # Mira 10 + 2, Kess 11, the GM 5: both players act before the NPCs
+    rolled = await command(client, enc, {"type": "RollInitiative", "dice": [10, 11, 5]})
+    assert rolled["state"]["order"] == [mira, kess, bandit, wolf]
+    reordered = await command(client, enc, {"type": "SetTurnOrder", "order": [kess, mira, wolf, bandit]})
+    assert reordered["state"]["order"] == [kess, mira, wolf, bandit]
+    r = await client.post(f"/encounters/{enc}/commands",
+                          json={"type": "SetTurnOrder", "order": [kess, wolf, mira, bandit]})
+    assert_problem(r, 422, "invalid_turn_order")
+    await command(client, enc, {"type": "StartEncounter"})
+    r = await client.post(f"/encounters/{enc}/commands", json={"type": "RemoveCombatant", "combatant_id": kess})
+    assert_problem(r, 422, "combatant_has_turn")
+    removed = await command(client, enc, {"type": "RemoveCombatant", "combatant_id": wolf})
+    assert removed["state"]["order"] == [kess, mira, bandit]
+    assert wolf not in removed["state"]["combatants"]
+    for cid in (kess, mira, bandit):
+        state = (await command(client, enc, {"type": "EndTurn", "combatant_id": cid}))["state"]
+    assert state["round"] == 2 and state["turn"] == kess

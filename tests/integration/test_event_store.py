@@ -115,3 +115,27 @@ async def test_event_metadata_records_the_command_and_actor(client, conn: asyncp
     assert meta["idempotency_key"] == "end-1"
     assert meta["actor"] == {"role": "anonymous"}
     uuid.UUID(meta["request_id"])
+
+
+async def test_concurrent_migrations_apply_each_file_once(pg_admin_dsn: str) -> None:
+    """Five servers starting at once on an empty database: the advisory lock serialises them."""
+    import asyncio
+
+    from server.migrations import migrate_dsn
+    from tests.conftest import with_database
+
+    name = f"m_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(pg_admin_dsn)
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        results = await asyncio.gather(*(migrate_dsn(with_database(pg_admin_dsn, name)) for _ in range(5)))
+        applied = [n for r in results for n in r]
+        assert sorted(applied) == [m.name for m in discover()]
+        conn = await asyncpg.connect(with_database(pg_admin_dsn, name))
+        try:
+            assert await conn.fetchval("SELECT count(*) FROM schema_migrations") == len(discover())
+        finally:
+            await conn.close()
+    finally:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
