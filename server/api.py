@@ -16,6 +16,7 @@ from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response import Redirect
 
 from domain.core.dice import DICE_POLICIES
+from domain.core.errors import CODES
 from domain.core.encounter import AddCombatant, Controller, EncounterState
 from domain.core.ruleset import CommandInfo
 from server.encounters import (
@@ -92,6 +93,7 @@ class RulesetInfo(msgspec.Struct, kw_only=True):
     commands: list[CommandDoc]
     actions: list[CommandInfo]
     sheet_schema: dict[str, Any]
+    violation_codes: dict[str, str]
 
 
 class Health(msgspec.Struct, kw_only=True):
@@ -301,6 +303,7 @@ async def get_ruleset(request: Request, ruleset_id: FromPath[str]) -> RulesetInf
         ],
         actions=r.command_info(),
         sheet_schema=msgspec.json.schema(r.sheet_type),
+        violation_codes=dict(CODES),
     )
 
 

@@ -400,3 +400,16 @@ async def test_gm_removes_a_combatant_and_sets_the_order(client) -> None:
     for cid in (kess, mira, bandit):
         state = (await command(client, enc, {"type": "EndTurn", "combatant_id": cid}))["state"]
     assert state["round"] == 2 and state["turn"] == kess
+
+
+async def test_health_is_503_when_the_database_is_gone(database_url) -> None:
+    import httpx
+
+    from server.app import create_app
+
+    app = create_app(database_url)
+    for hook in app.on_startup:
+        await hook(app)
+    await app.state.pool.close()
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
+        assert_problem(await c.get("/health"), 503, "database_unavailable")

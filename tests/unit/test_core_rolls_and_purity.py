@@ -51,3 +51,23 @@ def test_die_ladder_steps_and_stops_at_its_ends() -> None:
     assert step(6, -1) == 4 and step(4, -1) == 4
     with pytest.raises(ValueError):
         step(7, 1)
+
+
+def test_every_rule_violation_code_is_listed() -> None:
+    """Codes are stable and catalogued: every code raised in domain/ is in CODES, and CODES
+    lists nothing that is never raised."""
+    import re
+
+    from domain.core.errors import CODES
+
+    raised = set()
+    for path in DOMAIN.rglob("*.py"):
+        raised |= set(re.findall(r'RuleViolation\(\s*"([a-z_]+)"', path.read_text()))
+    assert raised == set(CODES)
+
+
+def test_an_unlisted_code_is_refused() -> None:
+    from domain.core.errors import RuleViolation
+
+    with pytest.raises(ValueError, match="unlisted"):
+        RuleViolation("made_up", "nope")
