@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import msgspec
-from litestar import Request, Response, get, post
+from litestar import Request, Response, delete, get, post
 from litestar.datastructures import ResponseHeader
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, HeaderParameter, QueryParameter
@@ -19,14 +19,18 @@ from domain.core.dice import DICE_POLICIES
 from domain.core.errors import CODES
 from domain.core.encounter import AddCombatant, Controller, EncounterState
 from domain.core.ruleset import CommandInfo
+from projections.visibility import state_for
+from server.auth import IssuedToken, TokenView, authorize, check_command, check_operator
 from server.encounters import (
     CommandResult,
     EncounterService,
     EventView,
+    OpenedEncounter,
     Reply,
+    Write,
     event_view,
-    not_found,
     request_hash,
+    visible_events,
 )
 from server.problems import PROBLEM_JSON, Problem, ProblemDetails, decode_body
 
@@ -49,6 +53,15 @@ class NewCombatant(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     side: str
     controller: Controller
     sheet: dict[str, Any] = msgspec.field(default_factory=dict)
+    hidden: bool = False
+
+
+class NewToken(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A player token acts for its combatants (one or more); a spectator token only reads."""
+
+    role: Literal["player", "spectator"]
+    combatant_ids: Annotated[list[str], msgspec.Meta(max_length=50)] = msgspec.field(default_factory=list)
+    label: Annotated[str, msgspec.Meta(max_length=100)] = ""
 
 
 class EncounterSummary(msgspec.Struct, kw_only=True):
@@ -107,6 +120,7 @@ JSON = "application/json"
 _encode = msgspec.json.Encoder().encode
 _open_decoder = msgspec.json.Decoder(OpenEncounterRequest)
 _combatant_decoder = msgspec.json.Decoder(NewCombatant)
+_token_decoder = msgspec.json.Decoder(NewToken)
 
 IfMatch = Annotated[
     str | None,
@@ -121,10 +135,13 @@ IdempotencyKey = Annotated[
 ]
 _ERROR_TEXT = {
     400: "Malformed JSON, a bad parameter or header.",
+    401: "No token, or an unknown or revoked one.",
+    403: "The token may not do this (another encounter, read-only, not the GM, not your combatant).",
     404: "No such encounter, ruleset or route.",
     412: "If-Match named a version that is no longer current.",
     413: "The request body is too large.",
     422: "The body does not match the schema, or the rules refuse the command (see `code`).",
+    429: "Too many requests for this token: wait `Retry-After` seconds.",
     500: "A server fault.",
     503: "The database is unavailable, or the encounter is too busy.",
 }
@@ -142,6 +159,8 @@ def errors(*statuses: int) -> dict[int, ResponseSpec]:
 
 READ_ERRORS = errors(400, 404, 500)
 WRITE_ERRORS = errors(400, 404, 412, 413, 422, 500, 503)
+GUARDED_READ_ERRORS = READ_ERRORS | errors(401, 403, 429)
+GUARDED_WRITE_ERRORS = WRITE_ERRORS | errors(401, 403, 429)
 ETAG = [ResponseHeader(name="ETag", description="The encounter's version.", documentation_only=True)]
 
 
@@ -170,36 +189,29 @@ def reply(r: Reply, location: str | None = None) -> Response[Any]:
     return Response(content=r.body, status_code=r.status, media_type=JSON, headers=headers)
 
 
-def actor_of(request: Request) -> dict[str, Any]:
-    return {"role": "anonymous"}
-
-
 # ---------------------------------------------------------------------------- routes
 
 
 @post("/encounters", opt={"body": OpenEncounterRequest}, status_code=201, response_headers=ETAG,
-      summary="Open an encounter", tags=["encounters"], responses=WRITE_ERRORS)
-async def open_encounter(request: Request, idempotency_key: IdempotencyKey = None) -> Response[CommandResult]:
+      summary="Open an encounter", tags=["encounters"], responses=WRITE_ERRORS | errors(401, 403),
+      description="Returns the encounter and its GM token (`gm_token.token`, shown once). When the server has "
+                  "an operator key, send it as `Authorization: Bearer <key>`.")
+async def open_encounter(request: Request, idempotency_key: IdempotencyKey = None) -> Response[OpenedEncounter]:
+    check_operator(request)
     body = await request.body()
     req: OpenEncounterRequest = decode_body(_open_decoder, body, "invalid_body")
-    r = await service_of(request).open(
-        req.ruleset, req.name, req.dice_policy, idempotency_key=idempotency_key, body=body,
-        actor=actor_of(request),
-    )
-    enc_id = msgspec.json.decode(r.body, type=_IdOnly).encounter_id
-    return reply(r, f"/encounters/{enc_id}")
+    r = await service_of(request).open(req.ruleset, req.name, req.dice_policy, idempotency_key=idempotency_key, body=body)
+    return reply(r, f"/encounters/{r.encounter_id}")
 
 
-class _IdOnly(msgspec.Struct):
-    encounter_id: str
-
-
-@get("/encounters", summary="List encounters", tags=["encounters"], responses=READ_ERRORS)
+@get("/encounters", summary="List encounters", tags=["encounters"], responses=READ_ERRORS | errors(401, 403),
+     description="When the server has an operator key, this needs it.")
 async def list_encounters(
     request: Request,
     limit: Annotated[int, QueryParameter(ge=1, le=500)] = 50,
     offset: Annotated[int, QueryParameter(ge=0, le=2_147_483_647)] = 0,
 ) -> Response[EncounterList]:
+    check_operator(request)
     rows = await service_of(request).store.list_encounters(limit, offset)
     page = EncounterList(
         encounters=[
@@ -214,68 +226,107 @@ async def list_encounters(
 
 
 @get("/encounters/{encounter_id:uuid}", response_headers=ETAG, summary="Current state of an encounter",
-     tags=["encounters"], responses=READ_ERRORS)
+     tags=["encounters"], responses=GUARDED_READ_ERRORS,
+     description="Filtered for the caller: players and spectators do not see hidden combatants, NPC sheets "
+                 "or unrevealed secret rolls.")
 async def get_encounter(request: Request, encounter_id: FromPath[uuid.UUID]) -> Response[EncounterState]:
-    state = await service_of(request).current(str(encounter_id))
-    return Response(content=_encode(state), media_type=JSON, headers={"ETag": f'"{state.version}"'})
+    enc = str(encounter_id)
+    principal = await authorize(request, enc)
+    state = await service_of(request).current(enc)
+    return Response(content=_encode(state_for(state, principal.viewer)), media_type=JSON,
+                    headers={"ETag": f'"{state.version}"'})
 
 
 @post("/encounters/{encounter_id:uuid}/combatants", opt={"body": NewCombatant}, status_code=201,
-      response_headers=ETAG, summary="Add a combatant", tags=["encounters"], responses=WRITE_ERRORS)
+      response_headers=ETAG, summary="Add a combatant (GM)", tags=["encounters"], responses=GUARDED_WRITE_ERRORS)
 async def add_combatant(
     request: Request, encounter_id: FromPath[uuid.UUID], if_match: IfMatch = None, idempotency_key: IdempotencyKey = None
 ) -> Response[CommandResult]:
+    enc = str(encounter_id)
+    principal = await authorize(request, enc, write=True, gm_only=True)
     body = await request.body()
     new: NewCombatant = decode_body(_combatant_decoder, body, "invalid_body")
-    command = AddCombatant(name=new.name, side=new.side, controller=new.controller, sheet=new.sheet)
-    enc = str(encounter_id)
-    r = await service_of(request).execute(
-        enc, command, if_match=parse_if_match(if_match), idempotency_key=idempotency_key,
-        rhash=request_hash("POST combatants", enc, body) if idempotency_key is not None else b"",
-        actor=actor_of(request), status=201,
-    )
-    return reply(r)
+    command = AddCombatant(name=new.name, side=new.side, controller=new.controller, sheet=new.sheet, hidden=new.hidden)
+    write = Write(principal, parse_if_match(if_match), idempotency_key,
+                  request_hash("POST combatants", body) if idempotency_key is not None else b"", 201)
+    return reply(await service_of(request).execute(enc, command, write))
 
 
 @post("/encounters/{encounter_id:uuid}/commands", opt={"body": "commands"}, status_code=200,
-      response_headers=ETAG, summary="Send a command", tags=["encounters"],
-      description="A tagged union on `type`: the commands of the encounter's ruleset (see `GET /rulesets/{id}`).", responses=WRITE_ERRORS)
+      response_headers=ETAG, summary="Send a command", tags=["encounters"], responses=GUARDED_WRITE_ERRORS,
+      description="A tagged union on `type`: the commands of the encounter's ruleset (see `GET /rulesets/{id}`). "
+                  "A player token may send commands for its own combatants; the rest are the GM's.")
 async def send_command(
     request: Request, encounter_id: FromPath[uuid.UUID], if_match: IfMatch = None, idempotency_key: IdempotencyKey = None
 ) -> Response[CommandResult]:
-    body = await request.body()
     enc = str(encounter_id)
+    principal = await authorize(request, enc, write=True)
+    body = await request.body()
     service = service_of(request)
-    ruleset = await service.ruleset_of(enc)
-    command = service.decode_command(ruleset, body)
-    r = await service.execute(
-        enc, command, if_match=parse_if_match(if_match), idempotency_key=idempotency_key,
-        rhash=request_hash("POST commands", enc, body) if idempotency_key is not None else b"",
-        actor=actor_of(request),
-    )
-    return reply(r)
+    command = service.decode_command(await service.ruleset_of(enc), body)
+    check_command(principal, command)
+    write = Write(principal, parse_if_match(if_match), idempotency_key,
+                  request_hash("POST commands", body) if idempotency_key is not None else b"")
+    return reply(await service.execute(enc, command, write))
 
 
-@get("/encounters/{encounter_id:uuid}/events", summary="Event history", tags=["encounters"], responses=READ_ERRORS)
+@get("/encounters/{encounter_id:uuid}/events", summary="Event history", tags=["encounters"],
+     responses=GUARDED_READ_ERRORS,
+     description="Filtered for the caller: an event about something the caller may not see is `Redacted`.")
 async def list_events(
     request: Request,
     encounter_id: FromPath[uuid.UUID],
     after: Annotated[int, QueryParameter(ge=0, le=2_147_483_647, description="Return events after this version.")] = 0,
     limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 100,
 ) -> Response[EventPage]:
-    service = service_of(request)
     enc = str(encounter_id)
+    principal = await authorize(request, enc)
+    service = service_of(request)
     rows = await service.store.read(enc, after, limit + 1)
-    if not rows and await service.store.encounter(enc) is None:
-        raise not_found(enc)
     more = len(rows) > limit
     rows = rows[:limit]
-    page = EventPage(
-        events=[event_view(r) for r in rows],
-        next_after=rows[-1]["version"] if rows else after,
-        has_more=more,
-    )
+    views = [event_view(r) for r in rows]
+    if not principal.viewer.sees_all:
+        views = visible_events(views, await service.current(enc), principal.viewer)
+    page = EventPage(events=views, next_after=rows[-1]["version"] if rows else after, has_more=more)
     return Response(content=_encode(page), media_type=JSON)
+
+
+@post("/encounters/{encounter_id:uuid}/tokens", opt={"body": NewToken}, status_code=201,
+      summary="Mint a player or spectator token (GM)", tags=["tokens"], responses=GUARDED_WRITE_ERRORS,
+      description="The secret (`token`) is shown once. A retry with the same Idempotency-Key returns the same "
+                  "token with its secret issued anew (the lost one stops working).")
+async def mint_token(
+    request: Request, encounter_id: FromPath[uuid.UUID], idempotency_key: IdempotencyKey = None
+) -> Response[IssuedToken]:
+    enc = str(encounter_id)
+    principal = await authorize(request, enc, write=True, gm_only=True)
+    body = await request.body()
+    new: NewToken = decode_body(_token_decoder, body, "invalid_body")
+    issued = await service_of(request).mint_token(
+        enc, new.role, new.combatant_ids, new.label, principal=principal, idempotency_key=idempotency_key,
+        rhash=request_hash("POST tokens", body),
+    )
+    return Response(content=_encode(issued), status_code=201, media_type=JSON)
+
+
+@get("/encounters/{encounter_id:uuid}/tokens", summary="List the encounter's tokens (GM)", tags=["tokens"],
+     responses=GUARDED_READ_ERRORS)
+async def list_tokens(request: Request, encounter_id: FromPath[uuid.UUID]) -> list[TokenView]:
+    enc = str(encounter_id)
+    await authorize(request, enc, gm_only=True)
+    return await request.app.state.tokens.list(enc)
+
+
+@delete("/encounters/{encounter_id:uuid}/tokens/{token_id:uuid}", status_code=204,
+        summary="Revoke a player or spectator token (GM)", tags=["tokens"], responses=GUARDED_WRITE_ERRORS,
+        description="The token stops working at once, on every server process.")
+async def revoke_token(request: Request, encounter_id: FromPath[uuid.UUID], token_id: FromPath[uuid.UUID]) -> None:
+    enc = str(encounter_id)
+    await authorize(request, enc, write=True, gm_only=True)
+    if await request.app.state.tokens.revoke(enc, str(token_id)) is None:
+        raise Problem(404, "token_not_found", "Token not found",
+                      f"This encounter has no player or spectator token {token_id}.")
 
 
 @get("/rulesets", summary="Rulesets this server runs", tags=["rulesets"])
@@ -323,6 +374,6 @@ async def docs() -> Redirect:
 
 ROUTES = [
     open_encounter, list_encounters, get_encounter, add_combatant, send_command, list_events,
-    list_rulesets, get_ruleset, health, docs,
+    mint_token, list_tokens, revoke_token, list_rulesets, get_ruleset, health, docs,
 ]
 

@@ -9,14 +9,17 @@ from typing import Any
 
 import msgspec
 from litestar import Litestar
+from litestar.config.cors import CORSConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.openapi.spec import OpenAPIMediaType, Reference, RequestBody
 
 from domain.rulesets import default_registry
 from server.api import ROUTES
+from server.auth import TokenStore
 from server.database import create_pool
 from server.encounters import EncounterService
+from server.limits import TokenBuckets, rate_limit
 from server.migrations import migrate
 from server.problems import EXCEPTION_HANDLERS
 from server.settings import Settings
@@ -39,15 +42,29 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
             applied = await migrate(conn)
         log.info("Migrations: %s", ", ".join(applied) if applied else "up to date")
         app.state.pool = pool
-        app.state.service = EncounterService(EventStore(pool), registry)
+        app.state.tokens = TokenStore(pool)
+        app.state.service = EncounterService(EventStore(pool), registry, app.state.tokens)
 
     async def shutdown(app: Litestar) -> None:
         pool = getattr(app.state, "pool", None)
         if pool is not None:
             await pool.close()
 
+    middleware = []
+    if settings.rate_limit > 0:
+        middleware.append(rate_limit(TokenBuckets(settings.rate_limit, settings.rate_burst)))
+    cors = None
+    if settings.cors_origins:
+        cors = CORSConfig(
+            allow_origins=list(settings.cors_origins),
+            allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
+            allow_headers=["Authorization", "Content-Type", "If-Match", "Idempotency-Key"],
+            expose_headers=["ETag", "Location", "Retry-After"],
+        )
     app = Litestar(
         route_handlers=ROUTES,
+        middleware=middleware,
+        cors_config=cors,
         on_startup=[startup],
         on_shutdown=[shutdown],
         exception_handlers=EXCEPTION_HANDLERS,  # type: ignore[arg-type]
@@ -64,6 +81,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
         ),
         debug=bool(os.environ.get("FRACAS_DEBUG")),
     )
+    app.state.settings = settings
     document_request_bodies(app, registry)
     return app
 

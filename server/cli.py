@@ -31,6 +31,8 @@ def _database_url(settings: Settings) -> str:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    if args.operator_key:
+        os.environ["FRACAS_OPERATOR_KEY"] = args.operator_key
     settings = Settings.from_env()
     dsn = _database_url(settings)
     os.environ["DATABASE_URL"] = dsn  # workers build the app from the environment
@@ -95,6 +97,10 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--workers", type=int, default=1, help="server processes sharing the database")
     serve.add_argument("--log-level", default="info")
     serve.add_argument("--access-log", action="store_true", help="log every request")
+    serve.add_argument(
+        "--operator-key", default=None,
+        help="require this key (Authorization: Bearer KEY) to open and list encounters; or FRACAS_OPERATOR_KEY",
+    )
     serve.set_defaults(func=cmd_serve)
 
     mig = sub.add_parser("migrate", help="apply database migrations (a no-op when up to date)")

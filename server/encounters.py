@@ -23,14 +23,17 @@ import msgspec
 
 from domain.core.dice import ReportedDice, SeededDice, choose_dice, seed_commitment
 from domain.core.encounter import AddCombatant, Command, EncounterState
-from domain.core.errors import RuleViolation
+from domain.core.errors import RuleViolation, clean_text
 from domain.core.ruleset import Registry, Ruleset
+from projections.visibility import REDACTED, Scope, Viewer, event_data_for, metadata_for, state_for
+from server.auth import IssuedToken, Principal, TokenStore, hash_secret, new_secret, unauthorized
 from server.problems import Problem, decode_body
 from server.store import (
     GENESIS_HASH,
     EventStore,
     Idempotency,
     IdempotencyConflict,
+    TokenRevoked,
     VersionConflict,
     chain,
     new_uuid,
@@ -70,6 +73,48 @@ class CommandResult(msgspec.Struct, kw_only=True):
     state: EncounterState
 
 
+class OpenedEncounter(CommandResult, kw_only=True):
+    """A new encounter, and its GM token: keep it, it is shown this once."""
+
+    gm_token: IssuedToken
+
+
+@dataclass(frozen=True)
+class Write:
+    """Who sends a write, and on what terms."""
+
+    principal: Principal
+    if_match: int | None = None
+    idempotency_key: str | None = None
+    rhash: bytes = b""
+    status: int = 200
+
+    @property
+    def scope(self) -> str:
+        """Idempotency keys are the sender's own: one token cannot replay another's answers."""
+        return f"{self.principal.encounter_id}/{self.principal.token_id}"
+
+
+def visible_events(views: list[EventView], state: EncounterState, viewer: Viewer) -> list[EventView]:
+    """The events as ``viewer`` may see them, judged by the encounter's current state."""
+    if viewer.sees_all:
+        return views
+    scope = Scope.of(state, viewer)
+    out = []
+    for v in views:
+        data = event_data_for(v.version, msgspec.json.decode(v.data), scope)
+        if data is None:
+            out.append(msgspec.structs.replace(
+                v, type=REDACTED, schema_version=1, data=msgspec.Raw(b"{}"), metadata=msgspec.Raw(b"{}")
+            ))
+        else:
+            metadata = metadata_for(msgspec.json.decode(v.metadata), viewer)
+            out.append(msgspec.structs.replace(
+                v, data=msgspec.Raw(_encode(data)), metadata=msgspec.Raw(_encode(metadata))
+            ))
+    return out
+
+
 @dataclass
 class Entry:
     ruleset: Ruleset
@@ -84,6 +129,7 @@ class Reply:
     status: int
     body: bytes
     version: int
+    encounter_id: str = ""
 
 
 _encode = msgspec.json.Encoder().encode
@@ -103,8 +149,9 @@ def not_found(encounter_id: str) -> Problem:
 
 
 class EncounterService:
-    def __init__(self, store: EventStore, registry: Registry, cache_size: int = 10_000) -> None:
+    def __init__(self, store: EventStore, registry: Registry, tokens: TokenStore, cache_size: int = 10_000) -> None:
         self.store = store
+        self.tokens = tokens
         self.registry = registry
         self.cache_size = cache_size
         self._cache: OrderedDict[str, Entry] = OrderedDict()
@@ -158,13 +205,13 @@ class EncounterService:
     # ------------------------------------------------------------------ writes
 
     async def open(
-        self, ruleset_id: str, name: str, dice_policy: str, *, idempotency_key: str | None, body: bytes,
-        actor: dict[str, Any],
+        self, ruleset_id: str, name: str, dice_policy: str, *, idempotency_key: str | None, body: bytes
     ) -> Reply:
+        """Open an encounter and issue its GM token, in one statement."""
         scope = "encounters"
         rhash = request_hash("POST /encounters", body)
         if idempotency_key is not None:
-            replay = await self._stored(scope, idempotency_key, rhash)
+            replay = await self._reopened(scope, idempotency_key, rhash)
             if replay is not None:
                 return replay
         ruleset = self.registry.get(ruleset_id)
@@ -172,19 +219,81 @@ class EncounterService:
         seed = secrets.token_bytes(32)
         events = ruleset.open(encounter_id, name, dice_policy, seed_commitment(seed))
         state = ruleset.replay(events)
+        gm_id, gm_secret = str(uuid.uuid4()), new_secret()
+        gm = IssuedToken(id=gm_id, role="gm", combatant_ids=[], label="GM", token=gm_secret)
+        actor = {"role": "gm", "token_id": gm_id}
         rows = chain(
             encounter_id, GENESIS_HASH, 1, events, self._metadata(actor, idempotency_key), ruleset.schema_versions
         )
-        reply_body = self._result(encounter_id, state, rows)
-        idem = Idempotency(scope, idempotency_key, rhash, 201, reply_body) if idempotency_key else None
+        reply = self._opened(encounter_id, state, rows, gm)
+        # the stored answer never holds the secret: a retry gets the same token re-issued
+        stored = self._opened(encounter_id, state, rows, msgspec.structs.replace(gm, token=""))
+        idem = Idempotency(scope, idempotency_key, rhash, 201, stored) if idempotency_key else None
         try:
-            await self.store.open(encounter_id, ruleset.id, state.name, seed, rows, idem)
+            await self.store.open(encounter_id, ruleset.id, state.name, seed, (gm_id, hash_secret(gm_secret)), rows, idem)
         except IdempotencyConflict:
-            replay = await self._stored(scope, idempotency_key or "", rhash)
+            replay = await self._reopened(scope, idempotency_key or "", rhash)
             assert replay is not None
             return replay
         self._cache[encounter_id] = Entry(ruleset=ruleset, seed=seed, state=state, last_hash=rows[-1].hash)
-        return Reply(201, reply_body, state.version)
+        return Reply(201, reply, state.version, encounter_id)
+
+    async def _reopened(self, scope: str, key: str, rhash: bytes) -> Reply | None:
+        """A retried open: the first answer, with the GM token's secret issued anew."""
+        replay = await self._stored(scope, key, rhash)
+        if replay is None:
+            return None
+        first = msgspec.json.decode(replay.body, type=OpenedEncounter)
+        secret = await self.tokens.resecret(first.gm_token.id)
+        if secret is None:
+            raise Problem(409, "token_revoked", "Token revoked", "The GM token of that encounter has been revoked.")
+        gm = msgspec.structs.replace(first.gm_token, token=secret)
+        body = _encode(msgspec.structs.replace(first, gm_token=gm))
+        return Reply(replay.status, body, replay.version, first.encounter_id)
+
+    async def mint_token(
+        self, encounter_id: str, role: str, combatant_ids: list[str], label: str, *,
+        principal: Principal, idempotency_key: str | None, rhash: bytes,
+    ) -> IssuedToken:
+        """A player token for combatants of this encounter, or a spectator token."""
+        scope = f"{encounter_id}/{principal.token_id}/tokens"
+        if idempotency_key is not None:
+            again = await self._reminted(scope, idempotency_key, rhash)
+            if again is not None:
+                return again
+        state = await self.current(encounter_id)
+        label = clean_text(label, "A token's label", max_length=100) if label.strip() else ""
+        ids = list(dict.fromkeys(combatant_ids))
+        if role == "player" and not ids:
+            raise Problem(422, "invalid_token_request", "Invalid token request",
+                          "A player token acts for at least one combatant: name them in `combatant_ids`.")
+        if role != "player" and ids:
+            raise Problem(422, "invalid_token_request", "Invalid token request",
+                          "A spectator token reads only: it acts for no combatant.")
+        for cid in ids:
+            if cid not in state.combatants:
+                raise RuleViolation("unknown_combatant", f"There is no combatant {cid} in this encounter.",
+                                    combatant_id=cid)
+        try:
+            return await self.tokens.mint(
+                encounter_id, role, ids, label,
+                idem=(scope, idempotency_key, rhash) if idempotency_key is not None else None,
+            )
+        except IdempotencyConflict:
+            again = await self._reminted(scope, idempotency_key or "", rhash)
+            assert again is not None
+            return again
+
+    async def _reminted(self, scope: str, key: str, rhash: bytes) -> IssuedToken | None:
+        """A retried mint: the same token, its secret issued anew."""
+        replay = await self._stored(scope, key, rhash)
+        if replay is None:
+            return None
+        first = msgspec.json.decode(replay.body, type=IssuedToken)
+        secret = await self.tokens.resecret(first.id)
+        if secret is None:
+            raise Problem(409, "token_revoked", "Token revoked", "The token minted with that key has been revoked.")
+        return msgspec.structs.replace(first, token=secret)
 
     def decode_command(self, ruleset: Ruleset, body: bytes) -> Command:
         names = ", ".join(t.__struct_config__.tag for t in ruleset.command_types)
@@ -193,46 +302,28 @@ class EncounterService:
     async def ruleset_of(self, encounter_id: str) -> Ruleset:
         return (await self._entry(encounter_id)).ruleset
 
-    async def execute(
-        self,
-        encounter_id: str,
-        command: Command,
-        *,
-        if_match: int | None,
-        idempotency_key: str | None,
-        rhash: bytes,
-        actor: dict[str, Any],
-        status: int = 200,
-    ) -> Reply:
+    async def execute(self, encounter_id: str, command: Command, write: Write) -> Reply:
         try:
-            return await self._execute(
-                encounter_id, command, if_match=if_match, idempotency_key=idempotency_key, rhash=rhash,
-                actor=actor, status=status,
-            )
+            return await self._execute(encounter_id, command, write)
         except (RuleViolation, Problem) as exc:
+            key = write.idempotency_key
             # A retry that overlapped its first attempt is refused on the state that attempt
             # produced (or by its version): it gets the first attempt's answer instead.
-            if idempotency_key is not None and (isinstance(exc, RuleViolation) or exc.status == 412):
-                replay = await self._stored(encounter_id, idempotency_key, rhash)
+            if key is not None and (isinstance(exc, RuleViolation) or exc.status == 412):
+                replay = await self._stored(write.scope, key, write.rhash)
                 if replay is not None:
                     return replay
+            # a refusal is an answer too: only for a token that is still valid
+            if not await self.tokens.is_valid(write.principal.secret_hash):
+                raise _revoked() from None
             raise
 
-    async def _execute(
-        self,
-        encounter_id: str,
-        command: Command,
-        *,
-        if_match: int | None,
-        idempotency_key: str | None,
-        rhash: bytes,
-        actor: dict[str, Any],
-        status: int = 200,
-    ) -> Reply:
+    async def _execute(self, encounter_id: str, command: Command, write: Write) -> Reply:
+        if_match, idempotency_key, principal = write.if_match, write.idempotency_key, write.principal
         entry = await self._entry(encounter_id)
-        scope = encounter_id
+        scope = write.scope
         if idempotency_key is not None:
-            replay = await self._stored(scope, idempotency_key, rhash)
+            replay = await self._stored(scope, idempotency_key, write.rhash)
             if replay is not None:
                 return replay
         if isinstance(command, AddCombatant) and not command.combatant_id:
@@ -257,25 +348,28 @@ class EncounterService:
                     raise
                 rows = chain(
                     encounter_id, entry.last_hash, state.version + 1, events,
-                    self._metadata(actor, idempotency_key, command), entry.ruleset.schema_versions,
+                    self._metadata(principal.actor, idempotency_key, command), entry.ruleset.schema_versions,
                 )
-                body = self._result(encounter_id, new_state, rows)
-                idem = Idempotency(scope, idempotency_key, rhash, status, body) if idempotency_key else None
+                body = self._result(encounter_id, new_state, rows, principal.viewer)
+                idem = Idempotency(scope, idempotency_key, write.rhash, write.status, body) if idempotency_key else None
                 try:
-                    await self.store.append(encounter_id, rows, idem)
+                    await self.store.append(encounter_id, rows, principal.secret_hash, idem)
+                except TokenRevoked:
+                    self.tokens.forget(principal.secret_hash)
+                    raise _revoked() from None
                 except VersionConflict:
                     await self._refresh(encounter_id, entry)
                     if if_match is not None:
                         raise self._precondition_failed(if_match, entry.state.version) from None
                     continue
                 except IdempotencyConflict:
-                    replay = await self._stored(scope, idempotency_key or "", rhash)
+                    replay = await self._stored(scope, idempotency_key or "", write.rhash)
                     assert replay is not None
                     return replay
                 if new_state.version > entry.state.version:  # a concurrent read may be ahead already
                     entry.state = new_state
                     entry.last_hash = rows[-1].hash
-                return Reply(status, body, new_state.version)
+                return Reply(write.status, body, new_state.version)
         raise Problem(
             503, "encounter_busy", "Encounter busy",
             "Too many commands raced for this encounter; send the command again.",
@@ -331,23 +425,37 @@ class EncounterService:
         }
 
     @staticmethod
-    def _result(encounter_id: str, state: EncounterState, rows: list[Any]) -> bytes:
+    def _views(rows: list[Any]) -> list[EventView]:
+        return [
+            EventView(
+                version=r.version, event_id=r.event_id, type=r.type, schema_version=r.schema_version,
+                data=msgspec.Raw(r.data), metadata=msgspec.Raw(r.metadata), recorded_at=r.recorded_at,
+                hash=r.hash.hex(),
+            )
+            for r in rows
+        ]
+
+    def _result(self, encounter_id: str, state: EncounterState, rows: list[Any], viewer: Viewer) -> bytes:
         return _encode(
             CommandResult(
                 encounter_id=encounter_id,
                 version=state.version,
-                events=[
-                    EventView(
-                        version=r.version, event_id=r.event_id, type=r.type, schema_version=r.schema_version,
-                        data=msgspec.Raw(r.data), metadata=msgspec.Raw(r.metadata), recorded_at=r.recorded_at,
-                        hash=r.hash.hex(),
-                    )
-                    for r in rows
-                ],
-                state=state,
+                events=visible_events(self._views(rows), state, viewer),
+                state=state_for(state, viewer),
+            )
+        )
+
+    def _opened(self, encounter_id: str, state: EncounterState, rows: list[Any], gm: IssuedToken) -> bytes:
+        return _encode(
+            OpenedEncounter(
+                encounter_id=encounter_id, version=state.version, events=self._views(rows), state=state, gm_token=gm
             )
         )
 
 
+def _revoked() -> Problem:
+    return unauthorized("token_invalid", "The token is unknown or has been revoked.")
+
+
 class _VersionOnly(msgspec.Struct):
-    version: int
+    version: int = 0

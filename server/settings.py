@@ -13,6 +13,10 @@ class Settings:
     data_dir: Path
     pool_size: int
     max_body_bytes: int
+    operator_key: str | None = None
+    rate_limit: float = 50.0  # requests per second per token (0: off)
+    rate_burst: int = 100
+    cors_origins: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -21,4 +25,8 @@ class Settings:
             data_dir=Path(os.environ.get("FRACAS_DATA_DIR", ".fracas/pgdata")).expanduser().resolve(),
             pool_size=int(os.environ.get("FRACAS_POOL_SIZE", "10")),
             max_body_bytes=int(os.environ.get("FRACAS_MAX_BODY_BYTES", str(256 * 1024))),
+            operator_key=os.environ.get("FRACAS_OPERATOR_KEY") or None,
+            rate_limit=float(os.environ.get("FRACAS_RATE_LIMIT", "50")),
+            rate_burst=int(os.environ.get("FRACAS_RATE_BURST", "100")),
+            cors_origins=tuple(o.strip() for o in os.environ.get("FRACAS_CORS_ORIGINS", "").split(",") if o.strip()),
         )

@@ -34,6 +34,10 @@ class UnstorableText(Exception):
 _UNSTORABLE = (asyncpg.UntranslatableCharacterError, asyncpg.CharacterNotInRepertoireError)
 
 
+class TokenRevoked(Exception):
+    """The token that sent the command was revoked (or re-issued) before it could append."""
+
+
 class IdempotencyConflict(Exception):
     """Another request with the same Idempotency-Key committed first."""
 
@@ -116,40 +120,38 @@ def chain(
     return rows
 
 
-_APPEND = """
-WITH ins AS (
+_INSERT_EVENTS = """
+ins AS (
     INSERT INTO events (encounter_id, version, event_id, type, schema_version, data, metadata, recorded_at, hash)
     SELECT $1::uuid, v, e, t, s, d::jsonb, m::jsonb, r, h
     FROM unnest($2::int[], $3::uuid[], $4::text[], $5::int2[], $6::text[], $7::text[], $8::timestamptz[], $9::bytea[])
         AS x(v, e, t, s, d, m, r, h)
+    WHERE {guard}
     RETURNING 1
 ), idem AS (
     INSERT INTO idempotency_keys (scope, key, request_hash, status, response)
     SELECT $10::text, $11::text, $12::bytea, $13::int2, $14::bytea
-    WHERE $11::text IS NOT NULL
+    WHERE $11::text IS NOT NULL AND {guard}
     RETURNING 1
 )
 SELECT (SELECT count(*) FROM ins) AS appended
 """
 
+# A command's events, appended only while the token that sent it is valid ($15: its hash).
+_APPEND = "WITH " + _INSERT_EVENTS.format(
+    guard="EXISTS (SELECT 1 FROM tokens WHERE secret_hash = $15 AND revoked_at IS NULL)"
+)
+
+# A new encounter: its registry row, its GM token and its first event, in one statement.
 _OPEN = """
 WITH enc AS (
     INSERT INTO encounters (id, ruleset, name, seed) VALUES ($1::uuid, $15, $16, $17)
     RETURNING 1
-), ins AS (
-    INSERT INTO events (encounter_id, version, event_id, type, schema_version, data, metadata, recorded_at, hash)
-    SELECT $1::uuid, v, e, t, s, d::jsonb, m::jsonb, r, h
-    FROM unnest($2::int[], $3::uuid[], $4::text[], $5::int2[], $6::text[], $7::text[], $8::timestamptz[], $9::bytea[])
-        AS x(v, e, t, s, d, m, r, h)
+), gm AS (
+    INSERT INTO tokens (id, encounter_id, role, label, secret_hash)
+    SELECT $18::uuid, $1::uuid, 'gm', 'GM', $19 FROM enc
     RETURNING 1
-), idem AS (
-    INSERT INTO idempotency_keys (scope, key, request_hash, status, response)
-    SELECT $10::text, $11::text, $12::bytea, $13::int2, $14::bytea
-    WHERE $11::text IS NOT NULL
-    RETURNING 1
-)
-SELECT (SELECT count(*) FROM ins) + (SELECT count(*) FROM enc) AS appended
-"""
+), """ + _INSERT_EVENTS.format(guard="true")
 
 
 def _args(encounter_id: str, rows: Sequence[StoredRow], idem: Idempotency | None) -> list[Any]:
@@ -175,21 +177,29 @@ class EventStore:
     def __init__(self, pool: asyncpg.Pool) -> None:
         self.pool = pool
 
-    async def append(self, encounter_id: str, rows: Sequence[StoredRow], idem: Idempotency | None = None) -> None:
-        """Append all rows in one statement. Raises VersionConflict or IdempotencyConflict."""
+    async def append(
+        self, encounter_id: str, rows: Sequence[StoredRow], token_hash: bytes, idem: Idempotency | None = None
+    ) -> None:
+        """Append all rows in one statement, if the sender's token is still valid.
+
+        Raises VersionConflict, IdempotencyConflict or TokenRevoked.
+        """
         try:
-            await self.pool.fetchval(_APPEND, *_args(encounter_id, rows, idem))
+            appended = await self.pool.fetchval(_APPEND, *_args(encounter_id, rows, idem), token_hash)
+            if appended == 0:
+                raise TokenRevoked()
         except asyncpg.UniqueViolationError as exc:
             raise _conflict(exc) from exc
         except _UNSTORABLE as exc:
             raise UnstorableText(str(exc)) from exc
 
     async def open(
-        self, encounter_id: str, ruleset: str, name: str, seed: bytes,
+        self, encounter_id: str, ruleset: str, name: str, seed: bytes, gm_token: tuple[str, bytes],
         rows: Sequence[StoredRow], idem: Idempotency | None = None,
     ) -> None:
+        """Register the encounter, its GM token (id, secret hash) and its first events at once."""
         try:
-            await self.pool.fetchval(_OPEN, *_args(encounter_id, rows, idem), ruleset, name, seed)
+            await self.pool.fetchval(_OPEN, *_args(encounter_id, rows, idem), ruleset, name, seed, *gm_token)
         except asyncpg.UniqueViolationError as exc:
             raise _conflict(exc) from exc
         except _UNSTORABLE as exc:

@@ -22,8 +22,11 @@ import pytest
 
 from server.app import create_app
 from server.migrations import migrate_dsn
+from server.settings import Settings
 
 TEMPLATE = "fracas_template"
+# Tests race many requests through one token: rate limiting has tests of its own.
+os.environ.setdefault("FRACAS_RATE_LIMIT", "0")
 
 
 def with_database(dsn: str, name: str) -> str:
@@ -95,13 +98,13 @@ async def database_url(pg_admin_dsn: str, template_dsn: str) -> AsyncIterator[st
 
 
 @asynccontextmanager
-async def app_client(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
+async def app_client(database_url: str, settings: Settings | None = None) -> AsyncIterator[httpx.AsyncClient]:
     """A client on an app instance (its own pool and cache, like a server process).
 
     Requests go through httpx's ASGI transport, so concurrent requests really overlap
     (Litestar's test client runs each request to completion before the next).
     """
-    app = create_app(database_url)
+    app = create_app(database_url, Settings.from_env() if settings is None else settings)
     # The app's own start-up and shut-down hooks, run in this task (Litestar's lifespan
     # context manager opens an anyio task group that pytest's fixture teardown cannot close).
     for hook in app.on_startup:

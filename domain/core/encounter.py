@@ -7,7 +7,7 @@ hooks of ``domain.core.ruleset.Ruleset``.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 
@@ -34,16 +34,25 @@ ReportedFaces = Annotated[
 class Command(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_only=True):
     """Base of every command. ``dice``: reported faces, where the dice policy allows them."""
 
+    # The field naming the combatant who acts: a player may send the command for their own
+    # combatants. None: the command is the GM's alone.
+    actor_field: ClassVar[str | None] = None
+
     dice: ReportedFaces | None = None
+
+    def acting_combatant(self) -> str | None:
+        return getattr(self, self.actor_field) if self.actor_field else None
 
 
 class AddCombatant(Command, tag="AddCombatant"):
-    """Add a combatant. ``sheet`` follows the ruleset's sheet schema."""
+    """Add a combatant. ``sheet`` follows the ruleset's sheet schema. A ``hidden`` combatant
+    (an ambush) is seen by the GM only, until the GM reveals it."""
 
     name: str
     side: str
     controller: Controller
     sheet: dict[str, Any] = msgspec.field(default_factory=dict)
+    hidden: bool = False
     combatant_id: str | None = None
 
 
@@ -55,8 +64,23 @@ class RollInitiative(Command, tag="RollInitiative"):
     """Roll (or, during the fight, re-roll) initiative for everyone. GM's command.
 
     Reported dice are used in this order: one die for each player character, in the
-    order they were added, then the GM's one die for all NPCs.
+    order they were added, then the GM's one die for all NPCs. ``secret``: the GM's own
+    roll is shown to players and spectators only once the GM reveals it (``RevealRoll``).
     """
+
+    secret: bool = False
+
+
+class RevealCombatant(Command, tag="RevealCombatant"):
+    """The GM reveals a hidden combatant: from now on everyone sees it, and its history."""
+
+    combatant_id: str
+
+
+class RevealRoll(Command, tag="RevealRoll"):
+    """The GM reveals the secret rolls of the event at ``version``."""
+
+    version: int
 
 
 class SetTurnOrder(Command, tag="SetTurnOrder"):
@@ -72,6 +96,7 @@ class StartEncounter(Command, tag="StartEncounter"):
 class EndTurn(Command, tag="EndTurn"):
     """The combatant whose turn it is ends it; the next one's turn begins."""
 
+    actor_field = "combatant_id"
     combatant_id: str
 
 
@@ -87,6 +112,8 @@ LIFECYCLE_COMMANDS: tuple[type[Command], ...] = (
     StartEncounter,
     EndTurn,
     EndEncounter,
+    RevealCombatant,
+    RevealRoll,
 )
 
 # ----------------------------------------------------------------------------- events
@@ -115,6 +142,7 @@ class CombatantAdded(Event, tag="CombatantAdded"):
     sheet: dict[str, Any]
     action_points: int = 0
     seq: int = 0
+    hidden: bool = False
 
 
 class CombatantRemoved(Event, tag="CombatantRemoved"):
@@ -122,17 +150,20 @@ class CombatantRemoved(Event, tag="CombatantRemoved"):
 
 
 class InitiativeRoll(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """One initiative roll: ``who`` is a combatant id, or a group name such as ``npcs``."""
+    """One initiative roll: ``who`` is a combatant id, or a group name such as ``npcs``.
+    A ``secret`` roll is the GM's, hidden from players until revealed."""
 
     who: str
     die: DieRoll
     modifier: int
     total: int
+    secret: bool = False
 
 
 class InitiativeRolled(Event, tag="InitiativeRolled"):
     rolls: list[InitiativeRoll]
     order: list[str]
+    secret: bool = False
 
     def dice_rolled(self) -> list[DieRoll]:
         return [r.die for r in self.rolls]
@@ -164,6 +195,14 @@ class EncounterEnded(Event, tag="EncounterEnded"):
     seed: str | None = None
 
 
+class CombatantRevealed(Event, tag="CombatantRevealed"):
+    combatant_id: str
+
+
+class RollRevealed(Event, tag="RollRevealed"):
+    version: int
+
+
 LIFECYCLE_EVENTS: tuple[type[Event], ...] = (
     EncounterOpened,
     CombatantAdded,
@@ -174,6 +213,8 @@ LIFECYCLE_EVENTS: tuple[type[Event], ...] = (
     RoundStarted,
     TurnEnded,
     EncounterEnded,
+    CombatantRevealed,
+    RollRevealed,
 )
 
 # ------------------------------------------------------------------------------ state
@@ -188,6 +229,7 @@ class Combatant(msgspec.Struct, kw_only=True):
     action_points: int = 0
     initiative: int | None = None
     seq: int = 0
+    hidden: bool = False
 
 
 class EncounterState(msgspec.Struct, kw_only=True):
@@ -205,6 +247,8 @@ class EncounterState(msgspec.Struct, kw_only=True):
     acted: list[str] = msgspec.field(default_factory=list)  # who has had their turn this round
     group_initiative: dict[str, int] = msgspec.field(default_factory=dict)
     initiative_rolled: bool = False
+    initiative_version: int = 0
+    secret_versions: list[int] = msgspec.field(default_factory=list)
     rolls_used: int = 0
     combatants_added: int = 0
     seed: str | None = None

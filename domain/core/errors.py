@@ -21,6 +21,8 @@ CODES: dict[str, str] = {
     "invalid_text": "A name or label is empty, too long or has control characters.",
     "invalid_turn_order": "The order of play breaks the ruleset's rules.",
     "no_combatants": "The encounter has no combatants yet.",
+    "no_secret_roll": "That event has no secret roll left to reveal.",
+    "not_hidden": "The combatant is not hidden.",
     "not_enough_action_points": "The combatant has fewer Action Points than the action costs.",
     "not_your_turn": "It is someone else's turn.",
     "reported_dice_not_allowed": "The encounter rolls its own dice.",

@@ -22,6 +22,7 @@ from domain.core.encounter import (
     Combatant,
     CombatantAdded,
     CombatantRemoved,
+    CombatantRevealed,
     Command,
     EncounterEnded,
     EncounterOpened,
@@ -32,7 +33,10 @@ from domain.core.encounter import (
     Event,
     InitiativeRolled,
     RemoveCombatant,
+    RevealCombatant,
+    RevealRoll,
     RollInitiative,
+    RollRevealed,
     RoundStarted,
     SetTurnOrder,
     StartEncounter,
@@ -168,7 +172,7 @@ class Ruleset(ABC):
             case RollInitiative():
                 if not state.combatants:
                     raise RuleViolation("no_combatants", "Add combatants before rolling initiative.")
-                return [self.roll_initiative(state, dice)]
+                return [self._roll_initiative(state, command, dice)]
             case SetTurnOrder():
                 return [self._set_turn_order(state, command)]
             case StartEncounter():
@@ -177,6 +181,17 @@ class Ruleset(ABC):
                 return self._end_turn(state, command)
             case EndEncounter():
                 return [EncounterEnded(seed=seed.hex() if seed is not None else None)]
+            case RevealCombatant():
+                c = self.combatant(state, command.combatant_id)
+                if not c.hidden:
+                    raise RuleViolation("not_hidden", f"{c.name} is not hidden.")
+                return [CombatantRevealed(combatant_id=c.id)]
+            case RevealRoll():
+                if command.version not in state.secret_versions:
+                    raise RuleViolation(
+                        "no_secret_roll", f"Event {command.version} has no secret roll left to reveal."
+                    )
+                return [RollRevealed(version=command.version)]
             case _:
                 return self.decide_action(state, command, dice)
 
@@ -197,12 +212,15 @@ class Ruleset(ABC):
                         combatants[roll.who] = replace(combatants[roll.who], initiative=roll.total)
                     else:
                         groups[roll.who] = roll.total
+                version = state.version + 1
                 state = replace(
                     state,
                     combatants=combatants,
                     group_initiative=groups,
                     order=list(event.order),
                     initiative_rolled=True,
+                    initiative_version=version,
+                    secret_versions=state.secret_versions + [version] if event.secret else state.secret_versions,
                 )
             case TurnOrderSet():
                 state = replace(state, order=list(event.order))
@@ -231,6 +249,12 @@ class Ruleset(ABC):
                 state = replace(state, combatants=combatants, turn=nxt, acted=acted)
             case EncounterEnded():
                 state = replace(state, status="ended", turn=None, seed=event.seed)
+            case CombatantRevealed():
+                combatants = dict(state.combatants)
+                combatants[event.combatant_id] = replace(combatants[event.combatant_id], hidden=False)
+                state = replace(state, combatants=combatants)
+            case RollRevealed():
+                state = replace(state, secret_versions=[v for v in state.secret_versions if v != event.version])
             case EncounterOpened():
                 raise ValueError("EncounterOpened starts a history; it cannot follow one")
             case _:
@@ -243,6 +267,18 @@ class Ruleset(ABC):
         return replace(state, version=state.version + 1, rolls_used=used)
 
     # ----------------------------------------------------------- lifecycle
+
+    def _roll_initiative(self, state: EncounterState, cmd: RollInitiative, dice: Dice) -> InitiativeRolled:
+        """The ruleset rolls; a secret roll marks the GM's own rolls (not the players') secret."""
+        event = self.roll_initiative(state, dice)
+        if not cmd.secret:
+            return event
+        rolls = [
+            r if r.who in state.combatants and state.combatants[r.who].controller == "player"
+            else replace(r, secret=True)
+            for r in event.rolls
+        ]
+        return replace(event, rolls=rolls, secret=any(r.secret for r in rolls))
 
     def _add_combatant(self, state: EncounterState, cmd: AddCombatant) -> CombatantAdded:
         name = clean_text(cmd.name, "A combatant's name")
@@ -269,6 +305,7 @@ class Ruleset(ABC):
             sheet=msgspec.to_builtins(sheet),
             action_points=ap,
             seq=state.combatants_added,
+            hidden=cmd.hidden,
         )
 
     def _evolve_added(self, state: EncounterState, event: CombatantAdded) -> EncounterState:
@@ -280,6 +317,7 @@ class Ruleset(ABC):
             sheet=msgspec.convert(event.sheet, self.sheet_type),
             action_points=event.action_points,
             seq=event.seq,
+            hidden=event.hidden,
         )
         combatants = dict(state.combatants)
         combatants[combatant.id] = combatant

@@ -30,6 +30,7 @@ ACTION_COSTS: dict[str, tuple[int, str]] = {
 class TakeAction(Command, tag="TakeAction"):
     """A common action on your own turn; costs the Action Points listed for it."""
 
+    actor_field = "combatant_id"
     combatant_id: str
     action: ActionName
 

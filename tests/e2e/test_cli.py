@@ -87,22 +87,32 @@ def test_two_server_processes_never_serve_stale_state(env: dict[str, str]) -> No
     with serving(env) as (a, _), serving(env) as (b, _):
         enc = httpx.post(a + "/encounters", json={"ruleset": "places-of-power", "name": "Two hosts"}).json()
         enc_id = enc["encounter_id"]
-        mira = httpx.post(f"{b}/encounters/{enc_id}/combatants",
+        gm = {"Authorization": f"Bearer {enc['gm_token']['token']}"}
+        mira = httpx.post(f"{b}/encounters/{enc_id}/combatants", headers=gm,
                           json={"name": "Mira", "side": "party", "controller": "player"}).json()
         mira_id = mira["events"][0]["data"]["combatant_id"]
-        assert httpx.post(f"{a}/encounters/{enc_id}/commands", json={"type": "RollInitiative"}).status_code == 200
-        assert httpx.post(f"{b}/encounters/{enc_id}/commands", json={"type": "StartEncounter"}).status_code == 200
-        assert httpx.get(f"{a}/encounters/{enc_id}").headers["etag"] == '"5"'  # both caches at 5
-        assert httpx.get(f"{b}/encounters/{enc_id}").headers["etag"] == '"5"'
+        cmd = f"/encounters/{enc_id}/commands"
+        assert httpx.post(a + cmd, json={"type": "RollInitiative"}, headers=gm).status_code == 200
+        assert httpx.post(b + cmd, json={"type": "StartEncounter"}, headers=gm).status_code == 200
+        assert httpx.get(f"{a}/encounters/{enc_id}", headers=gm).headers["etag"] == '"5"'  # both caches at 5
+        assert httpx.get(f"{b}/encounters/{enc_id}", headers=gm).headers["etag"] == '"5"'
         dash = {"type": "TakeAction", "combatant_id": mira_id, "action": "Dash"}
-        assert httpx.post(f"{a}/encounters/{enc_id}/commands", json=dash).json()["version"] == 6
-        seen = httpx.get(f"{b}/encounters/{enc_id}")
+        assert httpx.post(a + cmd, json=dash, headers=gm).json()["version"] == 6
+        seen = httpx.get(f"{b}/encounters/{enc_id}", headers=gm)
         assert seen.headers["etag"] == '"6"'
         assert seen.json()["combatants"][mira_id]["action_points"] == 2
-        stale = httpx.post(f"{b}/encounters/{enc_id}/commands", json=dash, headers={"If-Match": '"5"'})
+        stale = httpx.post(b + cmd, json=dash, headers={**gm, "If-Match": '"5"'})
         assert stale.status_code == 412
-        assert httpx.post(f"{b}/encounters/{enc_id}/commands", json=dash).json()["version"] == 7
-        assert httpx.get(f"{a}/encounters/{enc_id}").json()["combatants"][mira_id]["action_points"] == 1
+        assert httpx.post(b + cmd, json=dash, headers=gm).json()["version"] == 7
+        assert httpx.get(f"{a}/encounters/{enc_id}", headers=gm).json()["combatants"][mira_id]["action_points"] == 1
+        # a token revoked through one process stops at once on the other
+        player = httpx.post(f"{a}/encounters/{enc_id}/tokens", headers=gm,
+                            json={"role": "player", "combatant_ids": [mira_id]}).json()
+        as_player = {"Authorization": f"Bearer {player['token']}"}
+        assert httpx.get(f"{b}/encounters/{enc_id}", headers=as_player).status_code == 200
+        assert httpx.delete(f"{a}/encounters/{enc_id}/tokens/{player['id']}", headers=gm).status_code == 204
+        assert httpx.get(f"{b}/encounters/{enc_id}", headers=as_player).status_code == 401
+        assert httpx.post(b + cmd, json=dash, headers=as_player).status_code == 401
 
 
 def test_serve_without_database_url_starts_embedded_postgres(tmp_path: Path) -> None:
@@ -138,5 +148,7 @@ def test_the_readme_walk_through_runs(env: dict[str, str]) -> None:
     out = done.stdout
     assert '"code": "not_enough_action_points"' in out
     assert '"code": "version_mismatch"' in out
+    assert '"code": "not_your_combatant"' in out
+    assert '"code": "read_only_token"' in out
     assert '"round": 2' in out
     assert '"type": "EncounterEnded"' in out

@@ -8,9 +8,18 @@ POP = "places-of-power"
 
 
 async def open_encounter(client: Any, name: str = "Ambush at the ford", **extra: Any) -> str:
+    """Open an encounter; the client then speaks as its GM (its Authorization header is set)."""
     r = await client.post("/encounters", json={"ruleset": POP, "name": name, **extra})
     assert r.status_code == 201, r.text
+    client.headers["Authorization"] = f"Bearer {r.json()['gm_token']['token']}"
     return r.json()["encounter_id"]
+
+
+async def mint(client: Any, enc: str, role: str = "player", combatant_ids: list[str] | None = None) -> dict[str, str]:
+    """A player or spectator token minted by the GM; returns the Authorization header to use it."""
+    r = await client.post(f"/encounters/{enc}/tokens", json={"role": role, "combatant_ids": combatant_ids or []})
+    assert r.status_code == 201, r.text
+    return {"Authorization": f"Bearer {r.json()['token']}"}
 
 
 async def add(client: Any, enc: str, name: str, *, controller: str = "player", side: str | None = None,
@@ -30,7 +39,7 @@ async def command(client: Any, enc: str, body: dict[str, Any], *, expect: int = 
     return r.json()
 
 
-async def started_fight(client: Any) -> tuple[str, str, str]:
+async def started_fight(client: Any, *others: Any) -> tuple[str, str, str]:
     """An encounter with Mira (player) and a Bandit (NPC), round 1 begun, Mira's turn first.
 
     Dice are "mixed": initiative uses reported faces (Mira 12 + 2, the GM 1 + 1), so the
@@ -41,4 +50,6 @@ async def started_fight(client: Any) -> tuple[str, str, str]:
     bandit = await add(client, enc, "Bandit", controller="gm", modifier=1)
     await command(client, enc, {"type": "RollInitiative", "dice": [12, 1]})
     await command(client, enc, {"type": "StartEncounter"})
+    for other in others:  # more clients (other server processes) speaking as the same GM
+        other.headers["Authorization"] = client.headers["Authorization"]
     return enc, mira, bandit

@@ -32,6 +32,8 @@ async def test_a_short_fight(client) -> None:
     assert r.status_code == 201
     opened = r.json()
     enc = opened["encounter_id"]
+    client.headers["Authorization"] = f"Bearer {opened['gm_token']['token']}"
+    assert opened["gm_token"]["role"] == "gm"
     assert r.headers["location"] == f"/encounters/{enc}"
     assert r.headers["etag"] == '"1"'
     assert opened["state"]["status"] == "setup"
@@ -215,14 +217,17 @@ async def test_unknown_ruleset_and_missing_encounter(client) -> None:
     assert_problem(await client.post("/encounters", json={"ruleset": "chess", "name": "x"}), 422, "unknown_ruleset")
     assert_problem(await client.post("/encounters", json={"ruleset": POP, "name": "  "}), 422, "invalid_text")
     missing = str(uuid.uuid4())
-    assert_problem(await client.get(f"/encounters/{missing}"), 404, "encounter_not_found")
-    assert_problem(await client.get(f"/encounters/{missing}/events"), 404, "encounter_not_found")
+    # every encounter route needs a token of that encounter, so a missing one is never found:
+    # without a token 401, with another encounter's token 403 (nothing tells it exists or not)
+    assert_problem(await client.get(f"/encounters/{missing}"), 401, "token_required")
+    enc = await open_encounter(client)
+    assert_problem(await client.get(f"/encounters/{missing}"), 403, "wrong_encounter")
+    assert_problem(await client.get(f"/encounters/{missing}/events"), 403, "wrong_encounter")
     assert_problem(await client.post(f"/encounters/{missing}/commands", json={"type": "StartEncounter"}),
-                   404, "encounter_not_found")
+                   403, "wrong_encounter")
     assert_problem(await client.get("/encounters/not-a-uuid"), 404, "not_found")
     assert_problem(await client.delete("/encounters"), 405, "method_not_allowed")
     assert_problem(await client.get("/encounters", params={"limit": 0}), 400, "invalid_parameter")
-    enc = await open_encounter(client)
     assert_problem(await client.get(f"/encounters/{enc}/events", params={"after": -1}), 400, "invalid_parameter")
     assert_problem(await client.get(f"/encounters/{enc}/events", params={"after": "x"}), 400, "invalid_parameter")
 
@@ -279,9 +284,18 @@ async def test_idempotent_open_and_add(client, conn) -> None:
     body = {"ruleset": POP, "name": "Once"}
     a = await client.post("/encounters", json=body, headers=key)
     b = await client.post("/encounters", json=body, headers=key)
-    assert a.status_code == b.status_code == 201 and a.content == b.content
+    assert a.status_code == b.status_code == 201
+    first, again = a.json(), b.json()
+    # the same answer, but the GM token's secret (never stored) is issued anew; the lost one stops
+    assert {**first, "gm_token": None} == {**again, "gm_token": None}
+    assert first["gm_token"]["id"] == again["gm_token"]["id"]
+    assert first["gm_token"]["token"] != again["gm_token"]["token"]
     assert await conn.fetchval("SELECT count(*) FROM encounters") == 1
+    assert await conn.fetchval("SELECT count(*) FROM tokens") == 1
     enc = a.json()["encounter_id"]
+    old = await client.get(f"/encounters/{enc}", headers={"Authorization": f"Bearer {first['gm_token']['token']}"})
+    assert_problem(old, 401, "token_invalid")
+    client.headers["Authorization"] = f"Bearer {again['gm_token']['token']}"
     new = {"name": "Mira", "side": "party", "controller": "player"}
     c1 = await client.post(f"/encounters/{enc}/combatants", json=new, headers={"Idempotency-Key": "mira"})
     c2 = await client.post(f"/encounters/{enc}/combatants", json=new, headers={"Idempotency-Key": "mira"})
@@ -363,7 +377,7 @@ async def test_bad_input_is_a_4xx_never_a_500(client, method, path, kw, status, 
 
 async def test_overlapping_retries_with_one_key_all_get_the_first_answer(two_clients, conn) -> None:
     a, b = two_clients
-    enc, mira, _ = await started_fight(a)
+    enc, mira, _ = await started_fight(a, b)
     await b.get(f"/encounters/{enc}")
     body = {"type": "EndTurn", "combatant_id": mira}
     replies = await asyncio.gather(*(

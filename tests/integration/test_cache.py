@@ -14,7 +14,8 @@ from domain.core.encounter import RollInitiative
 from domain.rulesets import default_registry
 from server.app import create_app
 from server.database import create_pool
-from server.encounters import EncounterService
+from server.auth import TokenStore
+from server.encounters import EncounterService, Write
 from server.store import EventStore
 from tests.integration.fight import command, started_fight
 
@@ -23,7 +24,7 @@ from tests.integration.fight import command, started_fight
 
 async def test_reads_catch_up_with_writes_from_another_process(two_clients) -> None:
     a, b = two_clients
-    enc, mira, bandit = await started_fight(a)
+    enc, mira, bandit = await started_fight(a, b)
     assert (await b.get(f"/encounters/{enc}")).json()["version"] == 6  # b now caches version 6
     await command(a, enc, {"type": "TakeAction", "combatant_id": mira, "action": "Dash"})
     await command(a, enc, {"type": "EndTurn", "combatant_id": mira})
@@ -37,7 +38,7 @@ async def test_reads_catch_up_with_writes_from_another_process(two_clients) -> N
 
 async def test_a_stale_cache_does_not_refuse_a_legal_command(two_clients) -> None:
     a, b = two_clients
-    enc, mira, bandit = await started_fight(a)
+    enc, mira, bandit = await started_fight(a, b)
     await b.get(f"/encounters/{enc}")  # b's cache: Mira's turn
     await command(a, enc, {"type": "EndTurn", "combatant_id": mira})  # now the Bandit's turn
     # b's stale cache would say "not the Bandit's turn"; the command is legal on the real state
@@ -48,7 +49,7 @@ async def test_a_stale_cache_does_not_refuse_a_legal_command(two_clients) -> Non
 
 async def test_a_stale_cache_does_not_overwrite_newer_events(two_clients) -> None:
     a, b = two_clients
-    enc, mira, _ = await started_fight(a)
+    enc, mira, _ = await started_fight(a, b)
     await b.get(f"/encounters/{enc}")
     await command(a, enc, {"type": "TakeAction", "combatant_id": mira, "action": "Dash"})
     # decided against b's stale version 6, this append conflicts and is decided again at 7
@@ -77,18 +78,20 @@ async def test_a_read_that_overlaps_a_write_never_applies_an_event_twice(databas
     pool = await create_pool(database_url, 4)
     try:
         store = GatedStore(pool)
-        service = EncounterService(store, default_registry())
-        opened = await service.open("places-of-power", "Gated", "seeded", idempotency_key=None, body=b"",
-                                    actor={"role": "test"})
-        enc = msgspec.json.decode(opened.body)["encounter_id"]
+        tokens = TokenStore(pool)
+        service = EncounterService(store, default_registry(), tokens)
+        opened = msgspec.json.decode((await service.open("places-of-power", "Gated", "seeded",
+                                                          idempotency_key=None, body=b"")).body)
+        enc = opened["encounter_id"]
+        gm = await tokens.principal(opened["gm_token"]["token"])
+        assert gm is not None
         add = msgspec.json.decode(b'{"type":"AddCombatant","name":"Mira","side":"party","controller":"player"}',
                                   type=default_registry().get("places-of-power").command_type)
-        await service.execute(enc, add, if_match=None, idempotency_key=None, rhash=b"", actor={})
+        await service.execute(enc, add, Write(gm))
         store.gate = asyncio.Event()
         reading = asyncio.create_task(service.current(enc))  # reads after version 2, held at the gate
         await asyncio.sleep(0.05)
-        written = await service.execute(enc, RollInitiative(), if_match=None, idempotency_key=None, rhash=b"",
-                                        actor={})
+        written = await service.execute(enc, RollInitiative(), Write(gm))
         assert written.version == 3
         store.gate.set()
         state = await reading

@@ -27,7 +27,7 @@ async def versions(conn, enc: str) -> list[int]:
 
 async def test_racing_without_if_match_is_decided_again(two_clients, conn) -> None:
     a, b = two_clients
-    enc, mira, _ = await started_fight(a)
+    enc, mira, _ = await started_fight(a, b)
     await b.get(f"/encounters/{enc}")  # b caches the encounter too
     body = {"type": "TakeAction", "combatant_id": mira, "action": "Dash"}
 
@@ -47,7 +47,7 @@ async def test_racing_without_if_match_is_decided_again(two_clients, conn) -> No
 
 async def test_racing_with_if_match_every_loser_gets_412(two_clients, conn) -> None:
     a, b = two_clients
-    enc, _, _ = await started_fight(a)
+    enc, _, _ = await started_fight(a, b)
     etag = (await b.get(f"/encounters/{enc}")).headers["etag"]
 
     async def one(i: int):
@@ -64,7 +64,7 @@ async def test_racing_with_if_match_every_loser_gets_412(two_clients, conn) -> N
 
 async def test_many_racing_writes_all_land_exactly_once(two_clients, conn) -> None:
     a, b = two_clients
-    enc, _, _ = await started_fight(a)
+    enc, _, _ = await started_fight(a, b)
     per_client = 5
 
     async def client_loop(i: int) -> list[int]:
@@ -86,7 +86,7 @@ async def test_many_racing_writes_all_land_exactly_once(two_clients, conn) -> No
 
 async def test_reads_racing_writes_leave_the_cache_equal_to_a_replay(two_clients, database_url) -> None:
     a, b = two_clients
-    enc, _, _ = await started_fight(a)
+    enc, _, _ = await started_fight(a, b)
 
     async def writer(c):
         for _ in range(5):
@@ -100,6 +100,7 @@ async def test_reads_racing_writes_leave_the_cache_equal_to_a_replay(two_clients
 
     await asyncio.gather(*(writer(a if i % 2 else b) for i in range(8)), *(reader(a if i % 2 else b) for i in range(8)))
     async with app_client(database_url) as cold:
+        cold.headers["Authorization"] = a.headers["Authorization"]
         truth = (await cold.get(f"/encounters/{enc}")).json()
     assert truth["version"] == 6 + 8 * 5
     assert (await a.get(f"/encounters/{enc}")).json() == truth

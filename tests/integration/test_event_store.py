@@ -113,7 +113,8 @@ async def test_event_metadata_records_the_command_and_actor(client, conn: asyncp
     )
     assert meta["command"] == "EndEncounter"
     assert meta["idempotency_key"] == "end-1"
-    assert meta["actor"] == {"role": "anonymous"}
+    gm_token_id = await conn.fetchval("SELECT id::text FROM tokens WHERE encounter_id = $1", uuid.UUID(enc))
+    assert meta["actor"] == {"role": "gm", "token_id": gm_token_id}
     uuid.UUID(meta["request_id"])
 
 

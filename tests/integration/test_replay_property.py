@@ -76,6 +76,7 @@ async def _run(admin_dsn: str, members: list[tuple[str, int]], plan: list[str]) 
         assert msgspec.to_builtins(replayed) == served
         # a cold server (empty cache) derives the same state from the same events
         async with app_client(dsn) as cold:
+            cold.headers["Authorization"] = client.headers["Authorization"]
             assert (await cold.get(f"/encounters/{enc}")).json() == served
     finally:
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -1,0 +1,243 @@
+"""Bearer tokens: who may do what in an encounter.
+
+Opening an encounter issues its GM token. The GM mints player tokens (bound to one or
+more combatants) and read-only spectator tokens, lists and revokes them. A token is a
+long random secret; only its SHA-256 is stored. A token's encounter, role and
+combatants never change, so a process may keep them in memory; whether the token is
+still valid is asked of the database on every request (a write asks in the same
+statement that appends its events), so a revoked token stops at once on every process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import uuid
+from collections import OrderedDict
+from datetime import datetime
+from typing import Any, Literal
+
+import asyncpg
+import msgspec
+from litestar import Request
+
+from projections.visibility import Viewer
+from server.problems import Problem
+from server.store import IdempotencyConflict
+
+Role = Literal["gm", "player", "spectator"]
+TOKEN_PREFIX = "frc_"
+
+
+def new_secret() -> str:
+    return TOKEN_PREFIX + secrets.token_urlsafe(32)
+
+
+def hash_secret(secret: str) -> bytes:
+    return hashlib.sha256(secret.encode()).digest()
+
+
+class Principal(msgspec.Struct, frozen=True, kw_only=True):
+    """The holder of a token, as far as a request needs to know."""
+
+    token_id: str
+    encounter_id: str
+    role: Role
+    combatant_ids: frozenset[str]
+    secret_hash: bytes
+
+    @property
+    def viewer(self) -> Viewer:
+        return Viewer(self.role, self.combatant_ids)
+
+    @property
+    def actor(self) -> dict[str, Any]:
+        """What goes into each event's metadata: the role and the token's id, never the secret."""
+        return {"role": self.role, "token_id": self.token_id}
+
+
+class TokenView(msgspec.Struct, kw_only=True):
+    """A token as the GM's list shows it (never the secret)."""
+
+    id: str
+    role: Role
+    combatant_ids: list[str]
+    label: str
+    created_at: datetime
+    revoked_at: datetime | None = None
+
+
+class IssuedToken(msgspec.Struct, kw_only=True):
+    """A token as issued: ``token`` is the secret, shown this once. Send it as
+    ``Authorization: Bearer <token>``."""
+
+    id: str
+    role: Role
+    combatant_ids: list[str]
+    label: str
+    token: str
+
+
+def unauthorized(code: str, detail: str) -> Problem:
+    p = Problem(401, code, "Unauthorized", detail)
+    p.headers["WWW-Authenticate"] = 'Bearer realm="fracas"'
+    return p
+
+
+def bearer(request: Request) -> str | None:
+    value = request.headers.get("authorization")
+    if value is None:
+        return None
+    scheme, _, token = value.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise unauthorized("token_malformed", "Send the token as `Authorization: Bearer <token>`.")
+    return token.strip()
+
+
+class TokenStore:
+    def __init__(self, pool: asyncpg.Pool, cache_size: int = 50_000) -> None:
+        self.pool = pool
+        self.cache_size = cache_size
+        self._cache: OrderedDict[bytes, Principal] = OrderedDict()
+
+    async def principal(self, secret: str, *, check_revoked: bool = True) -> Principal | None:
+        """The token's holder, or None for an unknown or revoked token.
+
+        ``check_revoked=False`` skips the database when the token is cached: for writes,
+        whose append statement checks it.
+        """
+        h = hash_secret(secret)
+        cached = self._cache.get(h)
+        if cached is not None:
+            if check_revoked and not await self.is_valid(h):
+                self._cache.pop(h, None)
+                return None
+            return cached
+        row = await self.pool.fetchrow(
+            "SELECT id::text AS id, encounter_id::text AS encounter_id, role, combatant_ids "
+            "FROM tokens WHERE secret_hash = $1 AND revoked_at IS NULL",
+            h,
+        )
+        if row is None:
+            return None
+        p = Principal(
+            token_id=row["id"], encounter_id=row["encounter_id"], role=row["role"],
+            combatant_ids=frozenset(row["combatant_ids"]), secret_hash=h,
+        )
+        self._cache[h] = p
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+        return p
+
+    async def is_valid(self, secret_hash: bytes) -> bool:
+        return bool(
+            await self.pool.fetchval(
+                "SELECT EXISTS (SELECT 1 FROM tokens WHERE secret_hash = $1 AND revoked_at IS NULL)", secret_hash
+            )
+        )
+
+    def forget(self, secret_hash: bytes) -> None:
+        self._cache.pop(secret_hash, None)
+
+    async def mint(
+        self, encounter_id: str, role: Role, combatant_ids: list[str], label: str,
+        idem: tuple[str, str, bytes] | None = None,
+    ) -> IssuedToken:
+        """Insert a token, and with ``idem`` (scope, key, request hash) the answer a retry gets
+        (without the secret), in one statement. Raises IdempotencyConflict on a lost race."""
+        token_id = str(uuid.uuid4())
+        secret = new_secret()
+        issued = IssuedToken(id=token_id, role=role, combatant_ids=combatant_ids, label=label, token=secret)
+        stored = msgspec.json.encode(msgspec.structs.replace(issued, token=""))
+        scope, key, rhash = idem if idem is not None else (None, None, None)
+        try:
+            await self.pool.execute(
+                """WITH tok AS (
+                       INSERT INTO tokens (id, encounter_id, role, combatant_ids, label, secret_hash)
+                       VALUES ($1, $2, $3, $4, $5, $6) RETURNING 1
+                   ), idem AS (
+                       INSERT INTO idempotency_keys (scope, key, request_hash, status, response)
+                       SELECT $7::text, $8::text, $9::bytea, 201, $10::bytea WHERE $8::text IS NOT NULL
+                       RETURNING 1
+                   )
+                   SELECT (SELECT count(*) FROM tok) + (SELECT count(*) FROM idem)""",
+                token_id, encounter_id, role, combatant_ids, label, hash_secret(secret), scope, key, rhash, stored,
+            )
+        except asyncpg.UniqueViolationError as exc:
+            raise IdempotencyConflict(str(exc)) from exc
+        return issued
+
+    async def resecret(self, token_id: str) -> str | None:
+        """A new secret for a token whose first answer was lost (an idempotent retry); the old
+        secret stops working. None when the token has been revoked."""
+        secret = new_secret()
+        done = await self.pool.fetchval(
+            "UPDATE tokens SET secret_hash = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING 1",
+            token_id, hash_secret(secret),
+        )
+        return secret if done else None
+
+    async def list(self, encounter_id: str) -> list[TokenView]:
+        rows = await self.pool.fetch(
+            "SELECT id::text AS id, role, combatant_ids, label, created_at, revoked_at FROM tokens "
+            "WHERE encounter_id = $1 ORDER BY created_at, id",
+            encounter_id,
+        )
+        return [
+            TokenView(id=r["id"], role=r["role"], combatant_ids=list(r["combatant_ids"]), label=r["label"],
+                      created_at=r["created_at"], revoked_at=r["revoked_at"])
+            for r in rows
+        ]
+
+    async def revoke(self, encounter_id: str, token_id: str) -> str | None:
+        """Revoke a player or spectator token; returns its role, or None when there is none."""
+        row = await self.pool.fetchrow(
+            "UPDATE tokens SET revoked_at = coalesce(revoked_at, now()) "
+            "WHERE id = $1 AND encounter_id = $2 AND role <> 'gm' RETURNING role",
+            token_id, encounter_id,
+        )
+        return row["role"] if row else None
+
+
+async def authorize(request: Request, encounter_id: str, *, write: bool = False, gm_only: bool = False) -> Principal:
+    """The caller's principal for this encounter, or the 401/403 problem that refuses them."""
+    tokens: TokenStore = request.app.state.tokens
+    secret = bearer(request)
+    if secret is None:
+        raise unauthorized("token_required", "This needs a token of the encounter: `Authorization: Bearer <token>`.")
+    principal = await tokens.principal(secret, check_revoked=not write)
+    if principal is None:
+        raise unauthorized("token_invalid", "The token is unknown or has been revoked.")
+    if principal.encounter_id != encounter_id:
+        raise Problem(403, "wrong_encounter", "Forbidden", "This token belongs to another encounter.")
+    if write and principal.role == "spectator":
+        raise Problem(403, "read_only_token", "Forbidden", "A spectator token can only read.")
+    if gm_only and principal.role != "gm":
+        raise Problem(403, "gm_only", "Forbidden", "Only the GM may do this.")
+    return principal
+
+
+def check_operator(request: Request) -> None:
+    """When the server has an operator key, creating and listing encounters needs it."""
+    key: str | None = request.app.state.settings.operator_key
+    if not key:
+        return
+    secret = bearer(request)
+    if secret is None:
+        raise unauthorized("operator_key_required", "This server needs its operator key: `Authorization: Bearer <key>`.")
+    if not hmac.compare_digest(secret.encode(), key.encode()):
+        raise Problem(403, "operator_key_invalid", "Forbidden", "That is not this server's operator key.")
+
+
+def check_command(principal: Principal, command: Any) -> None:
+    """A player acts only for their own combatants; commands that name no acting combatant
+    (initiative, order of play, revealing, ending the fight) are the GM's alone."""
+    if principal.role == "gm":
+        return
+    tag = type(command).__struct_config__.tag
+    acting = command.acting_combatant()
+    if acting is None:
+        raise Problem(403, "gm_only", "Forbidden", f"Only the GM may send {tag}.")
+    if acting not in principal.combatant_ids:
+        raise Problem(403, "not_your_combatant", "Forbidden", f"This token does not act for combatant {acting}.")
