@@ -212,15 +212,13 @@ class Ruleset(ABC):
                         combatants[roll.who] = replace(combatants[roll.who], initiative=roll.total)
                     else:
                         groups[roll.who] = roll.total
-                version = state.version + 1
                 state = replace(
                     state,
                     combatants=combatants,
                     group_initiative=groups,
                     order=list(event.order),
                     initiative_rolled=True,
-                    initiative_version=version,
-                    secret_versions=state.secret_versions + [version] if event.secret else state.secret_versions,
+                    initiative_version=state.version + 1,
                 )
             case TurnOrderSet():
                 state = replace(state, order=list(event.order))
@@ -259,6 +257,9 @@ class Ruleset(ABC):
                 raise ValueError("EncounterOpened starts a history; it cannot follow one")
             case _:
                 state = self.evolve_action(state, event)
+        if getattr(event, "secret", False) is True:
+            # an event with secret rolls: players see them once the GM reveals them (RevealRoll)
+            state = replace(state, secret_versions=[*state.secret_versions, state.version + 1])
         rolled = event.dice_rolled()
         used = state.rolls_used
         for die in rolled:

@@ -1,0 +1,151 @@
+"""Tokens end to end: minting, listing, revoking (at once, on every process), idempotent
+minting, actors in the history, rate limits and CORS."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import replace
+
+import msgspec
+
+from server.auth import hash_secret
+from server.settings import Settings
+from tests.conftest import app_client
+from tests.integration.fight import add, command, mint, open_encounter, started_fight
+
+
+def settings(**changes) -> Settings:
+    return replace(Settings.from_env(), **changes)
+
+
+async def test_the_gm_mints_lists_and_revokes_tokens(client, conn) -> None:
+    """"The GM mints player tokens bound to one or more combatants and read-only spectator
+    tokens, lists them, and revokes them. Tokens are long random secrets stored only as hashes"."""
+    enc = await open_encounter(client)
+    mira = await add(client, enc, "Mira")
+    kess = await add(client, enc, "Kess")
+    r = await client.post(f"/encounters/{enc}/tokens",
+                          json={"role": "player", "combatant_ids": [mira, kess], "label": "Ana"})
+    assert r.status_code == 201
+    issued = r.json()
+    assert issued["role"] == "player" and issued["combatant_ids"] == [mira, kess] and issued["label"] == "Ana"
+    assert issued["token"].startswith("frc_") and len(issued["token"]) > 40
+    spectator = (await client.post(f"/encounters/{enc}/tokens", json={"role": "spectator"})).json()
+    listed = (await client.get(f"/encounters/{enc}/tokens")).json()
+    assert [t["role"] for t in listed] == ["gm", "player", "spectator"]
+    assert all("token" not in t for t in listed)
+    stored = await conn.fetch("SELECT secret_hash FROM tokens")
+    assert {bytes(r["secret_hash"]) for r in stored} >= {hash_secret(issued["token"]), hash_secret(spectator["token"])}
+    assert not any(issued["token"].encode() in bytes(r["secret_hash"]) for r in stored)
+    # revoke: it stops at once
+    as_player = {"Authorization": f"Bearer {issued['token']}"}
+    assert (await client.get(f"/encounters/{enc}", headers=as_player)).status_code == 200
+    assert (await client.delete(f"/encounters/{enc}/tokens/{issued['id']}")).status_code == 204
+    r = await client.get(f"/encounters/{enc}", headers=as_player)
+    assert r.status_code == 401 and r.json()["code"] == "token_invalid"
+    assert r.headers["www-authenticate"].startswith("Bearer")
+    assert [t["revoked_at"] is not None for t in (await client.get(f"/encounters/{enc}/tokens")).json()] == [
+        False, True, False]
+    # the GM's own token cannot be revoked, and an unknown id is a 404
+    gm_id = listed[0]["id"]
+    assert (await client.delete(f"/encounters/{enc}/tokens/{gm_id}")).json()["code"] == "token_not_found"
+    assert (await client.delete(f"/encounters/{enc}/tokens/{uuid.uuid4()}")).status_code == 404
+
+
+async def test_token_requests_are_checked(client) -> None:
+    enc = await open_encounter(client)
+    mira = await add(client, enc, "Mira")
+    for body, code in [
+        ({"role": "player"}, "invalid_token_request"),
+        ({"role": "spectator", "combatant_ids": [mira]}, "invalid_token_request"),
+        ({"role": "player", "combatant_ids": ["ghost"]}, "unknown_combatant"),
+        ({"role": "gm"}, "invalid_body"),
+        ({"role": "player", "combatant_ids": [mira], "label": "a\u0001"}, "invalid_text"),
+    ]:
+        r = await client.post(f"/encounters/{enc}/tokens", json=body)
+        assert r.status_code == 422 and r.json()["code"] == code, (body, r.text)
+
+
+async def test_a_revoked_token_stops_on_every_process_at_once(two_clients) -> None:
+    """"a revoked token stops working at once, on every server process"."""
+    a, b = two_clients
+    enc, mira, _ = await started_fight(a, b)
+    as_player = await mint(a, enc, "player", [mira])
+    dash = {"type": "TakeAction", "combatant_id": mira, "action": "Dash"}
+    assert (await b.post(f"/encounters/{enc}/commands", json=dash, headers=as_player)).status_code == 200
+    assert (await b.get(f"/encounters/{enc}", headers=as_player)).status_code == 200  # b caches the token
+    token_id = (await a.get(f"/encounters/{enc}/tokens")).json()[1]["id"]
+    assert (await a.delete(f"/encounters/{enc}/tokens/{token_id}")).status_code == 204
+    for r in [
+        await b.get(f"/encounters/{enc}", headers=as_player),
+        await b.get(f"/encounters/{enc}/events", headers=as_player),
+        await b.post(f"/encounters/{enc}/commands", json=dash, headers=as_player),
+        await b.post(f"/encounters/{enc}/commands",  # refused by the rules, still no answer for it
+                     json={"type": "TakeAction", "combatant_id": mira, "action": "ReloadCrossbow"},
+                     headers=as_player),
+    ]:
+        assert r.status_code == 401 and r.json()["code"] == "token_invalid", r.text
+    state = (await a.get(f"/encounters/{enc}")).json()
+    assert state["combatants"][mira]["action_points"] == 2  # the revoked token's Dash never landed
+
+
+async def test_the_history_shows_who_did_what(client, conn) -> None:
+    """"The actor (role and token id, never the secret) is written into each event's metadata"."""
+    enc, mira, _ = await started_fight(client)
+    as_player = await mint(client, enc, "player", [mira])
+    secret = as_player["Authorization"].split()[1]
+    await command(client, enc, {"type": "TakeAction", "combatant_id": mira, "action": "Dash"}, **as_player)
+    rows = await conn.fetch("SELECT type, metadata::text AS m FROM events WHERE encounter_id = $1 ORDER BY version",
+                            uuid.UUID(enc))
+    tokens = {r["role"]: r["id"] for r in await conn.fetch(
+        "SELECT role, id::text AS id FROM tokens WHERE encounter_id = $1", uuid.UUID(enc))}
+    actors = [msgspec.json.decode(r["m"])["actor"] for r in rows]
+    assert actors[-1] == {"role": "player", "token_id": tokens["player"]}
+    assert all(a == {"role": "gm", "token_id": tokens["gm"]} for a in actors[:-1])
+    assert not any(secret in r["m"] for r in rows)
+
+
+async def test_a_retried_mint_returns_the_same_token_with_a_new_secret(client, conn) -> None:
+    enc = await open_encounter(client)
+    mira = await add(client, enc, "Mira")
+    body = {"role": "player", "combatant_ids": [mira]}
+    first = (await client.post(f"/encounters/{enc}/tokens", json=body, headers={"Idempotency-Key": "t1"})).json()
+    again = (await client.post(f"/encounters/{enc}/tokens", json=body, headers={"Idempotency-Key": "t1"})).json()
+    assert first["id"] == again["id"] and first["token"] != again["token"]
+    assert await conn.fetchval("SELECT count(*) FROM tokens WHERE role = 'player'") == 1
+    assert (await client.get(f"/encounters/{enc}", headers={"Authorization": f"Bearer {first['token']}"})
+            ).status_code == 401
+    assert (await client.get(f"/encounters/{enc}", headers={"Authorization": f"Bearer {again['token']}"})
+            ).status_code == 200
+    other = await client.post(f"/encounters/{enc}/tokens", json={"role": "spectator"},
+                              headers={"Idempotency-Key": "t1"})
+    assert other.status_code == 422 and other.json()["code"] == "idempotency_key_reused"
+
+
+async def test_rate_limit_per_token_answers_429_with_retry_after(database_url) -> None:
+    async with app_client(database_url, settings(rate_limit=1.0, rate_burst=3)) as c:
+        enc = await open_encounter(c)  # the first request, without a token, has its own bucket
+        statuses = [(await c.get(f"/encounters/{enc}")).status_code for _ in range(4)]
+        assert statuses == [200, 200, 200, 429]
+        r = await c.get(f"/encounters/{enc}")
+        assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+        assert r.headers["content-type"].startswith("application/problem+json")
+        assert int(r.headers["retry-after"]) >= 1
+        # the limit is the token's: a request without it (its own bucket) still passes
+        assert (await c.get("/rulesets", headers={"Authorization": ""})).status_code == 200
+
+
+async def test_cors_is_off_by_default_and_configurable(database_url) -> None:
+    origin = {"Origin": "https://vtt.example"}
+    async with app_client(database_url) as c:
+        r = await c.get("/rulesets", headers=origin)
+        assert "access-control-allow-origin" not in r.headers
+    async with app_client(database_url, settings(cors_origins=("https://vtt.example",))) as c:
+        r = await c.get("/rulesets", headers=origin)
+        assert r.headers["access-control-allow-origin"] == "https://vtt.example"
+        pre = await c.options("/rulesets", headers={**origin, "Access-Control-Request-Method": "POST",
+                                                    "Access-Control-Request-Headers": "authorization,if-match"})
+        assert pre.status_code in (200, 204)
+        assert "authorization" in pre.headers["access-control-allow-headers"].lower()
+        r = await c.get("/rulesets", headers={"Origin": "https://evil.example"})
+        assert r.headers.get("access-control-allow-origin") != "https://evil.example"
