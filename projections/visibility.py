@@ -25,7 +25,7 @@ from domain.core.encounter import EncounterState
 
 REDACTED = "Redacted"
 _SECRET_KEEP = ("who", "secret")
-_COUNTS = ("combatants_added", "rolls_used")
+_COUNTS = ("combatants_added", "rolls_used", "concealed")  # counts and lists that tell of hidden things
 
 
 @dataclass(frozen=True)
@@ -46,19 +46,23 @@ class Scope:
     """What one viewer may not see in one encounter, at its current state."""
 
     hidden: frozenset[str]
-    private_sheets: frozenset[str]
+    own: frozenset[str]
     secret_versions: frozenset[int]
+    hidden_names: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, state: EncounterState, viewer: Viewer) -> Scope:
         own = viewer.combatant_ids
+        hidden = frozenset(state.concealed) - own
         return cls(
-            hidden=frozenset(cid for cid, c in state.combatants.items() if c.hidden and cid not in own),
-            private_sheets=frozenset(
-                cid for cid, c in state.combatants.items() if c.controller == "gm" and cid not in own
-            ),
+            hidden=hidden,
+            own=own,
             secret_versions=frozenset(state.secret_versions),
+            hidden_names=frozenset(state.combatants[c].name for c in hidden if c in state.combatants),
         )
+
+    def mentions_hidden(self, text: str) -> bool:
+        return any(h in text for h in self.hidden | self.hidden_names)
 
 
 def state_for(state: EncounterState, viewer: Viewer) -> Any:
@@ -110,8 +114,8 @@ def _scrub(value: Any, scope: Scope) -> Any:
             if isinstance(v, dict) and _names_hidden(v, scope.hidden):
                 continue
             out[k] = _scrub(v, scope)
-        if "sheet" in out and (out.get("id") in scope.private_sheets or out.get("combatant_id") in scope.private_sheets):
-            out["sheet"] = None
+        if "sheet" in out and out.get("controller") == "gm" and out.get("id", out.get("combatant_id")) not in scope.own:
+            out["sheet"] = None  # an NPC's sheet is the GM's
         return out
     if isinstance(value, list):
         return [

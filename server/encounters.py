@@ -23,7 +23,7 @@ import msgspec
 
 from domain.core.dice import ReportedDice, SeededDice, choose_dice, seed_commitment
 from domain.core.encounter import AddCombatant, Command, EncounterState
-from domain.core.errors import RuleViolation, clean_text
+from domain.core.errors import CODES, RuleViolation, clean_text
 from domain.core.ruleset import Registry, Ruleset
 from projections.visibility import REDACTED, Scope, Viewer, event_data_for, metadata_for, state_for
 from server.auth import IssuedToken, Principal, TokenStore, hash_secret, new_secret, unauthorized
@@ -316,6 +316,13 @@ class EncounterService:
             # a refusal is an answer too: only for a token that is still valid
             if not await self.tokens.is_valid(write.principal.secret_hash):
                 raise _revoked() from None
+            viewer = write.principal.viewer
+            entry = self._cache.get(encounter_id)
+            if isinstance(exc, RuleViolation) and not viewer.sees_all and entry is not None:
+                scope = Scope.of(entry.state, viewer)
+                if scope.mentions_hidden(exc.message) or scope.mentions_hidden(repr(exc.details)):
+                    # the rules' explanation names what this caller may not see: give the plain one
+                    raise RuleViolation(exc.code, CODES[exc.code]) from None
             raise
 
     async def _execute(self, encounter_id: str, command: Command, write: Write) -> Reply:

@@ -249,6 +249,8 @@ class EncounterState(msgspec.Struct, kw_only=True):
     initiative_rolled: bool = False
     initiative_version: int = 0
     secret_versions: list[int] = msgspec.field(default_factory=list)
+    # combatants added hidden and not revealed, kept after they are removed: their history stays hidden
+    concealed: list[str] = msgspec.field(default_factory=list)
     rolls_used: int = 0
     combatants_added: int = 0
     seed: str | None = None

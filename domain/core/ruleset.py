@@ -250,7 +250,8 @@ class Ruleset(ABC):
             case CombatantRevealed():
                 combatants = dict(state.combatants)
                 combatants[event.combatant_id] = replace(combatants[event.combatant_id], hidden=False)
-                state = replace(state, combatants=combatants)
+                concealed = [c for c in state.concealed if c != event.combatant_id]
+                state = replace(state, combatants=combatants, concealed=concealed)
             case RollRevealed():
                 state = replace(state, secret_versions=[v for v in state.secret_versions if v != event.version])
             case EncounterOpened():
@@ -334,6 +335,7 @@ class Ruleset(ABC):
             order=order,
             initiative_rolled=rolled,
             combatants_added=state.combatants_added + 1,
+            concealed=[*state.concealed, combatant.id] if combatant.hidden else state.concealed,
         )
 
     def _remove_combatant(self, state: EncounterState, cmd: RemoveCombatant) -> CombatantRemoved:

@@ -149,3 +149,35 @@ async def test_cors_is_off_by_default_and_configurable(database_url) -> None:
         assert "authorization" in pre.headers["access-control-allow-headers"].lower()
         r = await c.get("/rulesets", headers={"Origin": "https://evil.example"})
         assert r.headers.get("access-control-allow-origin") != "https://evil.example"
+
+
+async def test_a_refusal_never_names_a_hidden_combatant(client) -> None:
+    """"a player or spectator sees a hidden combatant nowhere": not even in why a command was refused."""
+    enc = await open_encounter(client, dice_policy="mixed")
+    mira = await add(client, enc, "Mira")
+    r = await client.post(f"/encounters/{enc}/combatants", json={
+        "name": "Lurking Assassin", "side": "enemies", "controller": "gm", "hidden": True})
+    assassin = r.json()["events"][0]["data"]["combatant_id"]
+    await command(client, enc, {"type": "RollInitiative", "dice": [1, 12]})  # the GM's NPCs go first
+    await command(client, enc, {"type": "StartEncounter"})
+    as_player = await mint(client, enc, "player", [mira])
+    r = await client.post(f"/encounters/{enc}/commands", json={"type": "EndTurn", "combatant_id": mira},
+                          headers=as_player)
+    assert r.status_code == 422 and r.json()["code"] == "not_your_turn"
+    assert "Assassin" not in r.text and assassin not in r.text
+    # the GM gets the full explanation
+    gm = await client.post(f"/encounters/{enc}/commands", json={"type": "EndTurn", "combatant_id": mira})
+    assert "Lurking Assassin" in gm.json()["detail"]
+
+
+async def test_a_removed_hidden_combatant_stays_hidden(client) -> None:
+    enc = await open_encounter(client)
+    r = await client.post(f"/encounters/{enc}/combatants", json={
+        "name": "Lurking Assassin", "side": "enemies", "controller": "gm", "hidden": True})
+    assassin = r.json()["events"][0]["data"]["combatant_id"]
+    mira = await add(client, enc, "Mira")
+    await command(client, enc, {"type": "RemoveCombatant", "combatant_id": assassin})
+    as_player = await mint(client, enc, "player", [mira])
+    events = (await client.get(f"/encounters/{enc}/events", headers=as_player)).text
+    assert "Assassin" not in events and assassin not in events
+    assert events.count('"type":"Redacted"') == 2  # added, removed
