@@ -271,9 +271,13 @@ class Ruleset(ABC):
     # ----------------------------------------------------------- lifecycle
 
     def _roll_initiative(self, state: EncounterState, cmd: RollInitiative, dice: Dice) -> InitiativeRolled:
-        """The ruleset rolls; a secret roll marks the GM's own rolls (not the players') secret."""
+        """The ruleset rolls; a secret roll marks the GM's own rolls (not the players') secret.
+
+        While an NPC is hidden the GM's roll is always secret: its modifier could tell of it.
+        """
         event = self.roll_initiative(state, dice)
-        if not cmd.secret:
+        hidden_npc = any(c.hidden and c.controller == "gm" for c in state.combatants.values())
+        if not (cmd.secret or hidden_npc):
             return event
         rolls = [
             r if r.who in state.combatants and state.combatants[r.who].controller == "player"
