@@ -2,9 +2,11 @@
 
 One run, one PostgreSQL (DATABASE_URL, else an embedded one in a temporary folder), a fresh
 database ``fracas_bench``. It starts the real server (``python -m server.cli serve``: uvicorn,
-uvloop, httptools, one worker) as a subprocess, opens ``--encounters`` encounters of one
-combatant each through the API, then, for each concurrency, sends ``EndTurn`` commands to
-encounters picked at random (2 events per command) with ``wrk`` (or, without wrk, a Python
+uvloop, httptools, one worker, its per-token rate limit off: ``FRACAS_RATE_LIMIT=0``) as a
+subprocess, opens ``--encounters`` encounters of one combatant each through the API, keeping
+each one's GM token, then, for each concurrency, sends ``EndTurn`` commands to encounters
+picked at random (2 events per command), each with its encounter's token as ``Authorization:
+Bearer``, with ``wrk`` (or, without wrk, a Python
 load generator in its own process), and right after times single-row INSERTs, one
 transaction each, through an asyncpg pool of 10 at the same concurrency; it prints both and
 their ratio. ``--with-bare`` also loads ``bench.bare`` (the ceiling: decode + one INSERT)
@@ -47,7 +49,10 @@ REPO = Path(__file__).resolve().parent.parent
 BENCH_DATABASE = "fracas_bench"
 POOL_SIZE = Settings.from_env().pool_size  # the server's pool size: FRACAS_POOL_SIZE, else 10
 SERVER_SETTINGS = f"uvicorn + uvloop + httptools, 1 worker, --log-level warning, no access log, pool of {POOL_SIZE}"
-Target = tuple[str, bytes]  # (path, body) of one POST
+# The bench measures raw throughput: the per-token rate limit (FRACAS_RATE_LIMIT, default 50/s) is off.
+FRACAS_ENV = {"FRACAS_RATE_LIMIT": "0"}
+FRACAS_SETTINGS = f"{SERVER_SETTINGS}, rate limit off (FRACAS_RATE_LIMIT=0)"
+Target = tuple[str, bytes, str]  # (path, body, bearer token) of one POST; token "" sends no Authorization
 
 BENCH_RAW_DDL = """
 CREATE TABLE bench_raw (
@@ -237,11 +242,17 @@ class ServerProcess:
 
 
 @contextmanager
-def run_server(name: str, module_args: Sequence[str], database_url: str, workdir: Path) -> Iterator[ServerProcess]:
+def run_server(
+    name: str,
+    module_args: Sequence[str],
+    database_url: str,
+    workdir: Path,
+    extra_env: dict[str, str] | None = None,
+) -> Iterator[ServerProcess]:
     """Start ``python -m <module_args> --port P``, wait for GET /health, SIGTERM it at the end."""
     port = free_port()
     log = workdir / f"{name}.log"
-    env = {**os.environ, "DATABASE_URL": database_url}
+    env = {**os.environ, "DATABASE_URL": database_url, **(extra_env or {})}
     with open(log, "wb") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", *module_args, "--port", str(port)],
@@ -288,12 +299,28 @@ def wait_healthy(server: ServerProcess, timeout: float = 60.0) -> None:
 # ------------------------------------------------------------------------------- setup
 
 
-async def open_encounters(port: int, count: int, workers: int = 8) -> list[tuple[str, str]]:
-    """Open ``count`` encounters through the API, each with one combatant, started; return (encounter, combatant)."""
-    made: list[tuple[str, str]] = []
+@dataclass(frozen=True)
+class Opened:
+    """An encounter the bench opened: its id, its one combatant, and its GM token (the secret)."""
 
-    async def call(conn: HttpConnection, path: str, body: dict[str, object], expected: int) -> dict[str, object]:
-        status, answer = await conn.request("POST", path, json.dumps(body).encode())
+    encounter_id: str
+    combatant_id: str
+    token: str
+
+
+async def open_encounters(port: int, count: int, workers: int = 8) -> list[Opened]:
+    """Open ``count`` encounters through the API, each with one combatant, started.
+
+    Each keeps the GM token the open reply carries (``gm_token.token``) and sends it as
+    ``Authorization: Bearer`` on the encounter's later requests. Opening sends the server's
+    operator key when FRACAS_OPERATOR_KEY is set (the server inherits it)."""
+    made: list[Opened] = []
+    operator_key = os.environ.get("FRACAS_OPERATOR_KEY") or None
+
+    async def call(
+        conn: HttpConnection, path: str, body: dict[str, object], expected: int, token: str | None
+    ) -> dict[str, object]:
+        status, answer = await conn.request("POST", path, json.dumps(body).encode(), token)
         if status != expected:
             raise SystemExit(f"setup: POST {path} answered {status}, not {expected}: {answer[:500]!r}")
         result: dict[str, object] = json.loads(answer)
@@ -303,20 +330,27 @@ async def open_encounters(port: int, count: int, workers: int = 8) -> list[tuple
         conn = HttpConnection("127.0.0.1", port)
         try:
             for n in indexes:
-                opened = await call(conn, "/encounters", {"ruleset": "places-of-power", "name": f"bench {n}"}, 201)
+                opened = await call(
+                    conn, "/encounters", {"ruleset": "places-of-power", "name": f"bench {n}"}, 201, operator_key
+                )
                 enc = str(opened["encounter_id"])
+                gm_token = opened.get("gm_token")
+                if not isinstance(gm_token, dict) or not gm_token.get("token"):
+                    raise SystemExit(f"setup: POST /encounters answered without gm_token.token: {opened!r:.500}")
+                token = str(gm_token["token"])
                 added = await call(
                     conn,
                     f"/encounters/{enc}/combatants",
                     {"name": "Solo", "side": "party", "controller": "player", "sheet": {"initiative_modifier": 0}},
                     201,
+                    token,
                 )
                 events = added["events"]
                 assert isinstance(events, list)
                 combatant = str(events[0]["data"]["combatant_id"])
-                await call(conn, f"/encounters/{enc}/commands", {"type": "RollInitiative"}, 200)
-                await call(conn, f"/encounters/{enc}/commands", {"type": "StartEncounter"}, 200)
-                made.append((enc, combatant))
+                await call(conn, f"/encounters/{enc}/commands", {"type": "RollInitiative"}, 200, token)
+                await call(conn, f"/encounters/{enc}/commands", {"type": "StartEncounter"}, 200, token)
+                made.append(Opened(enc, combatant, token))
         finally:
             await conn.close()
 
@@ -324,20 +358,33 @@ async def open_encounters(port: int, count: int, workers: int = 8) -> list[tuple
     return made
 
 
-def fracas_targets(encounters: Sequence[tuple[str, str]]) -> list[Target]:
+def fracas_targets(encounters: Sequence[Opened]) -> list[Target]:
+    """EndTurn to each encounter, with its GM token."""
     return [
-        (f"/encounters/{enc}/commands", json.dumps({"type": "EndTurn", "combatant_id": cid}).encode())
-        for enc, cid in encounters
+        (
+            f"/encounters/{e.encounter_id}/commands",
+            json.dumps({"type": "EndTurn", "combatant_id": e.combatant_id}).encode(),
+            e.token,
+        )
+        for e in encounters
     ]
 
 
-def bare_targets(encounters: Sequence[tuple[str, str]]) -> list[Target]:
+def bare_targets(encounters: Sequence[Opened]) -> list[Target]:
+    """The same requests for the ceiling; it ignores the token, sent so that both parse as many bytes."""
     return [
         (
             "/append",
-            json.dumps({"encounter_id": enc, "version": 1, "data": {"type": "EndTurn", "combatant_id": cid}}).encode(),
+            json.dumps(
+                {
+                    "encounter_id": e.encounter_id,
+                    "version": 1,
+                    "data": {"type": "EndTurn", "combatant_id": e.combatant_id},
+                }
+            ).encode(),
+            e.token,
         )
-        for enc, cid in encounters
+        for e in encounters
     ]
 
 
@@ -345,6 +392,8 @@ def bare_targets(encounters: Sequence[tuple[str, str]]) -> list[Target]:
 
 WRK_SCRIPT = r"""
 -- Written by bench.append: POST a random target per request, count answers by status.
+-- Each target is {path, body, token}; its request carries its own headers (the token as
+-- Authorization: Bearer, none when the token is empty).
 local targets = {%(targets)s}
 local requests_ = {}
 local threads = {}
@@ -361,7 +410,9 @@ end
 function init(args)
   math.randomseed(os.time() * 1000 + tid * 7919)
   for i, t in ipairs(targets) do
-    requests_[i] = wrk.format("POST", t[1], {["Content-Type"] = "application/json"}, t[2])
+    local headers = {["Content-Type"] = "application/json"}
+    if t[3] ~= "" then headers["Authorization"] = "Bearer " .. t[3] end
+    requests_[i] = wrk.format("POST", t[1], headers, t[2])
   end
 end
 
@@ -400,7 +451,9 @@ def lua_string(value: str) -> str:
 def run_wrk(port: int, targets: Sequence[Target], concurrency: int, seconds: float, workdir: Path) -> LoadReport:
     """wrk with a Lua script: ``-c`` concurrency, ``-t`` min(2, concurrency), ``--latency``, whole seconds."""
     script = workdir / "bench.lua"
-    items = ",".join(f"{{{lua_string(path)},{lua_string(body.decode())}}}" for path, body in targets)
+    items = ",\n".join(
+        f"{{{lua_string(path)},{lua_string(body.decode())},{lua_string(token)}}}" for path, body, token in targets
+    )
     script.write_text(WRK_SCRIPT % {"targets": items})
     duration = max(1, round(seconds))  # wrk takes whole seconds
     options = f"-t {min(2, concurrency)} -c {concurrency} -d {duration}s --latency --timeout 10s"
@@ -454,7 +507,7 @@ def run_python_loadgen(
 ) -> LoadReport:
     """The fallback: ``bench.loadgen`` in its own process."""
     file = workdir / "targets.json"
-    file.write_text(json.dumps([[path, body.decode()] for path, body in targets]))
+    file.write_text(json.dumps([[path, body.decode(), token] for path, body, token in targets]))
     options = f"--port {port} --targets {file} --concurrency {concurrency} --seconds {seconds}"
     cmd = [sys.executable, "-m", "bench.loadgen", *options.split()]
     out = subprocess.run(cmd, cwd=REPO, capture_output=True, check=False)
@@ -733,9 +786,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"load generator: {generator}", flush=True)
 
         fracas = stack.enter_context(
-            run_server("fracas", ["server.cli", "serve", "--host", "127.0.0.1", "--log-level", "warning"], dsn, workdir)
+            run_server(
+                "fracas",
+                ["server.cli", "serve", "--host", "127.0.0.1", "--log-level", "warning"],
+                dsn,
+                workdir,
+                FRACAS_ENV,
+            )
         )
-        print(f"fracas server pid {fracas.process.pid} on port {fracas.port} ({SERVER_SETTINGS})", flush=True)
+        print(f"fracas server pid {fracas.process.pid} on port {fracas.port} ({FRACAS_SETTINGS})", flush=True)
         bare: ServerProcess | None = None
         if args.with_bare:
             bare = stack.enter_context(
@@ -777,11 +836,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Fracas append benchmark, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
     print(f"machine: {machine()}")
     print(f"PostgreSQL {pg_version} ({where})")
-    print(f"server: python -m server.cli serve ({SERVER_SETTINGS})")
+    print(f"server: python -m server.cli serve ({FRACAS_SETTINGS})")
     print(f"load generator: {generator}")
     print(
         f"command: EndTurn (2 events, one INSERT statement) on {len(encounters)} encounters picked at random, "
-        f"{args.seconds:g} s per run"
+        f"each with its GM token (Authorization: Bearer), {args.seconds:g} s per run"
     )
     print(
         f"raw insert: asyncpg pool of {POOL_SIZE} (no reset query on release), one row per transaction "

@@ -4,8 +4,9 @@ Run as its own process (never inside the server under test)::
 
     python -m bench.loadgen --port 8000 --targets targets.json --concurrency 16 --seconds 10
 
-``targets.json`` is a list of ``[path, body]``; each request POSTs one of them, picked at
-random. The result is one JSON object on stdout (see ``LoadReport``).
+``targets.json`` is a list of ``[path, body, token]``; each request POSTs one of them, picked
+at random, with ``Authorization: Bearer <token>`` (no such header when the token is empty).
+The result is one JSON object on stdout (see ``LoadReport``).
 """
 
 from __future__ import annotations
@@ -48,12 +49,14 @@ class HttpConnection:
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
 
-    async def request(self, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
+    async def request(self, method: str, path: str, body: bytes = b"", token: str | None = None) -> tuple[int, bytes]:
+        """One request; with ``token``, sent as ``Authorization: Bearer <token>``."""
         if self._writer is None:
             self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
         assert self._reader is not None
+        auth = f"Authorization: Bearer {token}\r\n" if token else ""
         head = (
-            f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+            f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n{auth}"
             f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
         ).encode()
         self._writer.write(head + body)
@@ -85,9 +88,10 @@ def percentile(sorted_values: list[float], p: float) -> float:
 
 
 async def run_load(
-    host: str, port: int, targets: list[tuple[str, bytes]], concurrency: int, seconds: float
+    host: str, port: int, targets: list[tuple[str, bytes, str]], concurrency: int, seconds: float
 ) -> LoadReport:
-    """``concurrency`` workers, one connection each, POSTing random targets for ``seconds``."""
+    """``concurrency`` workers, one connection each, POSTing random targets (path, body, bearer
+    token) for ``seconds``."""
     statuses: Counter[int] = Counter()
     socket_errors: Counter[str] = Counter()
     latencies: list[float] = []
@@ -100,10 +104,10 @@ async def run_load(
         conn = HttpConnection(host, port)
         try:
             while time.perf_counter() < deadline:
-                path, body = targets[rng.randrange(len(targets))]
+                path, body, token = targets[rng.randrange(len(targets))]
                 t0 = time.perf_counter()
                 try:
-                    status, answer = await conn.request("POST", path, body)
+                    status, answer = await conn.request("POST", path, body, token)
                 except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
                     socket_errors[type(exc).__name__] += 1
                     await conn.close()
@@ -143,12 +147,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.loadgen", description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--targets", required=True, help="JSON file: a list of [path, body]")
+    parser.add_argument("--targets", required=True, help="JSON file: a list of [path, body, token]")
     parser.add_argument("--concurrency", type=int, required=True)
     parser.add_argument("--seconds", type=float, required=True)
     args = parser.parse_args(argv)
     raw: list[list[Any]] = json.loads(Path(args.targets).read_text(encoding="utf-8"))
-    targets = [(str(path), str(body).encode()) for path, body in raw]
+    targets = [(str(path), str(body).encode(), str(token)) for path, body, token in raw]
     with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
         report = runner.run(run_load(args.host, args.port, targets, args.concurrency, args.seconds))
     sys.stdout.buffer.write(msgspec.json.encode(report) + b"\n")
