@@ -12,11 +12,12 @@ import msgspec
 from litestar import Request, Response, delete, get, post
 from litestar.datastructures import ResponseHeader
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.params import FromPath, HeaderParameter, QueryParameter
+from litestar.params import FromPath, FromQuery, HeaderParameter, QueryParameter
 from litestar.response import Redirect
 
 from domain.core.dice import DICE_POLICIES
 from domain.core.errors import CODES
+from domain.places_of_power.checks import OCCUPATION_DIE, dice_for, odds
 from domain.core.encounter import AddCombatant, Controller, EncounterState
 from domain.core.ruleset import CommandInfo
 from projections.visibility import state_for
@@ -358,6 +359,52 @@ async def get_ruleset(request: Request, ruleset_id: FromPath[str]) -> RulesetInf
     )
 
 
+class OutcomeOdds(msgspec.Struct, kw_only=True):
+    """An exact chance: ``numerator`` / ``denominator`` of all the ways the dice can fall."""
+
+    probability: float
+    numerator: int
+    denominator: int
+
+
+class Odds(msgspec.Struct, kw_only=True):
+    """The chance of each outcome class of a Places of Power check, by enumeration."""
+
+    dice: list[str]
+    difficulty: str
+    outcomes: dict[str, OutcomeOdds]
+
+
+AttrDie = Literal["D4", "D6", "D8", "D10", "D12"]
+SkillDieParam = Literal["D4", "D6", "D8", "D10", "D12", "D20"]
+
+
+@get("/rulesets/places-of-power/odds", summary="Odds of a Places of Power check", tags=["rulesets"],
+     responses=READ_ERRORS,
+     description="Exact probabilities of each outcome class (Critical Failure .. Critical Success) for an "
+                 "Attribute die + Skill die (+ the occupation D6) against a difficulty, at Advantage or "
+                 "Disadvantage, counted over every way the dice can fall.")
+async def check_odds(
+    attribute_die: FromQuery[AttrDie],
+    skill_die: FromQuery[SkillDieParam],
+    difficulty: FromQuery[Literal["Easy", "Normal", "Difficult", "Hard", "Very Hard"]] = "Normal",
+    occupation: FromQuery[bool] = False,
+    advantage: FromQuery[bool] = False,
+    disadvantage: FromQuery[bool] = False,
+) -> Odds:
+    a, s = dice_for(int(attribute_die[1:]), int(skill_die[1:]), advantage, disadvantage)
+    sizes = [a, s] + ([OCCUPATION_DIE] if occupation else [])
+    exact = odds(sizes, difficulty)
+    return Odds(
+        dice=[f"D{n}" for n in sizes],
+        difficulty=difficulty,
+        outcomes={
+            k: OutcomeOdds(probability=float(v), numerator=v.numerator, denominator=v.denominator)
+            for k, v in exact.items()
+        },
+    )
+
+
 @get("/health", summary="Is the server and its database up", tags=["health"], responses=errors(503))
 async def health(request: Request) -> Response[Health]:
     try:
@@ -374,6 +421,6 @@ async def docs() -> Redirect:
 
 ROUTES = [
     open_encounter, list_encounters, get_encounter, add_combatant, send_command, list_events,
-    mint_token, list_tokens, revoke_token, list_rulesets, get_ruleset, health, docs,
+    mint_token, list_tokens, revoke_token, list_rulesets, get_ruleset, check_odds, health, docs,
 ]
 

@@ -251,6 +251,8 @@ class EncounterState(msgspec.Struct, kw_only=True):
     secret_versions: list[int] = msgspec.field(default_factory=list)
     # combatants added hidden and not revealed, kept after they are removed: their history stays hidden
     concealed: list[str] = msgspec.field(default_factory=list)
+    # what the ruleset itself tracks for the whole encounter (pending checks, sessions, ...)
+    rules: Any = None
     rolls_used: int = 0
     combatants_added: int = 0
     seed: str | None = None

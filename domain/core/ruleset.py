@@ -139,7 +139,12 @@ class Ruleset(ABC):
             dice_policy=opened.dice_policy,
             seed_sha256=opened.seed_sha256,
             version=1,
+            rules=self.initial_rules(),
         )
+
+    def initial_rules(self) -> Any:
+        """The ruleset's own encounter-wide state, kept in ``EncounterState.rules``."""
+        return None
 
     def replay(self, events: Sequence[Event], state: EncounterState | None = None) -> EncounterState:
         for event in events:

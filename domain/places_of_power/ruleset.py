@@ -2,23 +2,54 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from domain.core.action_points import ActionPointBudget
 from domain.core.dice import Dice
 from domain.core.encounter import Combatant, CombatantAdded, Command, EncounterState, Event, InitiativeRolled
 from domain.core.ruleset import CommandInfo, Ruleset, replace
-from domain.places_of_power import initiative
+from domain.places_of_power import check_rolls, conditions, contests, hero_points, hits, initiative, levelling
 from domain.places_of_power.action_points import budget_for
 from domain.places_of_power.actions import ACTION_COSTS, ActionTaken, TakeAction
 from domain.places_of_power.sheet import Sheet
+from domain.places_of_power.table import Rules
+
+Decision = Callable[["PlacesOfPower", EncounterState, Any, Dice], list[Event]]
+
+# Each command of the ruleset and the rule that decides it.
+DECISIONS: dict[type[Command], Decision] = {
+    check_rolls.CallForCheck: lambda r, s, c, d: check_rolls.call_for_check(s, c),
+    check_rolls.RollCheck: lambda r, s, c, d: check_rolls.roll_check(s, c, d),
+    check_rolls.ReRoll: lambda r, s, c, d: check_rolls.re_roll(s, c, d),
+    conditions.ApplyCondition: lambda r, s, c, d: conditions.apply_condition(s, c),
+    conditions.RemoveCondition: lambda r, s, c, d: conditions.remove_condition(s, c),
+    hits.SetHits: lambda r, s, c, d: hits.set_hits(s, c),
+    hero_points.StartSession: lambda r, s, c, d: hero_points.start_session(s, c),
+    hero_points.AwardHeroPoint: lambda r, s, c, d: hero_points.award(s, c),
+    hero_points.SpendHeroPoint: lambda r, s, c, d: hero_points.spend(s, c),
+    contests.OpposedRoll: lambda r, s, c, d: contests.opposed(s, c, d),
+    contests.WillpowerRoll: lambda r, s, c, d: contests.willpower(s, c, d),
+    levelling.LongRest: lambda r, s, c, d: levelling.long_rest(s, c, d),
+}
+EVOLVERS = (check_rolls.evolve, hits.evolve, hero_points.evolve, levelling.evolve)
 
 
 class PlacesOfPower(Ruleset):
     id = "places-of-power"
     name = "Places of Power"
     sheet_type = Sheet
-    extra_commands = (TakeAction,)
-    extra_events = (ActionTaken,)
+    extra_commands = (
+        TakeAction, *check_rolls.COMMANDS, *conditions.COMMANDS, *hits.COMMANDS, *hero_points.COMMANDS,
+        *contests.COMMANDS, *levelling.COMMANDS,
+    )
+    extra_events = (
+        ActionTaken, *check_rolls.EVENTS, *hits.EVENTS, *hero_points.EVENTS, *contests.EVENTS, *levelling.EVENTS,
+    )
     reserved_ids = frozenset({initiative.NPC_GROUP})
+
+    def initial_rules(self) -> Rules:
+        return Rules()
 
     def budget(self, combatant: Combatant) -> ActionPointBudget:
         return budget_for(combatant)
@@ -38,7 +69,13 @@ class PlacesOfPower(Ruleset):
             cost, _ = ACTION_COSTS[command.action]
             self.spend_action_points(c, cost, command.action)
             return [ActionTaken(combatant_id=c.id, action=command.action, action_points=cost)]
-        return super().decide_action(state, command, dice)
+        decision = DECISIONS.get(type(command))
+        if decision is None:
+            return super().decide_action(state, command, dice)
+        named = getattr(command, "combatant_id", None)
+        if named is not None:
+            self.combatant(state, named)  # a clear refusal for an unknown combatant
+        return decision(self, state, command, dice)
 
     def evolve_action(self, state: EncounterState, event: Event) -> EncounterState:
         if isinstance(event, ActionTaken):
@@ -46,6 +83,10 @@ class PlacesOfPower(Ruleset):
             c = combatants[event.combatant_id]
             combatants[c.id] = replace(c, action_points=c.action_points - event.action_points)
             return replace(state, combatants=combatants)
+        for evolve in EVOLVERS:
+            evolved = evolve(state, event)
+            if evolved is not None:
+                return evolved
         return super().evolve_action(state, event)
 
     def command_info(self) -> list[CommandInfo]:

@@ -1,13 +1,91 @@
-"""The Places of Power character sheet, as far as the engine reads it so far."""
+"""The Places of Power character sheet.
+
+"Every player character has 8 Attributes, 22 Core Skills, 12 Weapon Skills, and 7 Mere
+Skills. Each of these has a dice value associated with it, ranging from D4 to D12 (some
+Skills may reach D20 later in the game)."
+
+Skills are named on the sheet (any name the sheet declares); Mere skills are kept apart
+because levelling them can earn a Mere Activation Point. Conditions, marked skills,
+Hero Points and Mere Activation Points change during play: events update the sheet.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 
+AttributeDie = Literal["D4", "D6", "D8", "D10", "D12"]
+SkillDie = Literal["D4", "D6", "D8", "D10", "D12", "D20"]
+Attribute = Literal[
+    "strength", "stamina", "agility", "dexterity", "intelligence", "perception", "empathy", "charisma"
+]
+Condition = Literal["Weakened", "Exhausted", "Dizzy", "Numb", "Dazed", "Distracted", "Angry", "Anxious"]
+SkillName = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+
+ATTRIBUTES: tuple[str, ...] = (
+    "strength", "stamina", "agility", "dexterity", "intelligence", "perception", "empathy", "charisma"
+)
+
+# "The Conditions, and their associated Attributes, are: Strength – Weakened, Stamina –
+# Exhausted, Agility – Dizzy, Dexterity – Numb, Intelligence – Dazed, Perception –
+# Distracted, Empathy – Angry, Charisma – Anxious"
+CONDITION_OF: dict[str, str] = {
+    "strength": "Weakened",
+    "stamina": "Exhausted",
+    "agility": "Dizzy",
+    "dexterity": "Numb",
+    "intelligence": "Dazed",
+    "perception": "Distracted",
+    "empathy": "Angry",
+    "charisma": "Anxious",
+}
+ATTRIBUTE_OF: dict[str, str] = {c: a for a, c in CONDITION_OF.items()}
+
+
+def sides(die: str) -> int:
+    """``"D8"`` → 8."""
+    return int(die[1:])
+
+
+class Attributes(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """The 8 Attributes, each a die from D4 to D12."""
+
+    strength: AttributeDie = "D4"
+    stamina: AttributeDie = "D4"
+    agility: AttributeDie = "D4"
+    dexterity: AttributeDie = "D4"
+    intelligence: AttributeDie = "D4"
+    perception: AttributeDie = "D4"
+    empathy: AttributeDie = "D4"
+    charisma: AttributeDie = "D4"
+
 
 class Sheet(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """``initiative_modifier`` is added to the D12 initiative roll."""
+    """A Places of Power character.
 
+    ``skills``: core and weapon skills by name; ``mere_skills``: the Mere colours (a check
+    names either). ``willpower``: a D20 at or under it holds. ``initiative_modifier`` is
+    added to the D12 initiative roll. ``conditions``, ``marked_skills``, ``hero_points``
+    ``mere_activation_points`` and ``hits`` (taken; 4 is Helpless) change in play.
+    """
+
+    attributes: Attributes = msgspec.field(default_factory=Attributes)
+    skills: Annotated[dict[SkillName, SkillDie], msgspec.Meta(max_length=100)] = msgspec.field(default_factory=dict)
+    mere_skills: Annotated[dict[SkillName, SkillDie], msgspec.Meta(max_length=20)] = msgspec.field(
+        default_factory=dict
+    )
+    willpower: Annotated[int, msgspec.Meta(ge=0, le=20)] = 10
+    occupation: Annotated[str, msgspec.Meta(max_length=100)] = ""
     initiative_modifier: Annotated[int, msgspec.Meta(ge=-100, le=100)] = 0
+    hero_points: Annotated[int, msgspec.Meta(ge=0, le=99)] = 0
+    conditions: list[Condition] = msgspec.field(default_factory=list)
+    marked_skills: list[SkillName] = msgspec.field(default_factory=list)
+    mere_activation_points: Annotated[int, msgspec.Meta(ge=0, le=99)] = 0
+    hits: Annotated[int, msgspec.Meta(ge=0, le=20)] = 0
+
+    def attribute_die(self, attribute: str) -> str:
+        return str(getattr(self.attributes, attribute))
+
+    def skill_die(self, skill: str) -> str | None:
+        return self.skills.get(skill) or self.mere_skills.get(skill)

@@ -85,6 +85,7 @@ MATRIX: dict[tuple[str, str], dict[str, Expect]] = {
                                                           other_player=GM_ONLY, spectator=READ_ONLY),
     ("GET", "/rulesets"): public(200),
     ("GET", "/rulesets/{ruleset_id:str}"): public(200),
+    ("GET", "/rulesets/places-of-power/odds"): public(200),
     ("GET", "/health"): public(200),
 }
 
@@ -171,7 +172,11 @@ def url_of(path: str, t: Table) -> str:
     url = (path.replace("{encounter_id:uuid}", t.enc).replace("{token_id:uuid}", t.revocable)
            .replace("{ruleset_id:str}", POP))
     assert "{" not in url, f"no value for a path parameter of {path}: add one to url_of"
-    return url
+    return url + QUERIES.get(path, "")
+
+
+# Required query parameters of the routes that have some.
+QUERIES = {"/rulesets/places-of-power/odds": "?attribute_die=D8&skill_die=D6"}
 
 
 async def snapshot(client: httpx.AsyncClient, t: Table) -> tuple[int, int]:

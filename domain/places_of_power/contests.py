@@ -1,0 +1,129 @@
+"""Opposed rolls and Willpower rolls.
+
+"This is called an Opposed Roll ... the person who rolls the highest wins the match. If
+you beat your opposition by an entire difficulty level then you might even injure their
+arm in the process."
+
+"they will need to roll a D20 against their Willpower value. If they roll less than or
+equal to the Willpower value then their willpower/morale held, however if they roll over
+it then their willpower was broken"
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+
+from domain.core.dice import Dice, DieRoll
+from domain.core.encounter import Command, EncounterState, Event
+from domain.core.errors import RuleViolation
+from domain.places_of_power.checks import DIFFICULTIES, dice_for
+from domain.places_of_power.sheet import CONDITION_OF, Attribute, sides
+from domain.places_of_power.table import sheet
+
+WILLPOWER_DIE = 20
+
+
+class Contestant(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """One side of an opposed roll. ``bonus``: a flat modifier the rules give (a shield's +2)."""
+
+    combatant_id: str
+    attribute: Attribute
+    skill: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+    advantage: bool = False
+    disadvantage: bool = False
+    bonus: Annotated[int, msgspec.Meta(ge=-20, le=20)] = 0
+
+
+class OpposedRoll(Command, tag="OpposedRoll"):
+    """The GM has two combatants roll against each other; the higher total wins. Reported
+    dice: the first side's two dice, then the second side's."""
+
+    first: Contestant
+    second: Contestant
+    reason: Annotated[str, msgspec.Meta(max_length=500)] = ""
+
+
+class WillpowerRoll(Command, tag="WillpowerRoll"):
+    """The GM tests a combatant's willpower or morale: a D20 at or under Willpower holds."""
+
+    combatant_id: str
+    reason: Annotated[str, msgspec.Meta(max_length=500)] = ""
+
+
+class ContestantRolled(msgspec.Struct, kw_only=True):
+    combatant_id: str
+    dice: list[DieRoll]
+    bonus: int
+    total: int
+
+
+class OpposedRolled(Event, tag="OpposedRolled"):
+    """``winner``: the higher total (None on a tie: the GM decides); ``by_a_level``: the
+    winner's total reached a difficulty level above the one the loser's reached."""
+
+    sides: list[ContestantRolled]
+    winner: str | None
+    by_a_level: bool
+    reason: str = ""
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return [d for s in self.sides for d in s.dice]
+
+
+class WillpowerTested(Event, tag="WillpowerTested"):
+    combatant_id: str
+    die: DieRoll
+    willpower: int
+    held: bool
+    reason: str = ""
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return [self.die]
+
+
+COMMANDS = (OpposedRoll, WillpowerRoll)
+EVENTS = (OpposedRolled, WillpowerTested)
+
+
+def level_reached(total: int) -> int:
+    """How many difficulty values the total reaches (0 below Easy, 5 at Very Hard)."""
+    return sum(1 for v in DIFFICULTIES.values() if total >= v)
+
+
+def opposed(state: EncounterState, cmd: OpposedRoll, dice: Dice) -> list[Event]:
+    if cmd.first.combatant_id == cmd.second.combatant_id:
+        raise RuleViolation("invalid_opposed_roll", "An opposed roll needs two different combatants.")
+    rolled = [_roll_side(state, side, dice) for side in (cmd.first, cmd.second)]
+    a, b = rolled
+    winner = None if a.total == b.total else (a if a.total > b.total else b)
+    loser = None if winner is None else (b if winner is a else a)
+    by_a_level = winner is not None and loser is not None and level_reached(winner.total) > level_reached(loser.total)
+    return [OpposedRolled(sides=rolled, winner=winner.combatant_id if winner else None, by_a_level=by_a_level,
+                          reason=cmd.reason)]
+
+
+def _roll_side(state: EncounterState, side: Contestant, dice: Dice) -> ContestantRolled:
+    c = state.combatants.get(side.combatant_id)
+    if c is None:
+        raise RuleViolation("unknown_combatant", f"There is no combatant {side.combatant_id} in this encounter.",
+                            combatant_id=side.combatant_id)
+    s = sheet(c)
+    skill_die = s.skill_die(side.skill)
+    if skill_die is None:
+        raise RuleViolation("unknown_skill", f"{c.name} has no skill “{side.skill}” on their sheet.", skill=side.skill)
+    conditioned = CONDITION_OF[side.attribute] in s.conditions
+    a, k = dice_for(sides(s.attribute_die(side.attribute)), sides(skill_die), side.advantage,
+                    side.disadvantage or conditioned)
+    rolls = [dice.roll(a, f"opposed roll: {c.name}, {side.attribute.title()}"),
+             dice.roll(k, f"opposed roll: {c.name}, {side.skill}")]
+    return ContestantRolled(combatant_id=c.id, dice=rolls, bonus=side.bonus,
+                            total=sum(r.face for r in rolls) + side.bonus)
+
+
+def willpower(state: EncounterState, cmd: WillpowerRoll, dice: Dice) -> list[Event]:
+    c = state.combatants[cmd.combatant_id]
+    w = sheet(c).willpower
+    die = dice.roll(WILLPOWER_DIE, f"willpower: {c.name}")
+    return [WillpowerTested(combatant_id=c.id, die=die, willpower=w, held=die.face <= w, reason=cmd.reason)]
