@@ -5,7 +5,8 @@ The GM sees everything. A player or a spectator does not see:
 - a hidden combatant (an ambush), anywhere: not in the state, not in the order of play,
   not in any event, not in a count; an event about it is shown as ``Redacted``
   (its version stays, so paging and resuming work);
-- an NPC's sheet: they see its name, side and what the table can see, not the sheet;
+- an NPC's sheet: they see its name, side and what the table can see of it (the fields
+  its ruleset names as visible: its wound level and conditions), not the rest;
 - a secret GM roll, until the GM reveals it: the event is shown with that roll's faces
   and totals removed, and the state without the values derived from it.
 
@@ -22,6 +23,10 @@ from typing import Any
 import msgspec
 
 from domain.core.encounter import EncounterState
+from domain.rulesets import default_registry
+
+# What the table can see of an NPC's sheet, per ruleset (its wound level, its conditions).
+_VISIBLE_SHEET_FIELDS = {r.id: r.visible_sheet_fields for r in default_registry().all()}
 
 REDACTED = "Redacted"
 _SECRET_KEEP = ("who", "secret")
@@ -49,6 +54,7 @@ class Scope:
     own: frozenset[str]
     secret_versions: frozenset[int]
     hidden_names: frozenset[str] = frozenset()
+    visible_sheet_fields: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, state: EncounterState, viewer: Viewer) -> Scope:
@@ -59,6 +65,7 @@ class Scope:
             own=own,
             secret_versions=frozenset(state.secret_versions),
             hidden_names=frozenset(state.combatants[c].name for c in hidden if c in state.combatants),
+            visible_sheet_fields=_VISIBLE_SHEET_FIELDS.get(state.ruleset, ()),
         )
 
     def mentions_hidden(self, text: str) -> bool:
@@ -115,7 +122,9 @@ def _scrub(value: Any, scope: Scope) -> Any:
                 continue
             out[k] = _scrub(v, scope)
         if "sheet" in out and out.get("controller") == "gm" and out.get("id", out.get("combatant_id")) not in scope.own:
-            out["sheet"] = None  # an NPC's sheet is the GM's
+            sheet = out["sheet"] if isinstance(out["sheet"], dict) else {}
+            # an NPC's sheet is the GM's: only what the table can see of it is shown
+            out["sheet"] = {k: sheet[k] for k in scope.visible_sheet_fields if k in sheet} or None
         return out
     if isinstance(value, list):
         return [

@@ -65,6 +65,8 @@ class Ruleset(ABC):
     sheet_type: ClassVar[type[msgspec.Struct]]
     extra_commands: ClassVar[tuple[type[Command], ...]] = ()
     extra_events: ClassVar[tuple[type[Event], ...]] = ()
+    # What players and spectators may see of an NPC's sheet (its wound level, conditions).
+    visible_sheet_fields: ClassVar[tuple[str, ...]] = ()
     # Ids a combatant may not take because the ruleset's events use them for groups.
     reserved_ids: ClassVar[frozenset[str]] = frozenset()
     # Event payload versions: an event type absent here is at version 1. An upcaster

@@ -47,6 +47,8 @@ class PlacesOfPower(Ruleset):
         ActionTaken, *check_rolls.EVENTS, *hits.EVENTS, *hero_points.EVENTS, *contests.EVENTS, *levelling.EVENTS,
     )
     reserved_ids = frozenset({initiative.NPC_GROUP})
+    # "sees an NPC's name, visible condition and wound level, not its sheet"
+    visible_sheet_fields = ("hits", "conditions")
 
     def initial_rules(self) -> Rules:
         return Rules()
