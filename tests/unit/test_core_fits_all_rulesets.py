@@ -76,7 +76,7 @@ class CoreRuleset(Ruleset):
     die: ClassVar[int] = 20
 
     def budget(self, combatant: Combatant) -> ActionPointBudget:
-        raise NotImplementedError
+        return ActionPointBudget(maximum=0)  # each test ruleset below sets its own rhythm
 
     def order(self, entries: list[Entry]) -> list[str]:
         return order_descending(entries)
