@@ -127,3 +127,10 @@ def willpower(state: EncounterState, cmd: WillpowerRoll, dice: Dice) -> list[Eve
     w = sheet(c).willpower
     die = dice.roll(WILLPOWER_DIE, f"willpower: {c.name}")
     return [WillpowerTested(combatant_id=c.id, die=die, willpower=w, held=die.face <= w, reason=cmd.reason)]
+
+
+def evolve(state: EncounterState, event: Event) -> EncounterState | None:
+    """Opposed and Willpower rolls record their dice and results; they change no sheet."""
+    if isinstance(event, (OpposedRolled, WillpowerTested)):
+        return state
+    return None

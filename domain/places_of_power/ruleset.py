@@ -7,12 +7,21 @@ from typing import Any
 
 from domain.core.action_points import ActionPointBudget
 from domain.core.dice import Dice
-from domain.core.encounter import Combatant, CombatantAdded, Command, EncounterState, Event, InitiativeRolled
+from domain.core.encounter import (
+    AddCombatant,
+    Combatant,
+    CombatantAdded,
+    Command,
+    EncounterState,
+    Event,
+    InitiativeRolled,
+)
+from domain.core.errors import RuleViolation
 from domain.core.ruleset import CommandInfo, Ruleset, replace
 from domain.places_of_power import check_rolls, conditions, contests, hero_points, hits, initiative, levelling
 from domain.places_of_power.action_points import budget_for
 from domain.places_of_power.actions import ACTION_COSTS, ActionTaken, TakeAction
-from domain.places_of_power.sheet import Sheet
+from domain.places_of_power.sheet import Sheet, bad_skill_die
 from domain.places_of_power.table import Rules
 
 Decision = Callable[["PlacesOfPower", EncounterState, Any, Dice], list[Event]]
@@ -32,7 +41,7 @@ DECISIONS: dict[type[Command], Decision] = {
     contests.WillpowerRoll: lambda r, s, c, d: contests.willpower(s, c, d),
     levelling.LongRest: lambda r, s, c, d: levelling.long_rest(s, c, d),
 }
-EVOLVERS = (check_rolls.evolve, hits.evolve, hero_points.evolve, levelling.evolve)
+EVOLVERS = (check_rolls.evolve, hits.evolve, hero_points.evolve, levelling.evolve, contests.evolve)
 
 
 class PlacesOfPower(Ruleset):
@@ -49,6 +58,12 @@ class PlacesOfPower(Ruleset):
     reserved_ids = frozenset({initiative.NPC_GROUP})
     # "sees an NPC's name, visible condition and wound level, not its sheet"
     visible_sheet_fields = ("hits", "conditions")
+
+    def _add_combatant(self, state: EncounterState, cmd: AddCombatant) -> CombatantAdded:
+        problem = bad_skill_die(cmd.sheet)
+        if problem is not None:  # msgspec names no dict key: say which skill
+            raise RuleViolation("invalid_sheet", f"The character sheet is not valid for {self.name}: {problem}.")
+        return super()._add_combatant(state, cmd)
 
     def initial_rules(self) -> Rules:
         return Rules()

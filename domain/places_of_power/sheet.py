@@ -11,7 +11,7 @@ Hero Points and Mere Activation Points change during play: events update the she
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 
@@ -89,3 +89,18 @@ class Sheet(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
     def skill_die(self, skill: str) -> str | None:
         return self.skills.get(skill) or self.mere_skills.get(skill)
+
+
+SKILL_DICE: tuple[str, ...] = get_args(SkillDie)
+
+
+def bad_skill_die(raw: dict[str, Any]) -> str | None:
+    """Which skill of a raw sheet has a die that is not on the ladder, by name (msgspec only
+    says `$.skills[...]`); None when every skill die is one of D4..D20."""
+    for group in ("skills", "mere_skills"):
+        entries = raw.get(group)
+        if isinstance(entries, dict):
+            for skill, die in entries.items():
+                if die not in SKILL_DICE:
+                    return f"{group} “{skill}” is {die!r}, not one of {', '.join(SKILL_DICE)} - at `$.{group}.{skill}`"
+    return None
