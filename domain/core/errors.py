@@ -31,6 +31,7 @@ CODES: dict[str, str] = {
     "missing_detail": "The command lacks a detail this use needs.",
     "no_combatants": "The encounter has no combatants yet.",
     "no_condition": "The combatant does not have that Condition.",
+    "no_helmet": "There is no intact Helmet to sacrifice.",
     "no_hero_points": "The combatant has no Hero Point to spend.",
     "no_hits_to_restore": "The combatant has taken no Hits.",
     "no_incoming_critical": "There is no incoming Critical Hit to turn into a regular Hit.",
