@@ -43,6 +43,8 @@ CODES: dict[str, str] = {
     "not_your_check": "The check was called for another combatant.",
     "not_your_turn": "It is someone else's turn.",
     "out_of_range": "The weapon cannot reach that range band.",
+    "penalty_not_applicable": "That penalty cannot apply to this action.",
+    "penalty_points_owed": "Pay exactly the Penalty Points the action owes, one penalty each.",
     "precision_past_very_hard": "Precision cannot raise the defence past Very Hard.",
     "reported_dice_not_allowed": "The encounter rolls its own dice.",
     "reroll_not_allowed": "Only a failed, not critically failed, check can be re-rolled.",
@@ -50,6 +52,7 @@ CODES: dict[str, str] = {
     "unknown_check": "No check with that id is in the encounter.",
     "unknown_combatant": "No combatant with that id is in the encounter.",
     "unknown_command": "The ruleset has no such command.",
+    "unknown_penalty": "No such penalty.",
     "unknown_ruleset": "The server runs no such ruleset.",
     "unknown_skill": "The combatant's sheet has no such skill.",
 }
