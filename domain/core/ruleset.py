@@ -380,8 +380,12 @@ class Ruleset(ABC):
             grants[cid] = budget.at_round_start(budget.at_combat_start(), 1)
         return [EncounterStarted(), RoundStarted(round=1, action_points=grants)]
 
+    def before_end_turn(self, state: EncounterState) -> None:
+        """Refuse ending a turn while the ruleset waits for a decision. Default: never."""
+
     def _end_turn(self, state: EncounterState, cmd: EndTurn) -> list[Event]:
         self.require_turn(state, cmd.combatant_id)
+        self.before_end_turn(state)
         c = state.combatants[cmd.combatant_id]
         after = self.budget(c).at_turn_end(c.action_points)
         events: list[Event] = [

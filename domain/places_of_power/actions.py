@@ -13,7 +13,7 @@ from typing import Literal
 from domain.core.encounter import Command, Event
 
 ActionName = Literal[
-    "Dash", "TakeCover", "NotchArrow", "ReloadCrossbow", "InventoryItem", "EquipArmour", "RemoveArmour"
+    "Dash", "TakeCover", "NotchArrow", "ReloadCrossbow", "InventoryItem", "EquipArmour", "RemoveArmour", "Stand"
 ]
 
 ACTION_COSTS: dict[str, tuple[int, str]] = {
@@ -24,6 +24,7 @@ ACTION_COSTS: dict[str, tuple[int, str]] = {
     "InventoryItem": (3, "Remove an item from a bag or other container you are carrying."),
     "EquipArmour": (3, "Equip a piece of armour."),
     "RemoveArmour": (3, "Remove a piece of armour."),
+    "Stand": (1, "Get back up after being knocked Prone."),
 }
 
 

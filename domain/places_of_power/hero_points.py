@@ -13,6 +13,7 @@ import msgspec
 
 from domain.core.encounter import Command, EncounterState, Event
 from domain.core.errors import RuleViolation
+from domain.places_of_power.attacks import CriticalDowngraded
 from domain.places_of_power.check_rolls import ConditionRemoved
 from domain.places_of_power.checks import easier
 from domain.places_of_power.hits import HELPLESS, HitsSet
@@ -123,9 +124,12 @@ def spend(state: EncounterState, cmd: SpendHeroPoint) -> list[Event]:
                 raise RuleViolation("no_hits_to_restore", f"{c.name} has taken no Hits.")
             return [spent, HitsSet(combatant_id=c.id, hits=s.hits - 1, reason="Hero Point")]
         case "DowngradeCriticalHit":
-            raise RuleViolation(
-                "no_incoming_critical", f"There is no incoming Critical Hit on {c.name} to turn into a regular Hit."
-            )
+            ex = rules(state).exchange
+            if ex is None or ex.defender != c.id or ex.critical is None or ex.stage != "defence":
+                raise RuleViolation(
+                    "no_incoming_critical", f"There is no incoming Critical Hit on {c.name} to turn into a regular Hit."
+                )
+            return [spent, CriticalDowngraded(attack_id=ex.id)]
         case "ReduceCriticalFailure":
             rec = check(state, _need(cmd.check, "check"))
             if rec.combatant_id != c.id or rec.outcome != "Critical Failure":

@@ -18,11 +18,20 @@ from domain.core.encounter import (
 )
 from domain.core.errors import RuleViolation
 from domain.core.ruleset import CommandInfo, Ruleset, replace
-from domain.places_of_power import check_rolls, conditions, contests, hero_points, hits, initiative, levelling
+from domain.places_of_power import (
+    attacks,
+    check_rolls,
+    conditions,
+    contests,
+    hero_points,
+    hits,
+    initiative,
+    levelling,
+)
 from domain.places_of_power.action_points import budget_for
 from domain.places_of_power.actions import ACTION_COSTS, ActionTaken, TakeAction
 from domain.places_of_power.sheet import Sheet, bad_skill_die
-from domain.places_of_power.table import Rules
+from domain.places_of_power.table import Rules, rules
 
 Decision = Callable[["PlacesOfPower", EncounterState, Any, Dice], list[Event]]
 
@@ -40,8 +49,13 @@ DECISIONS: dict[type[Command], Decision] = {
     contests.OpposedRoll: lambda r, s, c, d: contests.opposed(s, c, d),
     contests.WillpowerRoll: lambda r, s, c, d: contests.willpower(s, c, d),
     levelling.LongRest: lambda r, s, c, d: levelling.long_rest(s, c, d),
+    attacks.Attack: lambda r, s, c, d: attacks.declare(r, s, c, d),
+    attacks.ChooseCriticalEffect: lambda r, s, c, d: attacks.choose_critical(s, c),
+    attacks.SpendSuccesses: lambda r, s, c, d: attacks.spend(s, c),
+    attacks.Defend: lambda r, s, c, d: attacks.defend(r, s, c, d),
+    attacks.ResolveMishap: lambda r, s, c, d: attacks.mishap(s, c, d),
 }
-EVOLVERS = (check_rolls.evolve, hits.evolve, hero_points.evolve, levelling.evolve, contests.evolve)
+EVOLVERS = (check_rolls.evolve, hits.evolve, hero_points.evolve, levelling.evolve, contests.evolve, attacks.evolve)
 
 
 class PlacesOfPower(Ruleset):
@@ -50,14 +64,15 @@ class PlacesOfPower(Ruleset):
     sheet_type = Sheet
     extra_commands = (
         TakeAction, *check_rolls.COMMANDS, *conditions.COMMANDS, *hits.COMMANDS, *hero_points.COMMANDS,
-        *contests.COMMANDS, *levelling.COMMANDS,
+        *contests.COMMANDS, *levelling.COMMANDS, *attacks.COMMANDS,
     )
     extra_events = (
         ActionTaken, *check_rolls.EVENTS, *hits.EVENTS, *hero_points.EVENTS, *contests.EVENTS, *levelling.EVENTS,
+        *attacks.EVENTS,
     )
     reserved_ids = frozenset({initiative.NPC_GROUP})
     # "sees an NPC's name, visible condition and wound level, not its sheet"
-    visible_sheet_fields = ("hits", "conditions")
+    visible_sheet_fields = ("hits", "conditions", "prone", "dead", "injuries")
 
     def _add_combatant(self, state: EncounterState, cmd: AddCombatant) -> CombatantAdded:
         problem = bad_skill_die(cmd.sheet)
@@ -80,9 +95,16 @@ class PlacesOfPower(Ruleset):
     def place_joiner(self, state: EncounterState, added: CombatantAdded) -> list[str]:
         return initiative.place_joiner(state, added)
 
+    def before_end_turn(self, state: EncounterState) -> None:
+        if rules(state).exchange is not None:
+            ex = rules(state).exchange
+            raise RuleViolation("exchange_pending", f"Attack {ex.id} is still waiting for a decision.")
+
     def decide_action(self, state: EncounterState, command: Command, dice: Dice) -> list[Event]:
         if isinstance(command, TakeAction):
             c = self.require_turn(state, command.combatant_id)
+            if command.action == "Stand" and not c.sheet.prone:
+                raise RuleViolation("not_prone", f"{c.name} is not Prone.")
             cost, _ = ACTION_COSTS[command.action]
             self.spend_action_points(c, cost, command.action)
             return [ActionTaken(combatant_id=c.id, action=command.action, action_points=cost)]
@@ -98,7 +120,8 @@ class PlacesOfPower(Ruleset):
         if isinstance(event, ActionTaken):
             combatants = dict(state.combatants)
             c = combatants[event.combatant_id]
-            combatants[c.id] = replace(c, action_points=c.action_points - event.action_points)
+            sheet = replace(c.sheet, prone=False) if event.action == "Stand" else c.sheet
+            combatants[c.id] = replace(c, action_points=c.action_points - event.action_points, sheet=sheet)
             return replace(state, combatants=combatants)
         for evolve in EVOLVERS:
             evolved = evolve(state, event)

@@ -15,6 +15,9 @@ from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 
+from domain.places_of_power.armour import ArmourPiece
+from domain.places_of_power.weapons import Weapon
+
 AttributeDie = Literal["D4", "D6", "D8", "D10", "D12"]
 SkillDie = Literal["D4", "D6", "D8", "D10", "D12", "D20"]
 Attribute = Literal[
@@ -83,6 +86,16 @@ class Sheet(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     marked_skills: list[SkillName] = msgspec.field(default_factory=list)
     mere_activation_points: Annotated[int, msgspec.Meta(ge=0, le=99)] = 0
     hits: Annotated[int, msgspec.Meta(ge=0, le=20)] = 0
+    weapons: Annotated[list[Weapon], msgspec.Meta(max_length=3)] = msgspec.field(default_factory=list)
+    armour: Annotated[list[ArmourPiece], msgspec.Meta(max_length=8)] = msgspec.field(default_factory=list)
+    injuries: Annotated[int, msgspec.Meta(ge=0, le=20)] = 0
+    prone: bool = False
+    dead: bool = False
+    helmet_sacrificed: bool = False
+    helpless_for_fight: bool = False
+    off_balance_round: int = 0
+    dropped_weapons: list[str] = msgspec.field(default_factory=list)
+    damaged_weapons: list[str] = msgspec.field(default_factory=list)
 
     def attribute_die(self, attribute: str) -> str:
         return str(getattr(self.attributes, attribute))

@@ -170,7 +170,7 @@ def assert_filtered(seen: dict[str, Any], gm: dict[str, Any], a: Ambush) -> None
     # "and sees an NPC's name, visible condition and wound level, not its sheet"
     assert state["combatants"][a.ogre]["name"] == "Ogre Brute"
     # "sees an NPC's name, visible condition and wound level, not its sheet"
-    assert state["combatants"][a.ogre]["sheet"] == {"hits": 0, "conditions": []}
+    assert state["combatants"][a.ogre]["sheet"] == {"hits": 0, "conditions": [], "prone": False, "dead": False, "injuries": 0}
     assert state["combatants"][a.mira]["sheet"]["initiative_modifier"] == 2
     # "GM rolls can be secret: ... players and spectators get it redacted until the GM reveals it"
     assert state["group_initiative"] == {}
@@ -197,7 +197,7 @@ def assert_filtered(seen: dict[str, Any], gm: dict[str, Any], a: Ambush) -> None
     assert rolled["data"]["order"] == [a.ogre, a.mira, a.kess]
     # and the combatant events of the visible NPC carry no sheet
     ogre_added = next(e for e in events if e["type"] == "CombatantAdded" and e["data"]["combatant_id"] == a.ogre)
-    assert ogre_added["data"]["sheet"] == {"hits": 0, "conditions": []}
+    assert ogre_added["data"]["sheet"] == {"hits": 0, "conditions": [], "prone": False, "dead": False, "injuries": 0}
     assert ogre_added["data"]["name"] == "Ogre Brute"
 
 
@@ -267,7 +267,7 @@ async def test_hidden_things_leave_no_trace_on_any_read_path(client: httpx.Async
         state = seen["state"]
         assert set(state["combatants"]) == {a.mira, a.kess, a.ogre, a.assassin}
         assert state["combatants"][a.assassin]["name"] == HIDDEN_NAME
-        assert state["combatants"][a.assassin]["sheet"] == {"hits": 0, "conditions": []}  # the rest is the GM's
+        assert state["combatants"][a.assassin]["sheet"] == {"hits": 0, "conditions": [], "prone": False, "dead": False, "injuries": 0}  # the rest is the GM's
         assert state["order"] == [a.ogre, a.assassin, a.mira, a.kess]
         assert state["group_initiative"] == {}  # the roll is still secret
         assert [e["type"] for e in seen["events"]] == [e["type"] for e in gm["events"]]  # its history too

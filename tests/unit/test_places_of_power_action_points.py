@@ -168,7 +168,18 @@ def test_common_action_costs_match_the_text(action: str, cost: int, rule: str) -
 
 
 def test_every_listed_action_is_covered() -> None:
-    assert set(ACTION_COSTS) == {a for a, _, _ in COSTS}
+    assert set(ACTION_COSTS) == {a for a, _, _ in COSTS} | {"Stand"}
+
+
+def test_stand_costs_one_and_needs_prone() -> None:
+    """Quotes: "Stand (1 AP): This only applies if you have previously been rendered Prone by an
+    attack. You must spend 1 Action Point to get back up again."
+    """
+    assert ACTION_COSTS["Stand"][0] == 1
+    f = fight()
+    with pytest.raises(RuleViolation) as e:
+        act(f, "Stand")
+    assert e.value.code == "not_prone"
 
 
 # ----------------------------------------------------------------- cannot afford

@@ -30,7 +30,11 @@ from domain.core.encounter import (
     TurnEnded,
 )
 from domain.core.errors import RuleViolation
-from domain.places_of_power.actions import ACTION_COSTS, TakeAction
+from domain.places_of_power.actions import ACTION_COSTS as ALL_ACTION_COSTS
+from domain.places_of_power.actions import TakeAction
+
+# the actions with no precondition (Stand needs the combatant Prone)
+ACTION_COSTS = {a: v for a, v in ALL_ACTION_COSTS.items() if a != "Stand"}
 from tests.unit.pop_fight import Fight, seeded_dice_in
 
 MODIFIERS = st.integers(min_value=-2, max_value=4)

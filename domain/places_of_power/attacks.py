@@ -1,0 +1,634 @@
+"""The attack exchange: declared, rolled, (critical effect,) extra Successes spent, defended,
+armour, Hits. Every step is an event; the state says who must decide what next.
+
+The steps of one exchange (``Exchange.stage``):
+
+- ``critical``: the attack is a Critical Success; the attacker picks its addition.
+- ``spend``: the attacker spends the extra Successes on Damage or Precision.
+- ``defence``: the defender picks a defence (or armour, or takes it).
+- ``riposte``: a Parry beat the attack by a level: the attacker takes the Riposte's Hit on
+  their armour or not.
+- ``mishap``: a Critical Miss; the GM picks or rolls the D6 mishap.
+
+The GM may send any step for any combatant (a player who left): the event records it as
+the GM's.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, get_args
+
+import msgspec
+
+from domain.core.dice import Dice, DieRoll
+from domain.core.encounter import Combatant, Command, EncounterState, Event
+from domain.core.errors import RuleViolation
+from domain.places_of_power.armour import ArmourPiece, take_on_armour
+from domain.places_of_power.checks import DIFFICULTIES, dice_for, harder, judge
+from domain.places_of_power.harm import apply_penalties, penalty_points, take_hits
+from domain.places_of_power.armour import helmet_sacrifice
+from domain.places_of_power.sheet import CONDITION_OF, Condition, sides
+from domain.places_of_power.table import replace, rules, sheet, with_rules, with_sheet
+from domain.places_of_power.weapons import UNARMED, Weapon, at_range, extra_successes, spend_successes
+
+AttackKind = Literal["LightMelee", "HeavyMelee", "Ranged"]
+Modifier = Literal["TargetedHit", "Steady", "Knockdown"]
+Aim = Literal["body", "head", "unarmoured"]
+Defence = Literal["Evade", "Parry", "Dive", "Tank", "HumanShield", "HelmetSacrifice", "Armour", "TakeIt"]
+CriticalEffect = Literal[
+    "UnavoidableHit", "BypassArmour", "Knockdown", "Knockback", "Disarm", "InflictCondition",
+    "ForceMoraleCheck", "RefundActionPoint",
+]
+Penalties = Annotated[list[str], msgspec.Meta(max_length=4)]
+
+# "Light Melee Attack (1 AP)", "Heavy Melee Attack (2 AP)", "Ranged Attack (1 AP)"
+ATTACK_COST = {"LightMelee": 1, "HeavyMelee": 2, "Ranged": 1}
+# "Targeted Hit Melee (1 AP)", "Targeted Hit Ranged (2 AP)", "Steady (1 AP)", "Knockdown (1 AP)"
+MODIFIER_COST = {"Steady": 1, "Knockdown": 1}
+# "Evade (1 AP)", "Parry (1 AP)", "Dive (2 AP)", "Tank (2 AP)", "Human Shield (2 AP)";
+# "Taking a Hit on your armour does not, however, require you to spend Action Points"
+DEFENCE_COST = {
+    "Evade": 1, "Parry": 1, "Dive": 2, "Tank": 2, "HumanShield": 2, "HelmetSacrifice": 0, "Armour": 0, "TakeIt": 0,
+}
+ACTIVE = ("Evade", "Parry", "Dive")
+FAR_ENOUGH = ("Near", "Far", "Long")  # "only if the attacker was at Near or greater range"
+MISHAP_DIE = 6
+
+
+class Choice(msgspec.Struct, kw_only=True):
+    """A choice legal now, and what it costs in Action Points."""
+
+    name: str
+    action_points: int = 0
+
+
+class Exchange(msgspec.Struct, kw_only=True):
+    """An attack in progress. ``awaiting``: the combatant whose decision it is (the GM's for a
+    mishap: ``"gm"``); ``choices``: what they may choose now."""
+
+    id: int
+    attacker: str
+    defender: str
+    attack: str
+    weapon: str
+    band: str
+    gun: bool
+    melee: bool
+    modifiers: list[str]
+    aim: str
+    difficulty: str
+    base_damage: int
+    total: int
+    outcome: str
+    extra: int
+    stage: str
+    awaiting: str
+    damage: int = 0
+    defence_difficulty: str = ""
+    critical: str | None = None
+    tried: list[str] = msgspec.field(default_factory=list)
+    choices: list[Choice] = msgspec.field(default_factory=list)
+
+
+# ------------------------------------------------------------------------- commands
+
+
+class Attack(Command, tag="Attack"):
+    """Attack ``target`` with a weapon at hand (none: Unarmed, Brawling + Strength) at range
+    ``band``. ``modifiers`` cost extra AP; ``aim``: where a Targeted Hit aims (``unarmoured``:
+    no armour save; ``head``: a ranged head shot). ``penalties``: how a Wounded or
+    Afflicted attacker pays each Penalty Point. Reported dice: the Attribute die, then the
+    weapon skill's die."""
+
+    actor_field = "combatant_id"
+    combatant_id: str
+    target: str
+    attack: AttackKind
+    band: Literal["Melee", "Close", "Near", "Far", "Long"]
+    weapon: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+    modifiers: Annotated[list[Modifier], msgspec.Meta(max_length=3)] = msgspec.field(default_factory=list)
+    aim: Aim = "body"
+    penalties: Penalties = msgspec.field(default_factory=list)
+
+
+class ChooseCriticalEffect(Command, tag="ChooseCriticalEffect"):
+    """After a Critical Success on an attack, the attacker picks one addition
+    (``condition``: which one, for InflictCondition)."""
+
+    actor_field = "combatant_id"
+    combatant_id: str
+    attack: int
+    effect: CriticalEffect
+    condition: Condition | None = None
+
+
+class SpendSuccesses(Command, tag="SpendSuccesses"):
+    """Spend each extra Success on ``Damage`` (+1 Hit) or ``Precision`` (+1 defence level)."""
+
+    actor_field = "combatant_id"
+    combatant_id: str
+    attack: int
+    split: Annotated[list[Literal["Damage", "Precision"]], msgspec.Meta(max_length=5)]
+
+
+class Defend(Command, tag="Defend"):
+    """The defender answers an attack: an active defence (rolled), Tank, Human Shield, taking
+    it on the armour, or taking it. Reported dice: the defence's two dice."""
+
+    actor_field = "combatant_id"
+    combatant_id: str
+    attack: int
+    defence: Defence
+    penalties: Penalties = msgspec.field(default_factory=list)
+
+
+class ResolveMishap(Command, tag="ResolveMishap"):
+    """The GM settles a Critical Miss: ``result`` 1-6 from the table, or none to roll the D6."""
+
+    attack: int
+    result: Annotated[int, msgspec.Meta(ge=1, le=6)] | None = None
+
+
+COMMANDS = (Attack, ChooseCriticalEffect, SpendSuccesses, Defend, ResolveMishap)
+
+# --------------------------------------------------------------------------- events
+
+
+class AttackDeclared(Event, tag="AttackDeclared"):
+    attack_id: int
+    attacker: str
+    defender: str
+    attack: str
+    weapon: str
+    band: str
+    gun: bool
+    melee: bool
+    modifiers: list[str]
+    aim: str
+    difficulty: str
+    base_damage: int
+    action_points: int
+    penalties: list[str] = msgspec.field(default_factory=list)
+
+
+class AttackRolled(Event, tag="AttackRolled"):
+    attack_id: int
+    dice: list[DieRoll]
+    total: int
+    outcome: str
+    extra: int
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return list(self.dice)
+
+
+class CriticalEffectChosen(Event, tag="CriticalEffectChosen"):
+    attack_id: int
+    effect: str
+    condition: str | None = None
+
+
+class CriticalDowngraded(Event, tag="CriticalDowngraded"):
+    """A Hero Point turned the incoming Critical Hit into a regular Hit."""
+
+    attack_id: int
+
+
+class HelmetSacrificed(Event, tag="HelmetSacrificed"):
+    attack_id: int
+    combatant_id: str
+    pieces: list[ArmourPiece]
+
+
+class SuccessesSpent(Event, tag="SuccessesSpent"):
+    attack_id: int
+    split: list[str]
+    damage: int
+    defence_difficulty: str
+
+
+class DefenceRolled(Event, tag="DefenceRolled"):
+    attack_id: int
+    defender: str
+    defence: str
+    action_points: int
+    dice: list[DieRoll] = msgspec.field(default_factory=list)
+    total: int = 0
+    difficulty: str = ""
+    success: bool = False
+    riposte: bool = False
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return list(self.dice)
+
+
+class ArmourTook(Event, tag="ArmourTook"):
+    """The armour met the damage: ``pieces`` are the combatant's armour afterwards."""
+
+    attack_id: int
+    combatant_id: str
+    damage: int
+    damage_through: int
+    pieces: list[ArmourPiece]
+    used: list[str]
+    destroyed: list[str]
+
+
+class HitsTaken(Event, tag="HitsTaken"):
+    attack_id: int
+    combatant_id: str
+    damage: int
+    hits: int
+    dead: bool
+    helpless: bool
+    injuries: int
+    helpless_for_fight: bool
+
+
+class KnockedProne(Event, tag="KnockedProne"):
+    combatant_id: str
+    reason: str
+
+
+class MishapSuffered(Event, tag="MishapSuffered"):
+    attack_id: int
+    combatant_id: str
+    result: int
+    die: DieRoll | None = None
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return [self.die] if self.die else []
+
+
+class ExchangeEnded(Event, tag="ExchangeEnded"):
+    attack_id: int
+    result: str
+
+
+EVENTS = (
+    AttackDeclared, AttackRolled, CriticalEffectChosen, SuccessesSpent, DefenceRolled, ArmourTook, HitsTaken,
+    KnockedProne, MishapSuffered, ExchangeEnded, CriticalDowngraded, HelmetSacrificed,
+)
+
+
+# ---------------------------------------------------------------------------- rules
+
+
+def exchange(state: EncounterState, attack_id: int, combatant_id: str | None, stage: str) -> Exchange:
+    """The exchange ``attack_id`` at ``stage``, awaiting ``combatant_id`` (None: anyone's GM)."""
+    ex = rules(state).exchange
+    if ex is None or ex.id != attack_id:
+        raise RuleViolation("no_such_attack", f"No attack {attack_id} is waiting for a decision.")
+    if ex.stage != stage:
+        raise RuleViolation("not_this_step", f"Attack {attack_id} is waiting for {ex.stage}, not {stage}.",
+                            stage=ex.stage)
+    if combatant_id is not None and ex.awaiting != combatant_id:
+        raise RuleViolation("not_your_decision", f"Attack {attack_id} waits for another combatant's decision.",
+                            awaiting=ex.awaiting)
+    return ex
+
+
+def _weapon(c: Combatant, name: str | None) -> Weapon:
+    if name is None:
+        return UNARMED
+    s = sheet(c)
+    for w in s.weapons:
+        if w.name == name and name not in s.dropped_weapons:
+            return w
+    raise RuleViolation("unknown_weapon", f"{c.name} has no {name} at hand.")
+
+
+def _skill_die(c: Combatant, skill: str) -> int:
+    die = sheet(c).skill_die(skill)
+    if die is None:
+        raise RuleViolation("unknown_skill", f"{c.name} has no skill “{skill}” on their sheet.", skill=skill)
+    return sides(die)
+
+
+def _can_act(c: Combatant) -> None:
+    s = sheet(c)
+    if s.dead:
+        raise RuleViolation("cannot_act", f"{c.name} is dead.")
+    if s.hits >= 4 or s.helpless_for_fight:
+        raise RuleViolation("cannot_act", f"{c.name} is Helpless and cannot act.")
+
+
+def declare(ruleset: object, state: EncounterState, cmd: Attack, dice: Dice) -> list[Event]:
+    from domain.core.ruleset import Ruleset
+
+    assert isinstance(ruleset, Ruleset)
+    c = ruleset.require_turn(state, cmd.combatant_id)
+    if rules(state).exchange is not None:
+        raise RuleViolation("exchange_pending", "Another attack is still being resolved.")
+    _can_act(c)
+    target = ruleset.combatant(state, cmd.target)
+    if target.id == c.id:
+        raise RuleViolation("invalid_target", "A combatant cannot attack themselves.")
+    if sheet(target).dead:
+        raise RuleViolation("invalid_target", f"{target.name} is already dead.")
+    weapon = _weapon(c, cmd.weapon)
+    melee = cmd.attack != "Ranged"
+    if (weapon.kind == "melee") != melee:
+        raise RuleViolation("wrong_weapon", f"A {cmd.attack} attack needs a {'melee' if melee else 'ranged'} weapon.")
+    at = at_range(weapon, cmd.band)
+    cost = ATTACK_COST[cmd.attack] + sum(
+        (1 if melee else 2) if m == "TargetedHit" else MODIFIER_COST[m] for m in dict.fromkeys(cmd.modifiers)
+    )
+    base = at.damage + (1 if cmd.attack == "HeavyMelee" else 0)  # "Add 1 Hit to the base damage"
+    s = sheet(c)
+    advantage = "Steady" in cmd.modifiers or sheet(target).prone  # Prone: "attacked at Advantage"
+    disadvantage = CONDITION_OF[weapon.attribute] in s.conditions or weapon.name in s.damaged_weapons
+    a, k = dice_for(sides(s.attribute_die(weapon.attribute)), _skill_die(c, weapon.skill), advantage, disadvantage)
+    pay = apply_penalties(cmd.penalties, penalty_points(s.hits), difficulty=at.difficulty, dice=(a, k), cost=cost,
+                          base_damage=base)
+    ruleset.spend_action_points(c, pay.cost, f"this {cmd.attack} attack")
+    attack_id = state.version + 1
+    rolled = [dice.roll(n, f"attack {attack_id}: {label}")
+              for n, label in zip(pay.dice, (weapon.attribute.title(), weapon.skill), strict=True)]
+    outcome, levels = judge([d.face for d in rolled], [d.sides for d in rolled], pay.difficulty)
+    hit = outcome in ("Partial Success", "Full Success", "Critical Success")
+    events: list[Event] = [
+        AttackDeclared(
+            attack_id=attack_id, attacker=c.id, defender=target.id, attack=cmd.attack, weapon=weapon.name,
+            band=cmd.band, gun=weapon.gun, melee=melee, modifiers=list(dict.fromkeys(cmd.modifiers)), aim=cmd.aim,
+            difficulty=pay.difficulty, base_damage=pay.base_damage, action_points=pay.cost,
+            penalties=list(cmd.penalties),
+        ),
+        AttackRolled(attack_id=attack_id, dice=rolled, total=sum(d.face for d in rolled),
+                     outcome="Critical Miss" if outcome == "Critical Failure" else outcome,
+                     extra=extra_successes(sum(d.face for d in rolled), pay.difficulty) if hit else 0),
+    ]
+    if outcome == "Failure":
+        events.append(ExchangeEnded(attack_id=attack_id, result="missed"))
+    return events
+
+
+def choose_critical(state: EncounterState, cmd: ChooseCriticalEffect) -> list[Event]:
+    exchange(state, cmd.attack, cmd.combatant_id, "critical")
+    if (cmd.effect == "InflictCondition") != (cmd.condition is not None):
+        raise RuleViolation("missing_detail", "InflictCondition names the `condition`; no other addition does.")
+    return [CriticalEffectChosen(attack_id=cmd.attack, effect=cmd.effect, condition=cmd.condition)]
+
+
+def spend(state: EncounterState, cmd: SpendSuccesses) -> list[Event]:
+    ex = exchange(state, cmd.attack, cmd.combatant_id, "spend")
+    damage, difficulty = spend_successes(ex.extra, list(cmd.split), ex.base_damage, ex.difficulty)
+    return [SuccessesSpent(attack_id=ex.id, split=list(cmd.split), damage=damage, defence_difficulty=difficulty)]
+
+
+def defend(ruleset: object, state: EncounterState, cmd: Defend, dice: Dice) -> list[Event]:
+    from domain.core.ruleset import Ruleset
+
+    assert isinstance(ruleset, Ruleset)
+    ex = rules(state).exchange
+    stage = ex.stage if ex is not None and ex.id == cmd.attack else "defence"
+    ex = exchange(state, cmd.attack, cmd.combatant_id, "riposte" if stage == "riposte" else "defence")
+    legal = {ch.name: ch.action_points for ch in ex.choices}
+    if cmd.defence not in legal:
+        raise RuleViolation(
+            "defence_not_allowed",
+            f"{cmd.defence} is not possible now; the choices are: {', '.join(legal) or 'none'}.",
+            choices=list(legal),
+        )
+    d = state.combatants[cmd.combatant_id]
+    if stage == "riposte":
+        return _land(state, ex, d, 1, cmd.defence == "Armour", "riposte", knockdown=False)
+    cost = DEFENCE_COST[cmd.defence]
+    if cmd.defence == "HelmetSacrifice":
+        # "you may sacrifice your helmet entirely, and render yourself Prone, in order to
+        # escape all incoming damage ... you may only do this once per combat"
+        return [HelmetSacrificed(attack_id=ex.id, combatant_id=d.id, pieces=helmet_sacrifice(sheet(d).armour)),
+                KnockedProne(combatant_id=d.id, reason="Helmet Sacrifice"),
+                ExchangeEnded(attack_id=ex.id, result="helmet sacrificed")]
+    if cmd.defence in ("Armour", "TakeIt"):
+        return _land(state, ex, d, ex.damage, cmd.defence == "Armour", "hit")
+    if cmd.defence == "Tank":
+        pay = apply_penalties(cmd.penalties, penalty_points(sheet(d).hits), difficulty=ex.defence_difficulty,
+                              dice=(), cost=cost, base_damage=0)
+        ruleset.spend_action_points(d, pay.cost, "Tank")
+        # "All incoming damage is reduced down to a single, unavoidable Hit. You cannot use
+        # Armour to negate this final Hit."
+        return [DefenceRolled(attack_id=ex.id, defender=d.id, defence="Tank", action_points=pay.cost, success=True),
+                *_land(state, ex, d, 1, False, "tanked")]
+    s = sheet(d)
+    if cmd.defence == "Parry":
+        weapon = next(w for w in s.weapons if w.kind == "melee" and w.name not in s.dropped_weapons)
+        attribute, skill = "strength", weapon.skill
+    else:
+        attribute, skill = "agility", "Athletics"
+    advantage = ex.attack == "HeavyMelee" and cmd.defence in ("Evade", "Parry")
+    disadvantage = CONDITION_OF[attribute] in s.conditions or (cmd.defence == "Parry" and s.prone)
+    a, k = dice_for(sides(s.attribute_die(attribute)), _skill_die(d, skill), advantage, disadvantage)
+    pay = apply_penalties(cmd.penalties, penalty_points(s.hits), difficulty=ex.defence_difficulty, dice=(a, k),
+                          cost=cost, base_damage=0)
+    ruleset.spend_action_points(d, pay.cost, cmd.defence)
+    rolled = [dice.roll(n, f"attack {ex.id}: {cmd.defence}, {label}")
+              for n, label in zip(pay.dice, (attribute.title(), skill), strict=True)]
+    total = sum(r.face for r in rolled)
+    success = total >= DIFFICULTIES[pay.difficulty]
+    # "If you beat the required value by one or more Difficulty levels then that
+    # constitutes a Repost"
+    nxt = harder(pay.difficulty)
+    riposte = cmd.defence == "Parry" and success and nxt is not None and total >= DIFFICULTIES[nxt]
+    events: list[Event] = [DefenceRolled(
+        attack_id=ex.id, defender=d.id, defence=cmd.defence, action_points=pay.cost, dice=rolled, total=total,
+        difficulty=pay.difficulty, success=success, riposte=riposte,
+    )]
+    if cmd.defence == "Dive":  # "Whether successful or not, the player is rendered Prone"
+        events.append(KnockedProne(combatant_id=d.id, reason="Dive"))
+    if success and not riposte:
+        events.append(ExchangeEnded(attack_id=ex.id, result="avoided"))
+    return events
+
+
+def _land(state: EncounterState, ex: Exchange, target: Combatant, damage: int, on_armour: bool, result: str,
+          *, knockdown: bool = True) -> list[Event]:
+    """The Hits land on ``target``: through the armour if chosen, then the Hits."""
+    events: list[Event] = []
+    s = sheet(target)
+    through = damage
+    if on_armour:
+        worn = take_on_armour(s.armour, damage, gunshot=ex.gun and result != "riposte", head=ex.aim == "head")
+        events.append(ArmourTook(attack_id=ex.id, combatant_id=target.id, damage=damage,
+                                 damage_through=worn.damage_through, pieces=worn.pieces, used=worn.used,
+                                 destroyed=worn.destroyed))
+        through = worn.damage_through
+    if through > 0:
+        harm = take_hits(s.hits, through, is_player=target.controller == "player", injuries_before=s.injuries,
+                         helpless_for_fight=s.helpless_for_fight)
+        events.append(HitsTaken(attack_id=ex.id, combatant_id=target.id, damage=through, hits=harm.hits,
+                                dead=harm.dead, helpless=harm.helpless, injuries=harm.injuries,
+                                helpless_for_fight=harm.helpless_for_fight))
+    # "If your attack is successful in landing a Hit, even if it is blocked by armour ...
+    # your target is knocked down"
+    if knockdown and ("Knockdown" in ex.modifiers or ex.critical == "Knockdown") and not s.prone:
+        events.append(KnockedProne(combatant_id=target.id, reason="Knockdown"))
+    events.append(ExchangeEnded(attack_id=ex.id, result=result))
+    return events
+
+
+def mishap(state: EncounterState, cmd: ResolveMishap, dice: Dice) -> list[Event]:
+    ex = exchange(state, cmd.attack, None, "mishap")
+    die = None
+    result = cmd.result
+    if result is None:
+        die = dice.roll(MISHAP_DIE, f"attack {ex.id}: Critical Miss")
+        result = die.face
+    return [MishapSuffered(attack_id=ex.id, combatant_id=ex.attacker, result=result, die=die),
+            ExchangeEnded(attack_id=ex.id, result="critical miss")]
+
+
+def legal_choices(state: EncounterState, ex: Exchange) -> list[Choice]:
+    """What the awaited party may choose now, with its cost: a frontend renders these."""
+    if ex.stage == "mishap":
+        return [Choice(name=str(n)) for n in range(1, 7)] + [Choice(name="roll")]
+    if ex.stage == "critical":
+        return [Choice(name=e) for e in get_args(CriticalEffect)]
+    if ex.stage == "spend":
+        return [Choice(name="Damage"), Choice(name="Precision")]
+    target = state.combatants.get(ex.awaiting)
+    if target is None:
+        return []
+    s = sheet(target)
+    head = ex.aim == "head"
+    has_armour = any(p.durability > 0 and (p.layer == "Helmet") == head for p in s.armour)
+    if ex.stage == "riposte":
+        return ([Choice(name="Armour")] if has_armour else []) + [Choice(name="TakeIt")]
+    ap = target.action_points
+    helpless = s.hits >= 4 or s.helpless_for_fight or s.dead
+    failed = any(t in ACTIVE for t in ex.tried)
+    unavoidable = ex.critical == "UnavoidableHit"
+    no_armour = ex.critical == "BypassArmour" or ("TargetedHit" in ex.modifiers and ex.aim == "unarmoured")
+    off_balance = s.off_balance_round == state.round and state.round > 0
+    far = ex.band in FAR_ENOUGH
+    free_to_dodge = not (helpless or failed or unavoidable or off_balance)
+    possible = {
+        "Evade": ex.melee and free_to_dodge and not s.prone,
+        "Parry": ex.melee and free_to_dodge and any(
+            w.kind == "melee" and w.name not in s.dropped_weapons for w in s.weapons),
+        "Dive": not ex.melee and far and free_to_dodge and not s.prone,
+        "Tank": (ex.melee or far) and not helpless and "Tank" not in ex.tried,
+        "HumanShield": False,  # needs a grapple under control: grappling is not in the engine yet
+        "HelmetSacrifice": not ex.melee and head and not s.helmet_sacrificed and not helpless
+        and any(p.layer == "Helmet" and p.durability > 0 for p in s.armour),
+    }
+    choices = [Choice(name=n, action_points=DEFENCE_COST[n]) for n, ok in possible.items()
+               if ok and ap >= DEFENCE_COST[n]]
+    if has_armour and not no_armour:
+        choices.append(Choice(name="Armour"))
+    choices.append(Choice(name="TakeIt"))
+    return choices
+
+
+def evolve(state: EncounterState, event: Event) -> EncounterState | None:
+    match event:
+        case AttackDeclared():
+            combatants = dict(state.combatants)
+            c = combatants[event.attacker]
+            combatants[c.id] = replace(c, action_points=c.action_points - event.action_points)
+            ex = Exchange(
+                id=event.attack_id, attacker=event.attacker, defender=event.defender, attack=event.attack,
+                weapon=event.weapon, band=event.band, gun=event.gun, melee=event.melee, modifiers=event.modifiers,
+                aim=event.aim, difficulty=event.difficulty, base_damage=event.base_damage, total=0, outcome="",
+                extra=0, stage="rolling", awaiting=event.attacker,
+            )
+            return _set(replace(state, combatants=combatants), ex)
+        case AttackRolled():
+            ex = _current(state)
+            ex = replace(ex, total=event.total, outcome=event.outcome, extra=event.extra)
+            if event.outcome == "Critical Miss":
+                return _set(state, replace(ex, stage="mishap", awaiting="gm"))
+            if event.outcome == "Critical Success":
+                return _set(state, replace(ex, stage="critical", awaiting=ex.attacker))
+            return _set(state, _after_roll(ex))
+        case CriticalEffectChosen():
+            ex = replace(_current(state), critical=event.effect)
+            d = sheet(state.combatants[ex.defender])
+            if event.effect == "InflictCondition" and event.condition and event.condition not in d.conditions:
+                state = with_sheet(state, ex.defender, conditions=[*d.conditions, event.condition])
+            if event.effect == "Disarm":  # "The weapon your target is using is knocked from their hands"
+                held = next((w.name for w in d.weapons if w.name not in d.dropped_weapons), None)
+                if held is not None:
+                    state = with_sheet(state, ex.defender, dropped_weapons=[*d.dropped_weapons, held])
+            if event.effect == "RefundActionPoint":  # "You gain back 1 Action Point."
+                combatants = dict(state.combatants)
+                c = combatants[ex.attacker]
+                combatants[c.id] = replace(c, action_points=c.action_points + 1)
+                state = replace(state, combatants=combatants)
+            return _set(state, _after_roll(ex))
+        case SuccessesSpent():
+            ex = _current(state)
+            return _set(state, replace(ex, damage=event.damage, defence_difficulty=event.defence_difficulty,
+                                       stage="defence", awaiting=ex.defender))
+        case DefenceRolled():
+            combatants = dict(state.combatants)
+            d = combatants[event.defender]
+            combatants[d.id] = replace(d, action_points=d.action_points - event.action_points)
+            ex = _current(state)
+            ex = replace(ex, tried=[*ex.tried, event.defence])
+            if event.riposte:
+                ex = replace(ex, stage="riposte", awaiting=ex.attacker, damage=1)
+            return _set(replace(state, combatants=combatants), ex)
+        case ArmourTook():
+            return with_sheet(state, event.combatant_id, armour=list(event.pieces))
+        case HelmetSacrificed():
+            return with_sheet(state, event.combatant_id, armour=list(event.pieces), helmet_sacrificed=True)
+        case CriticalDowngraded():
+            return _set(state, replace(_current(state), critical=None))
+        case HitsTaken():
+            s = sheet(state.combatants[event.combatant_id])
+            return with_sheet(state, event.combatant_id, hits=min(event.hits, 20), dead=event.dead,
+                              injuries=event.injuries, helpless_for_fight=event.helpless_for_fight or s.helpless_for_fight)
+        case KnockedProne():
+            return with_sheet(state, event.combatant_id, prone=True)
+        case MishapSuffered():
+            return _mishap_effect(state, event)
+        case ExchangeEnded():
+            return with_rules(state, exchange=None)
+    return None
+
+
+def _after_roll(ex: Exchange) -> Exchange:
+    if ex.extra > 0:
+        return replace(ex, stage="spend", awaiting=ex.attacker)
+    return replace(ex, stage="defence", awaiting=ex.defender, damage=ex.base_damage, defence_difficulty=ex.difficulty)
+
+
+def _current(state: EncounterState) -> Exchange:
+    ex = rules(state).exchange
+    assert ex is not None
+    return ex
+
+
+def _set(state: EncounterState, ex: Exchange) -> EncounterState:
+    state = with_rules(state, exchange=ex)
+    return with_rules(state, exchange=replace(ex, choices=legal_choices(state, ex)))
+
+
+def _mishap_effect(state: EncounterState, event: MishapSuffered) -> EncounterState:
+    """The Critical Miss table (melee). 4's extra Prone against a shield is the GM's to apply."""
+    ex = _current(state)
+    cid = event.combatant_id
+    s = sheet(state.combatants[cid])
+    match event.result:
+        case 1:  # "You lose your balance and end up Prone."
+            return with_sheet(state, cid, prone=True)
+        case 2:  # "you cannot use Evade, Parry, or Dive for the rest of this round"
+            return with_sheet(state, cid, off_balance_round=state.round)
+        case 3:  # "Your weapon slips from your fingers and slides across the floor"
+            if ex.weapon == UNARMED.name:
+                return state
+            return with_sheet(state, cid, dropped_weapons=[*s.dropped_weapons, ex.weapon])
+        case 4:  # "You crash into your opponent suffering the Weakened Condition."
+            if "Weakened" in s.conditions:
+                return state
+            return with_sheet(state, cid, conditions=[*s.conditions, "Weakened"])
+        case 5:  # "Lose one Action Point."
+            combatants = dict(state.combatants)
+            c = combatants[cid]
+            combatants[cid] = replace(c, action_points=max(0, c.action_points - 1))
+            return replace(state, combatants=combatants)
+        case _:  # 6: "All attacks made with this weapon are performed at a Disadvantage"
+            if ex.weapon == UNARMED.name:
+                return state
+            return with_sheet(state, cid, damaged_weapons=[*s.damaged_weapons, ex.weapon])
