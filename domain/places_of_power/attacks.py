@@ -448,7 +448,8 @@ def _land(state: EncounterState, ex: Exchange, target: Combatant, damage: int, o
     s = sheet(target)
     through = damage
     if on_armour:
-        worn = take_on_armour(s.armour, damage, gunshot=ex.gun and result != "riposte", head=ex.aim == "head")
+        riposte = result == "riposte"  # a Riposte is a blade's Hit back: no gun shot, not aimed at the head
+        worn = take_on_armour(s.armour, damage, gunshot=ex.gun and not riposte, head=ex.aim == "head" and not riposte)
         events.append(ArmourTook(attack_id=ex.id, combatant_id=target.id, damage=damage,
                                  damage_through=worn.damage_through, pieces=worn.pieces, used=worn.used,
                                  destroyed=worn.destroyed))
@@ -490,7 +491,7 @@ def legal_choices(state: EncounterState, ex: Exchange) -> list[Choice]:
     if target is None:
         return []
     s = sheet(target)
-    head = ex.aim == "head"
+    head = ex.aim == "head" and ex.stage != "riposte"
     has_armour = any(p.durability > 0 and (p.layer == "Helmet") == head for p in s.armour)
     if ex.stage == "riposte":
         return ([Choice(name="Armour")] if has_armour else []) + [Choice(name="TakeIt")]
