@@ -6,6 +6,7 @@ from __future__ import annotations
 # Every code a RuleViolation may carry: stable, for clients to switch on. A new refusal
 # adds its code here first (RuleViolation refuses an unknown code).
 CODES: dict[str, str] = {
+    "aim_needs_targeted_hit": "Aiming an attack at the head or an unarmoured part needs a Targeted Hit.",
     "already_rerolled": "A check can be re-rolled only once.",
     "already_started": "The fight has already started.",
     "cannot_act": "The combatant is dead or Helpless and cannot act.",

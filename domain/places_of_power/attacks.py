@@ -326,6 +326,8 @@ def declare(ruleset: object, state: EncounterState, cmd: Attack, dice: Dice) -> 
         raise RuleViolation("invalid_target", "A combatant cannot attack themselves.")
     if sheet(target).dead:
         raise RuleViolation("invalid_target", f"{target.name} is already dead.")
+    if cmd.aim != "body" and "TargetedHit" not in cmd.modifiers:
+        raise RuleViolation("aim_needs_targeted_hit", f"Aiming at the {cmd.aim} needs a Targeted Hit.")
     weapon = _weapon(c, cmd.weapon)
     melee = cmd.attack != "Ranged"
     if (weapon.kind == "melee") != melee:
@@ -409,7 +411,7 @@ def defend(ruleset: object, state: EncounterState, cmd: Defend, dice: Dice) -> l
         # "All incoming damage is reduced down to a single, unavoidable Hit. You cannot use
         # Armour to negate this final Hit."
         return [DefenceRolled(attack_id=ex.id, defender=d.id, defence="Tank", action_points=pay.cost, success=True),
-                *_land(state, ex, d, 1, False, "tanked")]
+                *_land(state, ex, d, min(ex.damage, 1), False, "tanked")]
     s = sheet(d)
     if cmd.defence == "Parry":
         weapon = next(w for w in s.weapons if w.kind == "melee" and w.name not in s.dropped_weapons)
@@ -624,10 +626,13 @@ def _mishap_effect(state: EncounterState, event: MishapSuffered) -> EncounterSta
             if "Weakened" in s.conditions:
                 return state
             return with_sheet(state, cid, conditions=[*s.conditions, "Weakened"])
-        case 5:  # "Lose one Action Point."
+        case 5:  # "Lose one Action Point. If you have already used all of your Action Points
+            # this turn then gain one fewer Action Points at the start of the next turn."
             combatants = dict(state.combatants)
             c = combatants[cid]
-            combatants[cid] = replace(c, action_points=max(0, c.action_points - 1))
+            if c.action_points == 0:
+                return with_sheet(state, cid, action_point_debt_round=state.round + 1)
+            combatants[cid] = replace(c, action_points=c.action_points - 1)
             return replace(state, combatants=combatants)
         case _:  # 6: "All attacks made with this weapon are performed at a Disadvantage"
             if ex.weapon == UNARMED.name:

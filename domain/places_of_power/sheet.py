@@ -92,6 +92,7 @@ class Sheet(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     prone: bool = False
     dead: bool = False
     helmet_sacrificed: bool = False
+    action_point_debt_round: int = 0
     helpless_for_fight: bool = False
     off_balance_round: int = 0
     dropped_weapons: list[str] = msgspec.field(default_factory=list)
