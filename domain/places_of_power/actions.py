@@ -8,7 +8,9 @@ give them state where the rules track it.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
+
+import msgspec
 
 from domain.core.encounter import Command, Event
 
@@ -29,11 +31,14 @@ ACTION_COSTS: dict[str, tuple[int, str]] = {
 
 
 class TakeAction(Command, tag="TakeAction"):
-    """A common action on your own turn; costs the Action Points listed for it."""
+    """A common action on your own turn; costs the Action Points listed for it.
+    ``penalties``: how a Wounded or Afflicted combatant pays each Penalty Point (for an
+    action without a roll, ``IncreaseCost``)."""
 
     actor_field = "combatant_id"
     combatant_id: str
     action: ActionName
+    penalties: Annotated[list[str], msgspec.Meta(max_length=4)] = msgspec.field(default_factory=list)
 
 
 class ActionTaken(Event, tag="ActionTaken"):

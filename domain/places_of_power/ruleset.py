@@ -31,6 +31,7 @@ from domain.places_of_power import (
 from domain.places_of_power.action_points import budget_for
 from domain.places_of_power.actions import ACTION_COSTS, ActionTaken, TakeAction
 from domain.places_of_power.sheet import Sheet, bad_skill_die
+from domain.places_of_power.harm import apply_penalties, penalty_points
 from domain.places_of_power.table import Rules, rules
 
 Decision = Callable[["PlacesOfPower", EncounterState, Any, Dice], list[Event]]
@@ -106,8 +107,12 @@ class PlacesOfPower(Ruleset):
             if command.action == "Stand" and not c.sheet.prone:
                 raise RuleViolation("not_prone", f"{c.name} is not Prone.")
             cost, _ = ACTION_COSTS[command.action]
-            self.spend_action_points(c, cost, command.action)
-            return [ActionTaken(combatant_id=c.id, action=command.action, action_points=cost)]
+            # "When your character is Wounded or Afflicted then they must apply Penalty Points
+            # when performing any actions"
+            pay = apply_penalties(command.penalties, penalty_points(c.sheet.hits), difficulty="Normal", dice=(),
+                                  cost=cost, base_damage=0)
+            self.spend_action_points(c, pay.cost, command.action)
+            return [ActionTaken(combatant_id=c.id, action=command.action, action_points=pay.cost)]
         decision = DECISIONS.get(type(command))
         if decision is None:
             return super().decide_action(state, command, dice)

@@ -661,7 +661,8 @@ def one_step(f: Fight, data: Any) -> None:
         if move == "EndTurn":
             command: Any = EndTurn(combatant_id=who)
         elif move == "Stand":
-            command = TakeAction(combatant_id=who, action="Stand")
+            owed = penalty_points(c.sheet.hits)  # a Wounded or Afflicted combatant pays in AP
+            command = TakeAction(combatant_id=who, action="Stand", penalties=["IncreaseCost"] * owed)
         else:
             kind = data.draw(st.sampled_from(["LightMelee", "HeavyMelee", "Ranged"]), label="kind")
             if kind == "Ranged":
@@ -784,3 +785,32 @@ def test_mishap_5_with_no_action_points_left_costs_one_next_round() -> None:
     f.end_round()
     assert f.state.round == 2
     assert f.ap("mira") == 2
+
+
+def test_a_wounded_combatant_pays_penalty_points_on_a_common_action() -> None:
+    """"When your character is Wounded or Afflicted then they must apply Penalty Points when
+    performing any actions" — "Increase Action Point Cost - Increase the cost of the Action
+    you are attempting to perform by 1 Action Point"."""
+    from domain.core.dice import ReportedDice
+    from domain.core.encounter import AddCombatant, RollInitiative, StartEncounter
+    from domain.places_of_power.actions import TakeAction
+    from domain.places_of_power.hits import SetHits
+    from domain.rulesets import default_registry
+
+    r = default_registry().get("places-of-power")
+    state = r.replay(r.open("e", "Wounds", "reported", "x"))
+
+    def play(command, faces=()):
+        nonlocal state
+        for event in r.decide(state, command, ReportedDice(list(faces))):
+            state = r.evolve(state, event)
+
+    play(AddCombatant(name="Mira", side="party", controller="player", combatant_id="mira"))
+    play(RollInitiative(), [5])
+    play(StartEncounter())
+    play(SetHits(combatant_id="mira", hits=2))  # Wounded: 1 Penalty Point
+    with pytest.raises(RuleViolation) as e:
+        play(TakeAction(combatant_id="mira", action="Dash"))
+    assert e.value.code == "penalty_points_owed"
+    play(TakeAction(combatant_id="mira", action="Dash", penalties=["IncreaseCost"]))
+    assert state.combatants["mira"].action_points == 1  # 3 - (1 + 1)
