@@ -7,6 +7,7 @@ from __future__ import annotations
 # adds its code here first (RuleViolation refuses an unknown code).
 CODES: dict[str, str] = {
     "aim_needs_targeted_hit": "Aiming an attack at the head or an unarmoured part needs a Targeted Hit.",
+    "already_grappling": "One of them is already in a grapple.",
     "already_rerolled": "A check can be re-rolled only once.",
     "already_started": "The fight has already started.",
     "cannot_act": "The combatant is dead or Helpless and cannot act.",
@@ -45,6 +46,7 @@ CODES: dict[str, str] = {
     "not_a_critical_failure": "The check is not a Critical Failure of this combatant's.",
     "not_dying": "The combatant is not beyond Helpless.",
     "not_enough_action_points": "The combatant has fewer Action Points than the action costs.",
+    "not_grappling": "The combatant holds nobody in a grapple.",
     "not_hidden": "The combatant is not hidden.",
     "not_prone": "The combatant is not Prone.",
     "not_this_step": "The attack is waiting for another step.",

@@ -27,6 +27,7 @@ from domain.places_of_power.armour import ArmourPiece, take_on_armour
 from domain.places_of_power.checks import DIFFICULTIES, dice_for, harder, judge
 from domain.places_of_power.harm import apply_penalties, penalty_points, take_hits
 from domain.places_of_power.armour import helmet_sacrifice
+from domain.places_of_power.grapples import GrappleEnded
 from domain.places_of_power.sheet import CONDITION_OF, Condition, sides
 from domain.places_of_power.table import replace, rules, sheet, with_rules, with_sheet
 from domain.places_of_power.weapons import UNARMED, Weapon, at_range, extra_successes, spend_successes
@@ -385,7 +386,7 @@ def defend(ruleset: object, state: EncounterState, cmd: Defend, dice: Dice) -> l
     ex = rules(state).exchange
     stage = ex.stage if ex is not None and ex.id == cmd.attack else "defence"
     ex = exchange(state, cmd.attack, cmd.combatant_id, "riposte" if stage == "riposte" else "defence")
-    legal = {ch.name: ch.action_points for ch in ex.choices}
+    legal = {ch.name: ch.action_points for ch in legal_choices(state, ex)}  # judged now, not when offered
     if cmd.defence not in legal:
         raise RuleViolation(
             "defence_not_allowed",
@@ -404,6 +405,19 @@ def defend(ruleset: object, state: EncounterState, cmd: Defend, dice: Dice) -> l
                 ExchangeEnded(attack_id=ex.id, result="helmet sacrificed")]
     if cmd.defence in ("Armour", "TakeIt"):
         return _land(state, ex, d, ex.damage, cmd.defence == "Armour", "hit")
+    if cmd.defence == "HumanShield":
+        # "use them to defend against an incoming attack, causing them to take the damage
+        # instead ... If the attack kills the grappled enemy then the grapple immediately ends."
+        pay = apply_penalties(cmd.penalties, penalty_points(sheet(d).hits), difficulty=ex.defence_difficulty,
+                              dice=(), cost=cost, base_damage=0)
+        ruleset.spend_action_points(d, pay.cost, "Human Shield")
+        shield = state.combatants[_held_by(state, d.id)[0]]
+        landed = _land(state, ex, shield, ex.damage, False, "shielded")
+        events: list[Event] = [DefenceRolled(attack_id=ex.id, defender=d.id, defence="HumanShield",
+                                             action_points=pay.cost, success=True)]
+        if any(isinstance(e, HitsTaken) and e.dead for e in landed):
+            events.append(GrappleEnded(controller=d.id, held=shield.id, reason="the held enemy was killed"))
+        return events + landed
     if cmd.defence == "Tank":
         pay = apply_penalties(cmd.penalties, penalty_points(sheet(d).hits), difficulty=ex.defence_difficulty,
                               dice=(), cost=cost, base_damage=0)
@@ -511,7 +525,11 @@ def legal_choices(state: EncounterState, ex: Exchange) -> list[Choice]:
             w.kind == "melee" and w.name not in s.dropped_weapons for w in s.weapons),
         "Dive": not ex.melee and far and free_to_dodge and not s.prone,
         "Tank": (ex.melee or far) and not helpless and "Tank" not in ex.tried,
-        "HumanShield": False,  # needs a grapple under control: grappling is not in the engine yet
+        # "If you have successfully Grappled an enemy and are currently in control of the
+        # grapple ... If this is used against a ranged attack then it can only be done if the
+        # attacker was at Near or greater range."
+        "HumanShield": (ex.melee or far) and not helpless and ex.attacker not in _held_by(state, target.id)
+        and bool(_held_by(state, target.id)),
         "HelmetSacrifice": not ex.melee and head and not s.helmet_sacrificed and not helpless
         and any(p.layer == "Helmet" and p.durability > 0 for p in s.armour),
     }
@@ -521,6 +539,10 @@ def legal_choices(state: EncounterState, ex: Exchange) -> list[Choice]:
         choices.append(Choice(name="Armour"))
     choices.append(Choice(name="TakeIt"))
     return choices
+
+
+def _held_by(state: EncounterState, controller: str) -> list[str]:
+    return [held for held, holder in rules(state).grapples.items() if holder == controller]
 
 
 def evolve(state: EncounterState, event: Event) -> EncounterState | None:

@@ -95,7 +95,7 @@ def level_reached(total: int) -> int:
 def opposed(state: EncounterState, cmd: OpposedRoll, dice: Dice) -> list[Event]:
     if cmd.first.combatant_id == cmd.second.combatant_id:
         raise RuleViolation("invalid_opposed_roll", "An opposed roll needs two different combatants.")
-    rolled = [_roll_side(state, side, dice) for side in (cmd.first, cmd.second)]
+    rolled = [roll_contestant(state, side, dice) for side in (cmd.first, cmd.second)]
     a, b = rolled
     winner = None if a.total == b.total else (a if a.total > b.total else b)
     loser = None if winner is None else (b if winner is a else a)
@@ -104,7 +104,7 @@ def opposed(state: EncounterState, cmd: OpposedRoll, dice: Dice) -> list[Event]:
                           reason=cmd.reason)]
 
 
-def _roll_side(state: EncounterState, side: Contestant, dice: Dice) -> ContestantRolled:
+def roll_contestant(state: EncounterState, side: Contestant, dice: Dice) -> ContestantRolled:
     c = state.combatants.get(side.combatant_id)
     if c is None:
         raise RuleViolation("unknown_combatant", f"There is no combatant {side.combatant_id} in this encounter.",

@@ -21,6 +21,7 @@ from domain.core.ruleset import CommandInfo, Ruleset, replace
 from domain.places_of_power import (
     attacks,
     check_rolls,
+    grapples,
     conditions,
     contests,
     hero_points,
@@ -55,8 +56,10 @@ DECISIONS: dict[type[Command], Decision] = {
     attacks.SpendSuccesses: lambda r, s, c, d: attacks.spend(s, c),
     attacks.Defend: lambda r, s, c, d: attacks.defend(r, s, c, d),
     attacks.ResolveMishap: lambda r, s, c, d: attacks.mishap(s, c, d),
+    grapples.Grapple: lambda r, s, c, d: grapples.grapple(r, s, c, d),
+    grapples.ReleaseGrapple: lambda r, s, c, d: grapples.release(s, c),
 }
-EVOLVERS = (check_rolls.evolve, hits.evolve, hero_points.evolve, levelling.evolve, contests.evolve, attacks.evolve)
+EVOLVERS = (check_rolls.evolve, hits.evolve, hero_points.evolve, levelling.evolve, contests.evolve, attacks.evolve, grapples.evolve)
 
 
 class PlacesOfPower(Ruleset):
@@ -65,11 +68,11 @@ class PlacesOfPower(Ruleset):
     sheet_type = Sheet
     extra_commands = (
         TakeAction, *check_rolls.COMMANDS, *conditions.COMMANDS, *hits.COMMANDS, *hero_points.COMMANDS,
-        *contests.COMMANDS, *levelling.COMMANDS, *attacks.COMMANDS,
+        *contests.COMMANDS, *levelling.COMMANDS, *attacks.COMMANDS, *grapples.COMMANDS,
     )
     extra_events = (
         ActionTaken, *check_rolls.EVENTS, *hits.EVENTS, *hero_points.EVENTS, *contests.EVENTS, *levelling.EVENTS,
-        *attacks.EVENTS,
+        *attacks.EVENTS, *grapples.EVENTS,
     )
     reserved_ids = frozenset({initiative.NPC_GROUP})
     # "sees an NPC's name, visible condition and wound level, not its sheet"

@@ -41,6 +41,7 @@ class Rules(msgspec.Struct, kw_only=True):
     checks: dict[str, CheckRecord] = msgspec.field(default_factory=dict)
     session: int = 0
     exchange: Any = None  # the attack being resolved (attacks.Exchange), if any
+    grapples: dict[str, str] = msgspec.field(default_factory=dict)  # who is held -> who holds them
 
 
 def rules(state: EncounterState) -> Rules:
