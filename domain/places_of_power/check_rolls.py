@@ -16,6 +16,7 @@ from domain.core.dice import Dice, DieRoll
 from domain.core.encounter import Command, EncounterState, Event
 from domain.core.errors import RuleViolation
 from domain.places_of_power.checks import OCCUPATION_DIE, Difficulty, dice_for, judge
+from domain.places_of_power.harm import apply_penalties, penalty_points
 from domain.places_of_power.sheet import CONDITION_OF, Attribute, sides
 from domain.places_of_power.table import CheckRecord, check, replace, sheet, with_check, with_sheet
 
@@ -37,13 +38,19 @@ class CallForCheck(Command, tag="CallForCheck"):
     reason: Reason = ""
 
 
+Penalties = Annotated[list[str], msgspec.Meta(max_length=4)]
+
+
 class RollCheck(Command, tag="RollCheck"):
     """Roll a check the GM called for. Reported dice: the Attribute die, the Skill die (as
-    stepped by Advantage or Disadvantage), then the occupation D6."""
+    stepped by Advantage or Disadvantage, and by penalties), then the occupation D6.
+    ``penalties``: how a Wounded or Afflicted character pays each Penalty Point
+    (``IncreaseDifficulty`` or ``StepDownDie``)."""
 
     actor_field = "combatant_id"
     combatant_id: str
     check: int
+    penalties: Penalties = msgspec.field(default_factory=list)
 
 
 class ReRoll(Command, tag="ReRoll"):
@@ -53,6 +60,7 @@ class ReRoll(Command, tag="ReRoll"):
     actor_field = "combatant_id"
     combatant_id: str
     check: int
+    penalties: Penalties = msgspec.field(default_factory=list)
 
 
 class CheckCalled(Event, tag="CheckCalled"):
@@ -126,7 +134,7 @@ def roll_check(state: EncounterState, cmd: RollCheck, dice: Dice) -> list[Event]
     if rec.status != "called":
         raise RuleViolation("check_already_rolled", f"Check {rec.id} has been rolled already.")
     conditioned = CONDITION_OF[rec.attribute] in sheet(state.combatants[rec.combatant_id]).conditions
-    return _roll(state, rec, dice, rec.advantage, rec.disadvantage or conditioned, reroll=False)
+    return _roll(state, rec, dice, rec.advantage, rec.disadvantage or conditioned, cmd.penalties, reroll=False)
 
 
 def re_roll(state: EncounterState, cmd: ReRoll, dice: Dice) -> list[Event]:
@@ -145,7 +153,7 @@ def re_roll(state: EncounterState, cmd: ReRoll, dice: Dice) -> list[Event]:
         events.append(ConditionTaken(combatant_id=rec.combatant_id, condition=condition, reason=f"re-roll of check {rec.id}"))
     # "Taking a Condition means that all rolls using that Attribute ... are performed at
     # Disadvantage, including this re-roll."
-    return events + _roll(state, rec, dice, False, True, reroll=True)
+    return events + _roll(state, rec, dice, False, True, cmd.penalties, reroll=True)
 
 
 def _own_check(state: EncounterState, check_id: int, combatant_id: str) -> CheckRecord:
@@ -156,7 +164,8 @@ def _own_check(state: EncounterState, check_id: int, combatant_id: str) -> Check
 
 
 def _roll(
-    state: EncounterState, rec: CheckRecord, dice: Dice, advantage: bool, disadvantage: bool, *, reroll: bool
+    state: EncounterState, rec: CheckRecord, dice: Dice, advantage: bool, disadvantage: bool,
+    penalties: list[str], *, reroll: bool,
 ) -> list[Event]:
     c = state.combatants[rec.combatant_id]
     s = sheet(c)
@@ -164,19 +173,26 @@ def _roll(
     if skill_die is None:
         raise RuleViolation("unknown_skill", f"{c.name} has no skill “{rec.skill}” on their sheet.", skill=rec.skill)
     a, k = dice_for(sides(s.attribute_die(rec.attribute)), sides(skill_die), advantage, disadvantage)
+    # "When your character is Wounded or Afflicted then they must apply Penalty Points when
+    # performing any actions": a check costs no Action Points, so it pays in difficulty or dice
+    if any(p.startswith(("IncreaseCost", "ReduceDamage")) for p in penalties):
+        raise RuleViolation("penalty_not_applicable", "A check is paid in difficulty or dice, not AP or damage.")
+    pay = apply_penalties(penalties, penalty_points(s.hits), difficulty=rec.difficulty, dice=(a, k), cost=0,
+                          base_damage=0)
+    a, k = pay.dice
     what = f"check {rec.id}"
     rolled = [dice.roll(a, f"{what}: {rec.attribute.title()}"), dice.roll(k, f"{what}: {rec.skill}")]
     if rec.occupation:
         rolled.append(dice.roll(OCCUPATION_DIE, f"{what}: occupation"))
     faces = [d.face for d in rolled]
-    outcome, levels = judge(faces, [d.sides for d in rolled], rec.difficulty)
+    outcome, levels = judge(faces, [d.sides for d in rolled], pay.difficulty)
     if reroll and outcome in ("Failure", "Critical Failure"):
         # "should you fail the re-roll, even if it is just a regular failure, it counts as a
         # Critical Failure"
         outcome = "Critical Failure"
     events: list[Event] = [
         CheckRolled(
-            check=rec.id, combatant_id=c.id, dice=rolled, total=sum(faces), difficulty=rec.difficulty,
+            check=rec.id, combatant_id=c.id, dice=rolled, total=sum(faces), difficulty=pay.difficulty,
             outcome=outcome, levels=levels, advantage=advantage and not disadvantage,
             disadvantage=disadvantage and not advantage, reroll=reroll,
         )

@@ -379,8 +379,9 @@ async def test_conditions_and_hero_points_through_the_api(client, conn, policy: 
     await t.gm("SetHits", combatant_id=mira, hits=3)
     out = await t.player("Mira", "SpendHeroPoint", combatant_id=mira, use="RestoreHit")
     assert out["state"]["combatants"][mira]["sheet"]["hits"] == 2
+    await t.gm("SetHits", combatant_id=mira, hits=0)  # unhurt again: no Penalty Points on her checks
 
-    # Turning an incoming Critical Hit into a regular Hit: there is no attack flow yet
+    # Turning an incoming Critical Hit into a regular Hit: none is incoming (see the attack tests)
     r = await t.player("Mira", "SpendHeroPoint", expect=422, combatant_id=mira, use="DowngradeCriticalHit")
     assert r["code"] == "no_incoming_critical"
 

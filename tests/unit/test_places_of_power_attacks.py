@@ -814,3 +814,38 @@ def test_a_wounded_combatant_pays_penalty_points_on_a_common_action() -> None:
     assert e.value.code == "penalty_points_owed"
     play(TakeAction(combatant_id="mira", action="Dash", penalties=["IncreaseCost"]))
     assert state.combatants["mira"].action_points == 1  # 3 - (1 + 1)
+
+
+def test_a_wounded_character_pays_penalty_points_on_a_check() -> None:
+    """"Increase Roll Difficulty - Increase the Difficulty Level of the Action you are attempting
+    to perform by 1 level. For example, turning a Normal roll into a Difficult roll." A check
+    costs no Action Points, so it cannot be paid in AP."""
+    from domain.core.dice import ReportedDice
+    from domain.core.encounter import AddCombatant
+    from domain.places_of_power.check_rolls import CallForCheck, RollCheck
+    from domain.places_of_power.hits import SetHits
+    from domain.rulesets import default_registry
+
+    r = default_registry().get("places-of-power")
+    state = r.replay(r.open("e", "Wounds", "reported", "x"))
+
+    def play(command, faces=()):
+        nonlocal state
+        for event in r.decide(state, command, ReportedDice(list(faces))):
+            state = r.evolve(state, event)
+        return state
+
+    play(AddCombatant(name="Mira", side="party", controller="player", combatant_id="mira",
+                      sheet={"skills": {"Athletics": "D8"}, "attributes": {"agility": "D8"}}))
+    play(SetHits(combatant_id="mira", hits=2))
+    play(CallForCheck(combatant_id="mira", attribute="agility", skill="Athletics", difficulty="Normal"))
+    check_id = state.version
+    with pytest.raises(RuleViolation) as e:
+        play(RollCheck(combatant_id="mira", check=check_id), [5, 5])
+    assert e.value.code == "penalty_points_owed"
+    with pytest.raises(RuleViolation) as e:
+        play(RollCheck(combatant_id="mira", check=check_id, penalties=["IncreaseCost"]), [5, 5])
+    assert e.value.code == "penalty_not_applicable"
+    play(RollCheck(combatant_id="mira", check=check_id, penalties=["IncreaseDifficulty"]), [6, 5])
+    rec = state.rules.checks[str(check_id)]
+    assert rec.outcome == "Failure"  # 11 against Difficult (13), not a Partial Success at Normal
