@@ -53,6 +53,7 @@ CODES: dict[str, str] = {
     "not_your_check": "The check was called for another combatant.",
     "not_your_decision": "The attack waits for another combatant's decision.",
     "not_your_turn": "It is someone else's turn.",
+    "nothing_to_disarm": "The target holds no weapon that can be knocked away.",
     "out_of_range": "The weapon cannot reach that range band.",
     "penalty_not_applicable": "That penalty cannot apply to this action.",
     "penalty_points_owed": "Pay exactly the Penalty Points the action owes, one penalty each.",

@@ -28,6 +28,7 @@ from domain.places_of_power import (
     hits,
     initiative,
     levelling,
+    non_lethal,
 )
 from domain.places_of_power.action_points import budget_for
 from domain.places_of_power.actions import ACTION_COSTS, ActionTaken, TakeAction
@@ -58,8 +59,12 @@ DECISIONS: dict[type[Command], Decision] = {
     attacks.ResolveMishap: lambda r, s, c, d: attacks.mishap(s, c, d),
     grapples.Grapple: lambda r, s, c, d: grapples.grapple(r, s, c, d),
     grapples.ReleaseGrapple: lambda r, s, c, d: grapples.release(s, c),
+    non_lethal.NonLethalAttack: lambda r, s, c, d: non_lethal.non_lethal(r, s, c, d),
 }
-EVOLVERS = (check_rolls.evolve, hits.evolve, hero_points.evolve, levelling.evolve, contests.evolve, attacks.evolve, grapples.evolve)
+EVOLVERS = (
+    check_rolls.evolve, hits.evolve, hero_points.evolve, levelling.evolve, contests.evolve, attacks.evolve,
+    grapples.evolve, non_lethal.evolve,
+)
 
 
 class PlacesOfPower(Ruleset):
@@ -68,11 +73,11 @@ class PlacesOfPower(Ruleset):
     sheet_type = Sheet
     extra_commands = (
         TakeAction, *check_rolls.COMMANDS, *conditions.COMMANDS, *hits.COMMANDS, *hero_points.COMMANDS,
-        *contests.COMMANDS, *levelling.COMMANDS, *attacks.COMMANDS, *grapples.COMMANDS,
+        *contests.COMMANDS, *levelling.COMMANDS, *attacks.COMMANDS, *grapples.COMMANDS, *non_lethal.COMMANDS,
     )
     extra_events = (
         ActionTaken, *check_rolls.EVENTS, *hits.EVENTS, *hero_points.EVENTS, *contests.EVENTS, *levelling.EVENTS,
-        *attacks.EVENTS, *grapples.EVENTS,
+        *attacks.EVENTS, *grapples.EVENTS, *non_lethal.EVENTS,
     )
     reserved_ids = frozenset({initiative.NPC_GROUP})
     # "sees an NPC's name, visible condition and wound level, not its sheet"

@@ -36,6 +36,8 @@ class Weapon(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     skill: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
     kind: Literal["melee", "ranged"]
     gun: bool = False
+    two_handed: bool = False
+    shield: bool = False
     ranges: dict[RangeBand, AtRange]
 
     @property

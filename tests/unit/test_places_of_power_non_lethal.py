@@ -1,0 +1,72 @@
+"""Trip and Disarm."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.core.dice import ReportedDice
+from domain.core.encounter import AddCombatant, RollInitiative, StartEncounter
+from domain.core.errors import RuleViolation
+from domain.places_of_power.non_lethal import NonLethalAttack
+from domain.rulesets import default_registry
+
+RULESET = default_registry().get("places-of-power")
+SWORD = {"name": "Sword", "skill": "Sword", "kind": "melee", "ranges": {"Melee": {"difficulty": "Normal", "damage": 2}}}
+GREATAXE = {"name": "Greataxe", "skill": "Axe", "kind": "melee", "two_handed": True,
+            "ranges": {"Melee": {"difficulty": "Normal", "damage": 3}}}
+SHIELD = {"name": "Shield", "skill": "Shield", "kind": "melee", "shield": True,
+          "ranges": {"Melee": {"difficulty": "Normal", "damage": 1}}}
+SHEET = {"attributes": {"strength": "D8", "agility": "D8"}, "skills": {"Sword": "D8", "Axe": "D8", "Shield": "D8",
+                                                                       "Athletics": "D8"}}
+
+
+def table(their_weapon: dict) -> list:
+    state = [RULESET.replay(RULESET.open("e", "Brawl", "reported", "x"))]
+
+    def play(command, faces=()):
+        for event in RULESET.decide(state[0], command, ReportedDice(list(faces))):
+            state[0] = RULESET.evolve(state[0], event)
+        return state[0]
+
+    play(AddCombatant(name="Mira", side="a", controller="player", combatant_id="mira", sheet={**SHEET, "weapons": [SWORD]}))
+    play(AddCombatant(name="Goon", side="b", controller="gm", combatant_id="goon",
+                      sheet={**SHEET, "weapons": [their_weapon]}))
+    play(RollInitiative(), [12, 1])
+    play(StartEncounter())
+    return [state, play]
+
+
+def test_a_trip_won_leaves_the_target_prone() -> None:
+    """"Trip (2 AP): ... an Opposed Roll between your skill level with the weapon you are using
+    and the target's Evade skill. If you are successful then your target is knocked down and is
+    considered Prone ... This Actions costs Action Points for you, but not for your target.\""""
+    state, play = table(SWORD)
+    s = play(NonLethalAttack(combatant_id="mira", target="goon", move="Trip", weapon="Sword"), [7, 7, 2, 2])
+    assert s.combatants["goon"].sheet.prone is True
+    assert s.combatants["mira"].action_points == 1 and s.combatants["goon"].action_points == 3
+
+
+def test_a_disarm_won_knocks_the_weapon_away() -> None:
+    """"Disarm (2 AP): The weapon your target is using is knocked from their hands\""""
+    state, play = table(SWORD)
+    s = play(NonLethalAttack(combatant_id="mira", target="goon", move="Disarm", weapon="Sword"), [7, 7, 2, 2])
+    assert s.combatants["goon"].sheet.dropped_weapons == ["Sword"]
+
+
+def test_disarming_a_two_handed_weapon_is_at_disadvantage() -> None:
+    """"If your target is using a two handed weapon then you roll at a Disadvantage": the
+    attacker's Strength D8 + Sword D8 becomes D8 + D6."""
+    _, play = table(GREATAXE)
+    with pytest.raises(RuleViolation) as e:
+        play(NonLethalAttack(combatant_id="mira", target="goon", move="Disarm", weapon="Sword"), [7, 7, 2, 2])
+    assert e.value.code == "die_face_out_of_range"  # a 7 on the stepped-down D6
+    s = play(NonLethalAttack(combatant_id="mira", target="goon", move="Disarm", weapon="Sword"), [6, 5, 2, 2])
+    assert s.combatants["goon"].sheet.dropped_weapons == ["Greataxe"]
+
+
+def test_a_shield_cannot_be_disarmed() -> None:
+    """"You cannot Disarm a shield.\""""
+    state, play = table(SHIELD)
+    with pytest.raises(RuleViolation) as e:
+        play(NonLethalAttack(combatant_id="mira", target="goon", move="Disarm", weapon="Sword"), [7, 7, 2, 2])
+    assert e.value.code == "nothing_to_disarm"
