@@ -61,6 +61,7 @@ CODES: dict[str, str] = {
     "reported_dice_not_allowed": "The encounter rolls its own dice.",
     "reroll_not_allowed": "Only a failed, not critically failed, check can be re-rolled.",
     "successes_unspent": "Every extra Success of an attack must be spent on Damage or Precision.",
+    "too_many_weapons": "At most three weapons can be at hand.",
     "unknown_check": "No check with that id is in the encounter.",
     "unknown_combatant": "No combatant with that id is in the encounter.",
     "unknown_command": "The ruleset has no such command.",

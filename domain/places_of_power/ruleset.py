@@ -29,6 +29,7 @@ from domain.places_of_power import (
     initiative,
     levelling,
     non_lethal,
+    weapons_at_hand,
 )
 from domain.places_of_power.action_points import budget_for
 from domain.places_of_power.actions import ACTION_COSTS, ActionTaken, TakeAction
@@ -60,10 +61,11 @@ DECISIONS: dict[type[Command], Decision] = {
     grapples.Grapple: lambda r, s, c, d: grapples.grapple(r, s, c, d),
     grapples.ReleaseGrapple: lambda r, s, c, d: grapples.release(s, c),
     non_lethal.NonLethalAttack: lambda r, s, c, d: non_lethal.non_lethal(r, s, c, d),
+    weapons_at_hand.SwapWeapons: lambda r, s, c, d: weapons_at_hand.swap(r, s, c),
 }
 EVOLVERS = (
     check_rolls.evolve, hits.evolve, hero_points.evolve, levelling.evolve, contests.evolve, attacks.evolve,
-    grapples.evolve, non_lethal.evolve,
+    grapples.evolve, non_lethal.evolve, weapons_at_hand.evolve,
 )
 
 
@@ -74,10 +76,11 @@ class PlacesOfPower(Ruleset):
     extra_commands = (
         TakeAction, *check_rolls.COMMANDS, *conditions.COMMANDS, *hits.COMMANDS, *hero_points.COMMANDS,
         *contests.COMMANDS, *levelling.COMMANDS, *attacks.COMMANDS, *grapples.COMMANDS, *non_lethal.COMMANDS,
+        *weapons_at_hand.COMMANDS,
     )
     extra_events = (
         ActionTaken, *check_rolls.EVENTS, *hits.EVENTS, *hero_points.EVENTS, *contests.EVENTS, *levelling.EVENTS,
-        *attacks.EVENTS, *grapples.EVENTS, *non_lethal.EVENTS,
+        *attacks.EVENTS, *grapples.EVENTS, *non_lethal.EVENTS, *weapons_at_hand.EVENTS,
     )
     reserved_ids = frozenset({initiative.NPC_GROUP})
     # "sees an NPC's name, visible condition and wound level, not its sheet"

@@ -87,6 +87,7 @@ class Sheet(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     mere_activation_points: Annotated[int, msgspec.Meta(ge=0, le=99)] = 0
     hits: Annotated[int, msgspec.Meta(ge=0, le=20)] = 0
     weapons: Annotated[list[Weapon], msgspec.Meta(max_length=3)] = msgspec.field(default_factory=list)
+    carried: Annotated[list[Weapon], msgspec.Meta(max_length=20)] = msgspec.field(default_factory=list)
     armour: Annotated[list[ArmourPiece], msgspec.Meta(max_length=8)] = msgspec.field(default_factory=list)
     injuries: Annotated[int, msgspec.Meta(ge=0, le=20)] = 0
     prone: bool = False
