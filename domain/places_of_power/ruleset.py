@@ -22,6 +22,7 @@ from domain.places_of_power import (
     attacks,
     check_rolls,
     grapples,
+    healing,
     conditions,
     contests,
     hero_points,
@@ -62,10 +63,11 @@ DECISIONS: dict[type[Command], Decision] = {
     grapples.ReleaseGrapple: lambda r, s, c, d: grapples.release(s, c),
     non_lethal.NonLethalAttack: lambda r, s, c, d: non_lethal.non_lethal(r, s, c, d),
     weapons_at_hand.SwapWeapons: lambda r, s, c, d: weapons_at_hand.swap(r, s, c),
+    healing.Heal: lambda r, s, c, d: healing.heal(r, s, c, d),
 }
 EVOLVERS = (
     check_rolls.evolve, hits.evolve, hero_points.evolve, levelling.evolve, contests.evolve, attacks.evolve,
-    grapples.evolve, non_lethal.evolve, weapons_at_hand.evolve,
+    grapples.evolve, non_lethal.evolve, weapons_at_hand.evolve, healing.evolve,
 )
 
 
@@ -76,11 +78,12 @@ class PlacesOfPower(Ruleset):
     extra_commands = (
         TakeAction, *check_rolls.COMMANDS, *conditions.COMMANDS, *hits.COMMANDS, *hero_points.COMMANDS,
         *contests.COMMANDS, *levelling.COMMANDS, *attacks.COMMANDS, *grapples.COMMANDS, *non_lethal.COMMANDS,
-        *weapons_at_hand.COMMANDS,
+        *weapons_at_hand.COMMANDS, *healing.COMMANDS,
     )
     extra_events = (
         ActionTaken, *check_rolls.EVENTS, *hits.EVENTS, *hero_points.EVENTS, *contests.EVENTS, *levelling.EVENTS,
         *attacks.EVENTS, *grapples.EVENTS, *non_lethal.EVENTS, *weapons_at_hand.EVENTS,
+        *healing.EVENTS,
     )
     reserved_ids = frozenset({initiative.NPC_GROUP})
     # "sees an NPC's name, visible condition and wound level, not its sheet"
