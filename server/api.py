@@ -18,6 +18,7 @@ from litestar.response import Redirect
 from domain.core.dice import DICE_POLICIES
 from domain.core.errors import CODES
 from domain.places_of_power.checks import OCCUPATION_DIE, dice_for, odds
+from domain.places_of_power.coverage import Section
 from domain.core.encounter import AddCombatant, Controller, EncounterState
 from domain.core.ruleset import CommandInfo
 from projections.visibility import state_for
@@ -108,6 +109,7 @@ class RulesetInfo(msgspec.Struct, kw_only=True):
     actions: list[CommandInfo]
     sheet_schema: dict[str, Any]
     violation_codes: dict[str, str]
+    coverage: list[Section] | None = None
 
 
 class Health(msgspec.Struct, kw_only=True):
@@ -356,6 +358,7 @@ async def get_ruleset(request: Request, ruleset_id: FromPath[str]) -> RulesetInf
         actions=r.command_info(),
         sheet_schema=msgspec.json.schema(r.sheet_type),
         violation_codes=dict(CODES),
+        coverage=r.coverage(),
     )
 
 

@@ -119,6 +119,10 @@ class Ruleset(ABC):
     def command_info(self) -> list[CommandInfo]:
         return []
 
+    def coverage(self) -> list[Any] | None:
+        """Each section of the ruleset's text and what the engine does with it."""
+        return None
+
     # --------------------------------------------------------------- decider
 
     def open(self, encounter_id: str, name: str, dice_policy: str, seed_sha256: str) -> list[Event]:

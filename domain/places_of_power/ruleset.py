@@ -35,6 +35,7 @@ from domain.places_of_power import (
 from domain.places_of_power.action_points import budget_for
 from domain.places_of_power.actions import ACTION_COSTS, ActionTaken, TakeAction
 from domain.places_of_power.sheet import Sheet, bad_skill_die
+from domain.places_of_power.coverage import COVERAGE, Section
 from domain.places_of_power.harm import apply_penalties, penalty_points
 from domain.places_of_power.table import Rules, rules
 
@@ -147,6 +148,9 @@ class PlacesOfPower(Ruleset):
             if evolved is not None:
                 return evolved
         return super().evolve_action(state, event)
+
+    def coverage(self) -> list[Section]:
+        return COVERAGE
 
     def command_info(self) -> list[CommandInfo]:
         return [

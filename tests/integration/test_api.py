@@ -140,6 +140,8 @@ async def test_rulesets_describe_commands_and_sheet(client) -> None:
     costs = {a["summary"].split(":")[0]: a["action_points"] for a in info["actions"]}
     assert costs["Dash"] == 1 and costs["ReloadCrossbow"] == 3
     assert "initiative_modifier" in info["sheet_schema"]["$defs"]["Sheet"]["properties"]
+    coverage = {row["heading"]: row["support"] for row in info["coverage"]}
+    assert coverage["Armour"] == "enforced" and coverage["Magical Combat"] == "not covered"
     assert_problem(await client.get("/rulesets/chess"), 404, "ruleset_not_found")
 
 
