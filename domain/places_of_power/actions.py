@@ -41,7 +41,18 @@ class TakeAction(Command, tag="TakeAction"):
     penalties: Annotated[list[str], msgspec.Meta(max_length=4)] = msgspec.field(default_factory=list)
 
 
+class GmCostedAction(Command, tag="GmCostedAction"):
+    """A Non-Combat Task or the use of an Ability, at the cost the GM sets ("Non-Combat Task"
+    and "Use Ability" in the common actions): the GM's command, on the combatant's turn."""
+
+    combatant_id: str
+    action: Literal["NonCombatTask", "UseAbility"]
+    description: Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
+    action_points: Annotated[int, msgspec.Meta(ge=0, le=6)]
+
+
 class ActionTaken(Event, tag="ActionTaken"):
     combatant_id: str
     action: str
     action_points: int
+    description: str = ""

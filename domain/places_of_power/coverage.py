@@ -50,8 +50,8 @@ COVERAGE: list[Section] = [
             how="Range bands between combatants are not tracked yet: an attack names its band."),
     Section(heading="Common Actions", support="partial",
             how="Dash, Take Cover, Notch Arrow, Reload Crossbow, Inventory Item, Equip/Remove Armour, Stand, "
-                "Healing cost their AP; Reload Gun across two turns, Climb/Leap, Non-Combat Task and Use "
-                "Ability at a GM-set cost are not yet commands."),
+                "Healing cost their AP; Non-Combat Task and Use Ability at the GM's cost; Reload Gun across "
+                "two turns, Climb/Leap and Stabilise are not yet commands."),
     Section(heading="Offensive Actions", support="enforced",
             how="Light and Heavy Melee, Ranged: skill + Strength or Dexterity, difficulty and damage by range band."),
     Section(heading="Defensive Actions", support="enforced",

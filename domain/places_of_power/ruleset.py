@@ -33,7 +33,7 @@ from domain.places_of_power import (
     weapons_at_hand,
 )
 from domain.places_of_power.action_points import budget_for
-from domain.places_of_power.actions import ACTION_COSTS, ActionTaken, TakeAction
+from domain.places_of_power.actions import ACTION_COSTS, ActionTaken, GmCostedAction, TakeAction
 from domain.places_of_power.sheet import Sheet, bad_skill_die
 from domain.places_of_power.coverage import COVERAGE, Section
 from domain.places_of_power.harm import apply_penalties, penalty_points
@@ -77,7 +77,7 @@ class PlacesOfPower(Ruleset):
     name = "Places of Power"
     sheet_type = Sheet
     extra_commands = (
-        TakeAction, *check_rolls.COMMANDS, *conditions.COMMANDS, *hits.COMMANDS, *hero_points.COMMANDS,
+        TakeAction, GmCostedAction, *check_rolls.COMMANDS, *conditions.COMMANDS, *hits.COMMANDS, *hero_points.COMMANDS,
         *contests.COMMANDS, *levelling.COMMANDS, *attacks.COMMANDS, *grapples.COMMANDS, *non_lethal.COMMANDS,
         *weapons_at_hand.COMMANDS, *healing.COMMANDS,
     )
@@ -128,6 +128,11 @@ class PlacesOfPower(Ruleset):
                                   cost=cost, base_damage=0)
             self.spend_action_points(c, pay.cost, command.action)
             return [ActionTaken(combatant_id=c.id, action=command.action, action_points=pay.cost)]
+        if isinstance(command, GmCostedAction):
+            c = self.require_turn(state, command.combatant_id)
+            self.spend_action_points(c, command.action_points, command.description)
+            return [ActionTaken(combatant_id=c.id, action=command.action, action_points=command.action_points,
+                                description=command.description)]
         decision = DECISIONS.get(type(command))
         if decision is None:
             return super().decide_action(state, command, dice)

@@ -296,3 +296,18 @@ def test_ending_reveals_the_seed() -> None:
     assert f.state.seed == SEED.hex()
     assert f.state.turn is None
     assert seed_commitment(bytes.fromhex(f.state.seed)) == f.state.seed_sha256
+
+
+def test_non_combat_tasks_and_abilities_cost_what_the_gm_sets() -> None:
+    """"Non-Combat Task" and "Use Ability" in the common actions: the GM sets the cost."""
+    from domain.places_of_power.actions import GmCostedAction
+
+    f = fight()
+    event = f.send(GmCostedAction(combatant_id="alice", action="NonCombatTask", description="Bar the door",
+                                  action_points=2))[0]
+    assert event == ActionTaken(combatant_id="alice", action="NonCombatTask", action_points=2,
+                                description="Bar the door")
+    assert f.ap("alice") == 1
+    with pytest.raises(RuleViolation) as e:
+        f.send(GmCostedAction(combatant_id="alice", action="UseAbility", description="Second wind", action_points=2))
+    assert e.value.code == "not_enough_action_points"
