@@ -15,7 +15,8 @@ import msgspec
 from domain.core.encounter import Command, Event
 
 ActionName = Literal[
-    "Dash", "TakeCover", "NotchArrow", "ReloadCrossbow", "InventoryItem", "EquipArmour", "RemoveArmour", "Stand"
+    "Dash", "TakeCover", "NotchArrow", "ReloadCrossbow", "ReloadGun", "InventoryItem", "EquipArmour", "RemoveArmour",
+    "Stand",
 ]
 
 ACTION_COSTS: dict[str, tuple[int, str]] = {
@@ -23,6 +24,9 @@ ACTION_COSTS: dict[str, tuple[int, str]] = {
     "TakeCover": (1, "Take cover behind an object within close range."),
     "NotchArrow": (1, "Draw and notch a new arrow to a bow."),
     "ReloadCrossbow": (3, "Reload a crossbow or similar weapon."),
+    # "requires all of the Action Points you can accumulate in two turns": 6, saved up over two
+    # rounds (players carry Action Points over to 6)
+    "ReloadGun": (6, "Reload a pistol, musket, or rifle; all the Action Points of two turns."),
     "InventoryItem": (3, "Remove an item from a bag or other container you are carrying."),
     "EquipArmour": (3, "Equip a piece of armour."),
     "RemoveArmour": (3, "Remove a piece of armour."),

@@ -49,9 +49,9 @@ COVERAGE: list[Section] = [
     Section(heading="Movement", support="not covered",
             how="Range bands between combatants are not tracked yet: an attack names its band."),
     Section(heading="Common Actions", support="partial",
-            how="Dash, Take Cover, Notch Arrow, Reload Crossbow, Inventory Item, Equip/Remove Armour, Stand, "
-                "Healing cost their AP; Non-Combat Task and Use Ability at the GM's cost; Reload Gun across "
-                "two turns, Climb/Leap and Stabilise are not yet commands."),
+            how="Dash, Take Cover, Notch Arrow, Reload Crossbow, Reload Gun (6, saved up over two turns), "
+                "Inventory Item, Equip/Remove Armour, Stand, Healing cost their AP; Non-Combat Task and Use "
+                "Ability at the GM's cost; Climb/Leap and Stabilise are not yet commands."),
     Section(heading="Offensive Actions", support="enforced",
             how="Light and Heavy Melee, Ranged: skill + Strength or Dexterity, difficulty and damage by range band."),
     Section(heading="Defensive Actions", support="enforced",

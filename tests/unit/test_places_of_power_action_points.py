@@ -168,7 +168,18 @@ def test_common_action_costs_match_the_text(action: str, cost: int, rule: str) -
 
 
 def test_every_listed_action_is_covered() -> None:
-    assert set(ACTION_COSTS) == {a for a, _, _ in COSTS} | {"Stand"}
+    assert set(ACTION_COSTS) == {a for a, _, _ in COSTS} | {"Stand", "ReloadGun"}
+
+
+def test_reloading_a_gun_takes_the_action_points_of_two_turns() -> None:
+    """Quotes: "Reload Gun (6 AP): Reload a pistol, musket, or rifle. This is a complex action
+    and requires all of the Action Points you can accumulate in two turns."
+    """
+    assert ACTION_COSTS["ReloadGun"][0] == 6
+    f = fight()
+    with pytest.raises(RuleViolation) as e:
+        act(f, "ReloadGun")
+    assert e.value.code == "not_enough_action_points"
 
 
 def test_stand_costs_one_and_needs_prone() -> None:
