@@ -15,12 +15,14 @@ import msgspec
 from domain.core.encounter import Command, Event
 
 ActionName = Literal[
-    "Dash", "TakeCover", "NotchArrow", "ReloadCrossbow", "ReloadGun", "InventoryItem", "EquipArmour", "RemoveArmour",
+    "Dash", "ClimbLeap", "TakeCover", "NotchArrow", "ReloadCrossbow", "ReloadGun", "InventoryItem", "EquipArmour", "RemoveArmour",
     "Stand",
 ]
 
 ACTION_COSTS: dict[str, tuple[int, str]] = {
     "Dash": (1, "Double your normal movement range for this turn; counts as your movement action."),
+    "ClimbLeap": (1, "Climb a rope or leap a gap; the GM then calls for an Athletics check at the difficulty "
+                     "they set."),
     "TakeCover": (1, "Take cover behind an object within close range."),
     "NotchArrow": (1, "Draw and notch a new arrow to a bow."),
     "ReloadCrossbow": (3, "Reload a crossbow or similar weapon."),

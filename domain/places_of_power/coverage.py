@@ -51,7 +51,8 @@ COVERAGE: list[Section] = [
     Section(heading="Common Actions", support="partial",
             how="Dash, Take Cover, Notch Arrow, Reload Crossbow, Reload Gun (6, saved up over two turns), "
                 "Inventory Item, Equip/Remove Armour, Stand, Healing cost their AP; Non-Combat Task and Use "
-                "Ability at the GM's cost; Climb/Leap and Stabilise are not yet commands."),
+                "Ability at the GM's cost; Climb/Leap (1 AP, then the GM's Athletics check); Stabilise is not yet "
+                "a command."),
     Section(heading="Offensive Actions", support="enforced",
             how="Light and Heavy Melee, Ranged: skill + Strength or Dexterity, difficulty and damage by range band."),
     Section(heading="Defensive Actions", support="enforced",

@@ -168,7 +168,16 @@ def test_common_action_costs_match_the_text(action: str, cost: int, rule: str) -
 
 
 def test_every_listed_action_is_covered() -> None:
-    assert set(ACTION_COSTS) == {a for a, _, _ in COSTS} | {"Stand", "ReloadGun"}
+    assert set(ACTION_COSTS) == {a for a, _, _ in COSTS} | {"Stand", "ReloadGun", "ClimbLeap"}
+
+
+def test_climbing_or_leaping_costs_one_and_the_gm_sets_the_check() -> None:
+    """Quotes: "Climb/Leap (1 AP): ... require you to spend an Action Point, and successfully
+    roll an Athletics Check (difficulty set by the GM based on what you are trying to do)"
+    — the check is the GM's CallForCheck."""
+    assert ACTION_COSTS["ClimbLeap"][0] == 1
+    f = fight()
+    assert act(f, "ClimbLeap") == ActionTaken(combatant_id="alice", action="ClimbLeap", action_points=1)
 
 
 def test_reloading_a_gun_takes_the_action_points_of_two_turns() -> None:
