@@ -25,9 +25,9 @@ from domain.core.encounter import Combatant, Command, EncounterState, Event
 from domain.core.errors import RuleViolation
 from domain.places_of_power.armour import ArmourPiece, take_on_armour
 from domain.places_of_power.checks import DIFFICULTIES, dice_for, harder, judge
-from domain.places_of_power.harm import apply_penalties, penalty_points, take_hits
+from domain.places_of_power.harm import apply_penalties, take_hits
 from domain.places_of_power.armour import helmet_sacrifice
-from domain.places_of_power.grapples import GrappleEnded
+from domain.places_of_power.grapples import GrappleEnded, penalty_owed
 from domain.places_of_power.sheet import CONDITION_OF, Condition, sides
 from domain.places_of_power.table import replace, rules, sheet, with_rules, with_sheet
 from domain.places_of_power.weapons import UNARMED, Weapon, at_range, extra_successes, spend_successes
@@ -342,7 +342,7 @@ def declare(ruleset: object, state: EncounterState, cmd: Attack, dice: Dice) -> 
     advantage = "Steady" in cmd.modifiers or sheet(target).prone  # Prone: "attacked at Advantage"
     disadvantage = CONDITION_OF[weapon.attribute] in s.conditions or weapon.name in s.damaged_weapons
     a, k = dice_for(sides(s.attribute_die(weapon.attribute)), _skill_die(c, weapon.skill), advantage, disadvantage)
-    pay = apply_penalties(cmd.penalties, penalty_points(s.hits), difficulty=at.difficulty, dice=(a, k), cost=cost,
+    pay = apply_penalties(cmd.penalties, penalty_owed(state, c.id), difficulty=at.difficulty, dice=(a, k), cost=cost,
                           base_damage=base)
     ruleset.spend_action_points(c, pay.cost, f"this {cmd.attack} attack")
     attack_id = state.version + 1
@@ -408,8 +408,8 @@ def defend(ruleset: object, state: EncounterState, cmd: Defend, dice: Dice) -> l
     if cmd.defence == "HumanShield":
         # "use them to defend against an incoming attack, causing them to take the damage
         # instead ... If the attack kills the grappled enemy then the grapple immediately ends."
-        pay = apply_penalties(cmd.penalties, penalty_points(sheet(d).hits), difficulty=ex.defence_difficulty,
-                              dice=(), cost=cost, base_damage=0)
+        pay = apply_penalties(cmd.penalties, penalty_owed(state, d.id, grapple_move=True),
+                              difficulty=ex.defence_difficulty, dice=(), cost=cost, base_damage=0)
         ruleset.spend_action_points(d, pay.cost, "Human Shield")
         shield = state.combatants[_held_by(state, d.id)[0]]
         landed = _land(state, ex, shield, ex.damage, False, "shielded")
@@ -419,7 +419,7 @@ def defend(ruleset: object, state: EncounterState, cmd: Defend, dice: Dice) -> l
             events.append(GrappleEnded(controller=d.id, held=shield.id, reason="the held enemy was killed"))
         return events + landed
     if cmd.defence == "Tank":
-        pay = apply_penalties(cmd.penalties, penalty_points(sheet(d).hits), difficulty=ex.defence_difficulty,
+        pay = apply_penalties(cmd.penalties, penalty_owed(state, d.id), difficulty=ex.defence_difficulty,
                               dice=(), cost=cost, base_damage=0)
         ruleset.spend_action_points(d, pay.cost, "Tank")
         # "All incoming damage is reduced down to a single, unavoidable Hit. You cannot use
@@ -435,7 +435,7 @@ def defend(ruleset: object, state: EncounterState, cmd: Defend, dice: Dice) -> l
     advantage = ex.attack == "HeavyMelee" and cmd.defence in ("Evade", "Parry")
     disadvantage = CONDITION_OF[attribute] in s.conditions or (cmd.defence == "Parry" and s.prone)
     a, k = dice_for(sides(s.attribute_die(attribute)), _skill_die(d, skill), advantage, disadvantage)
-    pay = apply_penalties(cmd.penalties, penalty_points(s.hits), difficulty=ex.defence_difficulty, dice=(a, k),
+    pay = apply_penalties(cmd.penalties, penalty_owed(state, d.id), difficulty=ex.defence_difficulty, dice=(a, k),
                           cost=cost, base_damage=0)
     ruleset.spend_action_points(d, pay.cost, cmd.defence)
     rolled = [dice.roll(n, f"attack {ex.id}: {cmd.defence}, {label}")

@@ -16,7 +16,8 @@ from domain.core.dice import Dice, DieRoll
 from domain.core.encounter import Command, EncounterState, Event
 from domain.core.errors import RuleViolation
 from domain.places_of_power.checks import OCCUPATION_DIE, Difficulty, dice_for, judge
-from domain.places_of_power.harm import apply_penalties, penalty_points
+from domain.places_of_power.grapples import penalty_owed
+from domain.places_of_power.harm import apply_penalties
 from domain.places_of_power.sheet import CONDITION_OF, Attribute, sides
 from domain.places_of_power.table import CheckRecord, check, replace, sheet, with_check, with_sheet
 
@@ -177,7 +178,7 @@ def _roll(
     # performing any actions": a check costs no Action Points, so it pays in difficulty or dice
     if any(p.startswith(("IncreaseCost", "ReduceDamage")) for p in penalties):
         raise RuleViolation("penalty_not_applicable", "A check is paid in difficulty or dice, not AP or damage.")
-    pay = apply_penalties(penalties, penalty_points(s.hits), difficulty=rec.difficulty, dice=(a, k), cost=0,
+    pay = apply_penalties(penalties, penalty_owed(state, c.id), difficulty=rec.difficulty, dice=(a, k), cost=0,
                           base_damage=0)
     a, k = pay.dice
     what = f"check {rec.id}"

@@ -61,8 +61,9 @@ COVERAGE: list[Section] = [
     Section(heading="Prone Targets", support="enforced",
             how="Attacked at Advantage; Parry at Disadvantage; no Evade or Dive."),
     Section(heading="Non-Lethal Attacks", support="partial",
-            how="Grapple (hold, Human Shield, release), Trip and Disarm; Shove, Demand Surrender, Taunt, "
-                "Suppression, Pull your Punch and breaking free are not yet commands."),
+            how="Grapple (hold, squeeze for an unavoidable Hit, break free or turn the tables, release, the "
+                "1- and 2-point penalties, Human Shield), Trip and Disarm; Shove, Demand Surrender, Taunt, "
+                "Suppression and Pull your Punch are not yet commands."),
     Section(heading="Critical Hits", support="enforced",
             how="The attacker picks one of the eight additions; Knockback and Force Morale Check are recorded "
                 "for the GM."),

@@ -23,7 +23,8 @@ from domain.core.dice import Dice, DieRoll
 from domain.core.encounter import Command, EncounterState, Event
 from domain.core.errors import RuleViolation
 from domain.places_of_power.checks import dice_for, judge
-from domain.places_of_power.harm import apply_penalties, penalty_points
+from domain.places_of_power.grapples import penalty_owed
+from domain.places_of_power.harm import apply_penalties
 from domain.places_of_power.sheet import CONDITION_OF, sides
 from domain.places_of_power.table import replace, sheet, with_sheet
 
@@ -83,7 +84,7 @@ def heal(ruleset: object, state: EncounterState, cmd: Heal, dice: Dice) -> list[
     difficulty = DIFFICULTY_BY_HITS[min(ts.hits, 4)]
     conditioned = CONDITION_OF[cmd.attribute] in hs.conditions
     a, k = dice_for(sides(hs.attribute_die(cmd.attribute)), sides(medical), False, conditioned)
-    pay = apply_penalties(cmd.penalties, penalty_points(hs.hits), difficulty=difficulty, dice=(a, k),
+    pay = apply_penalties(cmd.penalties, penalty_owed(state, healer.id), difficulty=difficulty, dice=(a, k),
                           cost=HEALING_COST, base_damage=0)
     ruleset.spend_action_points(healer, pay.cost, "Healing")
     rolled = [dice.roll(n, f"healing {target.name}: {label}")

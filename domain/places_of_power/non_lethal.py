@@ -24,7 +24,8 @@ from domain.core.dice import Dice, DieRoll
 from domain.core.encounter import Combatant, Command, EncounterState, Event
 from domain.core.errors import RuleViolation
 from domain.places_of_power.contests import Contestant, OpposedRolled, level_reached, roll_contestant
-from domain.places_of_power.harm import apply_penalties, penalty_points
+from domain.places_of_power.grapples import cost_only, penalty_owed
+from domain.places_of_power.harm import apply_penalties
 from domain.places_of_power.table import replace, sheet, with_sheet
 from domain.places_of_power.weapons import UNARMED, Weapon
 
@@ -98,7 +99,8 @@ def non_lethal(ruleset: object, state: EncounterState, cmd: NonLethalAttack, dic
         defence = Contestant(combatant_id=target.id, attribute="strength", skill=theirs.skill)
     else:
         defence = Contestant(combatant_id=target.id, attribute="agility", skill="Athletics")
-    pay = apply_penalties(cmd.penalties, penalty_points(sheet(c).hits), difficulty="Normal", dice=(),
+    cost_only(cmd.penalties)
+    pay = apply_penalties(cmd.penalties, penalty_owed(state, c.id), difficulty="Normal", dice=(),
                           cost=COST[cmd.move], base_damage=0)
     ruleset.spend_action_points(c, pay.cost, cmd.move)
     sides = [

@@ -36,7 +36,8 @@ from domain.places_of_power.action_points import budget_for
 from domain.places_of_power.actions import ACTION_COSTS, ActionTaken, GmCostedAction, TakeAction
 from domain.places_of_power.sheet import Sheet, bad_skill_die
 from domain.places_of_power.coverage import COVERAGE, Section
-from domain.places_of_power.harm import apply_penalties, penalty_points
+from domain.places_of_power.grapples import penalty_owed
+from domain.places_of_power.harm import apply_penalties
 from domain.places_of_power.table import Rules, rules
 
 Decision = Callable[["PlacesOfPower", EncounterState, Any, Dice], list[Event]]
@@ -62,6 +63,8 @@ DECISIONS: dict[type[Command], Decision] = {
     attacks.ResolveMishap: lambda r, s, c, d: attacks.mishap(s, c, d),
     grapples.Grapple: lambda r, s, c, d: grapples.grapple(r, s, c, d),
     grapples.ReleaseGrapple: lambda r, s, c, d: grapples.release(s, c),
+    grapples.BreakFree: lambda r, s, c, d: grapples.break_free(r, s, c, d),
+    grapples.Squeeze: lambda r, s, c, d: grapples.squeeze(r, s, c),
     non_lethal.NonLethalAttack: lambda r, s, c, d: non_lethal.non_lethal(r, s, c, d),
     weapons_at_hand.SwapWeapons: lambda r, s, c, d: weapons_at_hand.swap(r, s, c),
     healing.Heal: lambda r, s, c, d: healing.heal(r, s, c, d),
@@ -124,7 +127,7 @@ class PlacesOfPower(Ruleset):
             cost, _ = ACTION_COSTS[command.action]
             # "When your character is Wounded or Afflicted then they must apply Penalty Points
             # when performing any actions"
-            pay = apply_penalties(command.penalties, penalty_points(c.sheet.hits), difficulty="Normal", dice=(),
+            pay = apply_penalties(command.penalties, penalty_owed(state, c.id), difficulty="Normal", dice=(),
                                   cost=cost, base_damage=0)
             self.spend_action_points(c, pay.cost, command.action)
             return [ActionTaken(combatant_id=c.id, action=command.action, action_points=pay.cost)]

@@ -114,3 +114,48 @@ def _with_ap(state, cid, ap):
     combatants = dict(state.combatants)
     combatants[cid] = msgspec.structs.replace(combatants[cid], action_points=ap)
     return msgspec.structs.replace(state, combatants=combatants)
+
+
+def test_breaking_free_and_the_grapples_penalties() -> None:
+    """Quotes: "You can attempt to perform other actions, but you do so with a 1 Point Penalty.
+    On their turn, your opponent can attempt to break free or turn the tables by way of an
+    Opposed Brawling Roll, with a 1 Point Penalty. This action costs them 2 Actions Points but
+    is free for you. If they win then they can choose to either end the grapple and break
+    free, or turn the grapple on you instead. They can also attempt to perform other actions
+    when grappled, but do so at a 2 Point Penalty."
+    """
+    from domain.places_of_power.actions import TakeAction
+    from domain.places_of_power.grapples import BreakFree
+
+    t = table()
+    t.state = _with_ap(t.state, "mira", 4)
+    t.play(Grapple(combatant_id="mira", target="goon"), [6, 6, 2, 2])
+    with pytest.raises(RuleViolation) as e:  # the holder's other actions: 1 point
+        t.play(TakeAction(combatant_id="mira", action="Dash"))
+    assert e.value.code == "penalty_points_owed"
+    t.play(TakeAction(combatant_id="mira", action="Dash", penalties=["IncreaseCost"]))
+    assert t.state.combatants["mira"].action_points == 0  # 4 - 2 (grapple) - 2 (Dash + 1)
+    t.play(EndTurn(combatant_id="mira"))
+    with pytest.raises(RuleViolation) as e:  # the held one's other actions: 2 points
+        t.play(TakeAction(combatant_id="goon", action="Dash", penalties=["IncreaseCost"]))
+    assert e.value.code == "penalty_points_owed"
+    with pytest.raises(RuleViolation) as e:  # breaking free: 1 point, paid in AP
+        t.play(BreakFree(combatant_id="goon", penalties=["IncreaseDifficulty"]), [8, 8, 1, 1])
+    assert e.value.code == "penalty_not_applicable"
+    t.play(BreakFree(combatant_id="goon", reverse=True, penalties=["IncreaseCost"]), [8, 7, 1, 2])
+    assert t.state.rules.grapples == {"mira": "goon"}  # the tables are turned
+    assert t.state.combatants["goon"].action_points == 0  # 3 - (2 + 1)
+
+
+def test_the_holder_squeezes_for_an_unavoidable_hit() -> None:
+    """Quotes: "Whilst they are in this condition you may spent 2 Action Points to inflict 1 Hit
+    of unavoidable damage upon them."
+    """
+    from domain.places_of_power.grapples import Squeeze
+
+    t = table()
+    t.state = _with_ap(t.state, "mira", 4)
+    t.play(Grapple(combatant_id="mira", target="goon"), [6, 6, 2, 2])
+    t.play(Squeeze(combatant_id="mira"))
+    assert t.state.combatants["goon"].sheet.hits == 1
+    assert t.state.combatants["mira"].action_points == 0
