@@ -62,8 +62,8 @@ COVERAGE: list[Section] = [
             how="Attacked at Advantage; Parry at Disadvantage; no Evade or Dive."),
     Section(heading="Non-Lethal Attacks", support="partial",
             how="Grapple (hold, squeeze for an unavoidable Hit, break free or turn the tables, release, the "
-                "1- and 2-point penalties, Human Shield), Trip and Disarm; Shove, Demand Surrender, Taunt, "
-                "Suppression and Pull your Punch are not yet commands."),
+                "1- and 2-point penalties, Human Shield), Trip, Disarm and Taunt (the GM decides its effect); "
+                "Shove, Demand Surrender, Suppression and Pull your Punch are not yet commands."),
     Section(heading="Critical Hits", support="enforced",
             how="The attacker picks one of the eight additions; Knockback and Force Morale Check are recorded "
                 "for the GM."),

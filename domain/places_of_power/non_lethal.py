@@ -26,6 +26,8 @@ from domain.core.errors import RuleViolation
 from domain.places_of_power.contests import Contestant, OpposedRolled, level_reached, roll_contestant
 from domain.places_of_power.grapples import cost_only, penalty_owed
 from domain.places_of_power.harm import apply_penalties
+from domain.places_of_power.checks import dice_for, judge
+from domain.places_of_power.sheet import CONDITION_OF, sides
 from domain.places_of_power.table import replace, sheet, with_sheet
 from domain.places_of_power.weapons import UNARMED, Weapon
 
@@ -57,8 +59,8 @@ class NonLethalAttackRolled(Event, tag="NonLethalAttackRolled"):
         return self.roll.dice_rolled()
 
 
-COMMANDS = (NonLethalAttack,)
-EVENTS = (NonLethalAttackRolled,)
+COMMANDS: tuple[type[Command], ...] = (NonLethalAttack,)
+EVENTS: tuple[type[Event], ...] = (NonLethalAttackRolled,)
 
 
 def _in_hand(c: Combatant, name: str | None) -> Weapon:
@@ -131,3 +133,71 @@ def evolve(state: EncounterState, event: Event) -> EncounterState | None:
         return with_sheet(state, event.target, prone=True)
     s = sheet(state.combatants[event.target])  # "knocked from their hands and lands Near to them"
     return with_sheet(state, event.target, dropped_weapons=[*s.dropped_weapons, event.weapon_lost or ""])
+
+
+class Taunt(Command, tag="Taunt"):
+    """Taunt an NPC (1 AP, on your turn): Persuasion + Strength at Normal if the NPC has not
+    yet engaged in the combat, Difficult if it has. The GM decides the effect on its Combat
+    Stance. Reported dice: the Strength die, then the Persuasion die."""
+
+    actor_field = "combatant_id"
+    combatant_id: str
+    target: str
+    engaged: bool
+    penalties: Annotated[list[str], msgspec.Meta(max_length=4)] = msgspec.field(default_factory=list)
+
+
+class TauntRolled(Event, tag="TauntRolled"):
+    combatant_id: str
+    target: str
+    action_points: int
+    dice: list[DieRoll]
+    total: int
+    difficulty: str
+    outcome: str
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return list(self.dice)
+
+
+TAUNT_COST = 1
+
+
+def taunt(ruleset: object, state: EncounterState, cmd: Taunt, dice: Dice) -> list[Event]:
+    """Quotes: "Taunt (1 AP): You can attempt to change the targeted NPC's Combat Stance. Roll
+    Persuasion + Strength with a Difficulty Level of Normal if the target has not yet engaged in
+    the combat, and Difficult if they have. The GM will decide the exact effect this has"."""
+    from domain.core.ruleset import Ruleset
+
+    assert isinstance(ruleset, Ruleset)
+    c = ruleset.require_turn(state, cmd.combatant_id)
+    target = ruleset.combatant(state, cmd.target)
+    if target.controller != "gm" or target.id == c.id:
+        raise RuleViolation("invalid_target", "Only an NPC can be taunted.")
+    s = sheet(c)
+    persuasion = s.skill_die("Persuasion")
+    if persuasion is None:
+        raise RuleViolation("unknown_skill", f"{c.name} has no skill “Persuasion” on their sheet.", skill="Persuasion")
+    difficulty = "Difficult" if cmd.engaged else "Normal"
+    a, k = dice_for(sides(s.attribute_die("strength")), sides(persuasion), False, CONDITION_OF["strength"] in s.conditions)
+    pay = apply_penalties(cmd.penalties, penalty_owed(state, c.id), difficulty=difficulty, dice=(a, k),
+                          cost=TAUNT_COST, base_damage=0)
+    ruleset.spend_action_points(c, pay.cost, "Taunt")
+    rolled = [dice.roll(n, f"taunt {target.name}: {label}") for n, label in zip(pay.dice, ("Strength", "Persuasion"),
+                                                                               strict=True)]
+    outcome, _ = judge([d.face for d in rolled], [d.sides for d in rolled], pay.difficulty)
+    return [TauntRolled(combatant_id=c.id, target=target.id, action_points=pay.cost, dice=rolled,
+                        total=sum(d.face for d in rolled), difficulty=pay.difficulty, outcome=outcome)]
+
+
+def evolve_taunt(state: EncounterState, event: Event) -> EncounterState | None:
+    if not isinstance(event, TauntRolled):
+        return None
+    combatants = dict(state.combatants)
+    c = combatants[event.combatant_id]
+    combatants[c.id] = replace(c, action_points=c.action_points - event.action_points)
+    return replace(state, combatants=combatants)
+
+
+COMMANDS = (*COMMANDS, Taunt)
+EVENTS = (*EVENTS, TauntRolled)

@@ -66,12 +66,13 @@ DECISIONS: dict[type[Command], Decision] = {
     grapples.BreakFree: lambda r, s, c, d: grapples.break_free(r, s, c, d),
     grapples.Squeeze: lambda r, s, c, d: grapples.squeeze(r, s, c),
     non_lethal.NonLethalAttack: lambda r, s, c, d: non_lethal.non_lethal(r, s, c, d),
+    non_lethal.Taunt: lambda r, s, c, d: non_lethal.taunt(r, s, c, d),
     weapons_at_hand.SwapWeapons: lambda r, s, c, d: weapons_at_hand.swap(r, s, c),
     healing.Heal: lambda r, s, c, d: healing.heal(r, s, c, d),
 }
 EVOLVERS = (
     check_rolls.evolve, hits.evolve, hero_points.evolve, levelling.evolve, contests.evolve, attacks.evolve,
-    grapples.evolve, non_lethal.evolve, weapons_at_hand.evolve, healing.evolve,
+    grapples.evolve, non_lethal.evolve, non_lethal.evolve_taunt, weapons_at_hand.evolve, healing.evolve,
 )
 
 

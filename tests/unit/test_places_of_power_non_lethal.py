@@ -70,3 +70,29 @@ def test_a_shield_cannot_be_disarmed() -> None:
     with pytest.raises(RuleViolation) as e:
         play(NonLethalAttack(combatant_id="mira", target="goon", move="Disarm", weapon="Sword"), [7, 7, 2, 2])
     assert e.value.code == "nothing_to_disarm"
+
+
+def test_a_taunt_is_persuasion_and_strength_harder_once_engaged() -> None:
+    """Quotes: "Taunt (1 AP): ... Roll Persuasion + Strength with a Difficulty Level of Normal if
+    the target has not yet engaged in the combat, and Difficult if they have. The GM will decide
+    the exact effect this has"."""
+    from domain.places_of_power.non_lethal import Taunt
+
+    state = RULESET.replay(RULESET.open("e", "Taunts", "reported", "x"))
+    for command, faces in (
+        (AddCombatant(name="Mira", side="a", controller="player", combatant_id="mira",
+                      sheet={**SHEET, "skills": {"Persuasion": "D8"}}), []),
+        (AddCombatant(name="Goon", side="b", controller="gm", combatant_id="goon"), []),
+        (RollInitiative(), [12, 1]),
+        (StartEncounter(), []),
+    ):
+        for event in RULESET.decide(state, command, ReportedDice(faces)):
+            state = RULESET.evolve(state, event)
+    (fresh,) = RULESET.decide(state, Taunt(combatant_id="mira", target="goon", engaged=False), ReportedDice([5, 4]))
+    assert (fresh.difficulty, fresh.total, fresh.outcome, fresh.action_points) == ("Normal", 9, "Partial Success", 1)
+    (late,) = RULESET.decide(state, Taunt(combatant_id="mira", target="goon", engaged=True), ReportedDice([5, 4]))
+    assert (late.difficulty, late.outcome) == ("Difficult", "Failure")
+    with pytest.raises(RuleViolation) as e:
+        RULESET.decide(state, Taunt(combatant_id="mira", target="mira", engaged=False), ReportedDice([5, 4]))
+    assert e.value.code == "invalid_target"
+    assert RULESET.evolve(state, fresh).combatants["mira"].action_points == 2
