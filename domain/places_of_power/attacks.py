@@ -30,6 +30,7 @@ from domain.places_of_power.armour import helmet_sacrifice
 from domain.places_of_power.grapples import GrappleEnded, penalty_owed
 from domain.places_of_power.sheet import CONDITION_OF, Condition, sides
 from domain.places_of_power.table import replace, rules, sheet, with_rules, with_sheet
+from domain.places_of_power.table import spend as pay_action_points
 from domain.places_of_power.weapons import UNARMED, Weapon, at_range, extra_successes, spend_successes
 
 AttackKind = Literal["LightMelee", "HeavyMelee", "Ranged"]
@@ -548,16 +549,13 @@ def _held_by(state: EncounterState, controller: str) -> list[str]:
 def evolve(state: EncounterState, event: Event) -> EncounterState | None:
     match event:
         case AttackDeclared():
-            combatants = dict(state.combatants)
-            c = combatants[event.attacker]
-            combatants[c.id] = replace(c, action_points=c.action_points - event.action_points)
             ex = Exchange(
                 id=event.attack_id, attacker=event.attacker, defender=event.defender, attack=event.attack,
                 weapon=event.weapon, band=event.band, gun=event.gun, melee=event.melee, modifiers=event.modifiers,
                 aim=event.aim, difficulty=event.difficulty, base_damage=event.base_damage, total=0, outcome="",
                 extra=0, stage="rolling", awaiting=event.attacker,
             )
-            return _set(replace(state, combatants=combatants), ex)
+            return _set(pay_action_points(state, event.attacker, event.action_points), ex)
         case AttackRolled():
             ex = _current(state)
             ex = replace(ex, total=event.total, outcome=event.outcome, extra=event.extra)
@@ -586,14 +584,12 @@ def evolve(state: EncounterState, event: Event) -> EncounterState | None:
             return _set(state, replace(ex, damage=event.damage, defence_difficulty=event.defence_difficulty,
                                        stage="defence", awaiting=ex.defender))
         case DefenceRolled():
-            combatants = dict(state.combatants)
-            d = combatants[event.defender]
-            combatants[d.id] = replace(d, action_points=d.action_points - event.action_points)
+            state = pay_action_points(state, event.defender, event.action_points)
             ex = _current(state)
             ex = replace(ex, tried=[*ex.tried, event.defence])
             if event.riposte:
                 ex = replace(ex, stage="riposte", awaiting=ex.attacker, damage=1)
-            return _set(replace(state, combatants=combatants), ex)
+            return _set(state, ex)
         case ArmourTook():
             return with_sheet(state, event.combatant_id, armour=list(event.pieces))
         case HelmetSacrificed():

@@ -22,7 +22,7 @@ from domain.core.encounter import Command, EncounterState, Event
 from domain.core.errors import RuleViolation
 from domain.places_of_power.contests import Contestant, OpposedRolled, roll_contestant, level_reached
 from domain.places_of_power.harm import apply_penalties, penalty_points, take_hits
-from domain.places_of_power.table import rules, sheet, with_rules, with_sheet
+from domain.places_of_power.table import rules, sheet, spend, with_rules, with_sheet
 
 GRAPPLE_COST = 2
 
@@ -211,20 +211,10 @@ def release(state: EncounterState, cmd: ReleaseGrapple) -> list[Event]:
     return [GrappleEnded(controller=cmd.combatant_id, held=held, reason="released")]
 
 
-def _spend(state: EncounterState, combatant_id: str, action_points: int) -> EncounterState:
-    combatants = dict(state.combatants)
-    c = combatants[combatant_id]
-    combatants[combatant_id] = msgspec.structs.replace(c, action_points=c.action_points - action_points)
-    return msgspec.structs.replace(state, combatants=combatants)
-
-
 def evolve(state: EncounterState, event: Event) -> EncounterState | None:
     match event:
         case GrappleAttempted():
-            combatants = dict(state.combatants)
-            c = combatants[event.combatant_id]
-            combatants[c.id] = msgspec.structs.replace(c, action_points=c.action_points - event.action_points)
-            state = msgspec.structs.replace(state, combatants=combatants)
+            state = spend(state, event.combatant_id, event.action_points)
             if event.held:
                 return with_rules(state, grapples={**rules(state).grapples, event.target: event.combatant_id})
             # "If you fail then you are knocked down and are considered Prone"
@@ -232,7 +222,7 @@ def evolve(state: EncounterState, event: Event) -> EncounterState | None:
         case GrappleEnded():
             return with_rules(state, grapples={k: v for k, v in rules(state).grapples.items() if k != event.held})
         case BreakFreeRolled():
-            state = _spend(state, event.combatant_id, event.action_points)
+            state = spend(state, event.combatant_id, event.action_points)
             if not event.freed:
                 return state
             grapples = {k: v for k, v in rules(state).grapples.items() if k != event.combatant_id}
@@ -240,7 +230,7 @@ def evolve(state: EncounterState, event: Event) -> EncounterState | None:
                 grapples[event.holder] = event.combatant_id
             return with_rules(state, grapples=grapples)
         case Squeezed():
-            state = _spend(state, event.controller, event.action_points)
+            state = spend(state, event.controller, event.action_points)
             s = sheet(state.combatants[event.held])
             harm = take_hits(min(s.hits, 20), 1, is_player=state.combatants[event.held].controller == "player",
                              injuries_before=s.injuries, helpless_for_fight=s.helpless_for_fight)

@@ -26,7 +26,7 @@ from domain.places_of_power.checks import dice_for, judge
 from domain.places_of_power.grapples import penalty_owed
 from domain.places_of_power.harm import apply_penalties
 from domain.places_of_power.sheet import CONDITION_OF, sides
-from domain.places_of_power.table import replace, sheet, with_sheet
+from domain.places_of_power.table import sheet, spend, with_sheet
 
 HEALING_COST = 3
 DIFFICULTY_BY_HITS = {1: "Easy", 2: "Normal", 3: "Difficult", 4: "Hard"}
@@ -98,10 +98,7 @@ def heal(ruleset: object, state: EncounterState, cmd: Heal, dice: Dice) -> list[
 def evolve(state: EncounterState, event: Event) -> EncounterState | None:
     if not isinstance(event, HealingRolled):
         return None
-    combatants = dict(state.combatants)
-    h = combatants[event.healer]
-    combatants[h.id] = replace(h, action_points=h.action_points - event.action_points)
-    state = replace(state, combatants=combatants)
+    state = spend(state, event.healer, event.action_points)
     if not event.healed:
         return state
     return with_sheet(state, event.target, hits=sheet(state.combatants[event.target]).hits - 1)

@@ -28,7 +28,7 @@ from domain.places_of_power.grapples import cost_only, penalty_owed
 from domain.places_of_power.harm import apply_penalties
 from domain.places_of_power.checks import dice_for, judge
 from domain.places_of_power.sheet import CONDITION_OF, sides
-from domain.places_of_power.table import replace, sheet, with_sheet
+from domain.places_of_power.table import sheet, spend, with_sheet
 from domain.places_of_power.weapons import UNARMED, Weapon
 
 COST = {"Trip": 2, "Disarm": 2}
@@ -123,10 +123,7 @@ def non_lethal(ruleset: object, state: EncounterState, cmd: NonLethalAttack, dic
 def evolve(state: EncounterState, event: Event) -> EncounterState | None:
     if not isinstance(event, NonLethalAttackRolled):
         return None
-    combatants = dict(state.combatants)
-    c = combatants[event.combatant_id]
-    combatants[c.id] = replace(c, action_points=c.action_points - event.action_points)
-    state = replace(state, combatants=combatants)
+    state = spend(state, event.combatant_id, event.action_points)
     if not event.success:
         return state
     if event.move == "Trip":  # "your target is knocked down and is considered Prone"
@@ -193,10 +190,7 @@ def taunt(ruleset: object, state: EncounterState, cmd: Taunt, dice: Dice) -> lis
 def evolve_taunt(state: EncounterState, event: Event) -> EncounterState | None:
     if not isinstance(event, TauntRolled):
         return None
-    combatants = dict(state.combatants)
-    c = combatants[event.combatant_id]
-    combatants[c.id] = replace(c, action_points=c.action_points - event.action_points)
-    return replace(state, combatants=combatants)
+    return spend(state, event.combatant_id, event.action_points)
 
 
 COMMANDS = (*COMMANDS, Taunt)

@@ -65,6 +65,14 @@ def with_check(state: EncounterState, record: CheckRecord) -> EncounterState:
     return with_rules(state, checks=checks)
 
 
+def spend(state: EncounterState, combatant_id: str, action_points: int) -> EncounterState:
+    """The combatant's Action Points after paying ``action_points`` (checked when decided)."""
+    combatants = dict(state.combatants)
+    c = combatants[combatant_id]
+    combatants[combatant_id] = replace(c, action_points=c.action_points - action_points)
+    return replace(state, combatants=combatants)
+
+
 def sheet(c: Combatant) -> Sheet:
     return c.sheet  # type: ignore[no-any-return]
 

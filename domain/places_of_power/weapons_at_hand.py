@@ -15,7 +15,7 @@ import msgspec
 
 from domain.core.encounter import Command, EncounterState, Event
 from domain.core.errors import RuleViolation
-from domain.places_of_power.table import replace, sheet, with_sheet
+from domain.places_of_power.table import sheet, spend, with_sheet
 
 AT_HAND = 3
 SWAP_COST = 3
@@ -76,9 +76,7 @@ def evolve(state: EncounterState, event: Event) -> EncounterState | None:
     s = sheet(c)
     moving_in = [w for w in s.carried if w.name in event.take]
     moving_out = [w for w in s.weapons if w.name in event.put_away]
-    combatants = dict(state.combatants)
-    combatants[c.id] = replace(c, action_points=c.action_points - event.action_points)
-    state = replace(state, combatants=combatants)
+    state = spend(state, c.id, event.action_points)
     return with_sheet(
         state, c.id,
         weapons=[w for w in s.weapons if w.name not in event.put_away] + moving_in,
