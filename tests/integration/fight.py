@@ -53,3 +53,21 @@ async def started_fight(client: Any, *others: Any) -> tuple[str, str, str]:
     for other in others:  # more clients (other server processes) speaking as the same GM
         other.headers["Authorization"] = client.headers["Authorization"]
     return enc, mira, bandit
+
+
+async def seat_party(client: Any, enc: str, sheets: dict[str, tuple[str, dict[str, Any]]]
+                     ) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+    """Add combatants (name → (controller, sheet)); players get their own tokens.
+    Returns (ids by name, player Authorization headers by name)."""
+    ids: dict[str, str] = {}
+    tokens: dict[str, dict[str, str]] = {}
+    for name, (controller, sheet) in sheets.items():
+        r = await client.post(f"/encounters/{enc}/combatants", json={
+            "name": name, "side": "party" if controller == "player" else "enemies", "controller": controller,
+            "sheet": sheet})
+        assert r.status_code == 201, r.text
+        ids[name] = r.json()["events"][0]["data"]["combatant_id"]
+    for name, (controller, _) in sheets.items():
+        if controller == "player":
+            tokens[name] = await mint(client, enc, "player", [ids[name]])
+    return ids, tokens

@@ -17,7 +17,7 @@ from typing import Any
 import msgspec
 
 from domain.rulesets import default_registry
-from tests.integration.fight import command, mint, open_encounter
+from tests.integration.fight import command, mint, open_encounter, seat_party
 
 RULESET = default_registry().get("places-of-power")
 
@@ -53,15 +53,10 @@ class Table:
     async def open(self, initiative: list[int], bandit: dict[str, Any] | None = None) -> Table:
         """``initiative``: Mira's die, Kess's die, then the GM's die."""
         self.enc = await open_encounter(self.client, dice_policy="reported")
-        for name, controller, sheet in (("Mira", "player", MIRA), ("Kess", "player", KESS),
-                                        ("Bandit", "gm", bandit or BANDIT)):
-            r = await self.client.post(f"/encounters/{self.enc}/combatants", json={
-                "name": name, "side": "party" if controller == "player" else "enemies", "controller": controller,
-                "sheet": sheet})
-            assert r.status_code == 201, r.text
-            self.ids[name] = r.json()["events"][0]["data"]["combatant_id"]
-        for name in ("Mira", "Kess"):
-            self.tokens[name] = await mint(self.client, self.enc, "player", [self.ids[name]])
+        ids, tokens = await seat_party(self.client, self.enc, {
+            "Mira": ("player", MIRA), "Kess": ("player", KESS), "Bandit": ("gm", bandit or BANDIT)})
+        self.ids.update(ids)
+        self.tokens.update(tokens)
         await self.gm("RollInitiative", initiative)
         await self.gm("StartEncounter")
         return self

@@ -26,7 +26,7 @@ import pytest
 
 from domain.core.dice import seeded_face
 from domain.rulesets import default_registry
-from tests.integration.fight import command, mint, open_encounter
+from tests.integration.fight import command, mint, open_encounter, seat_party
 
 RULESET = default_registry().get("places-of-power")
 POLICIES = ["seeded", "reported"]
@@ -62,15 +62,10 @@ class Table:
 
     async def open(self) -> Table:
         self.enc = await open_encounter(self.client, dice_policy=self.policy)
-        for name, controller, sheet in (("Mira", "player", MIRA), ("Kess", "player", KESS),
-                                        ("Bandit", "gm", BANDIT)):
-            r = await self.client.post(f"/encounters/{self.enc}/combatants", json={
-                "name": name, "side": "party" if controller == "player" else "enemies", "controller": controller,
-                "sheet": sheet})
-            assert r.status_code == 201, r.text
-            self.ids[name] = r.json()["events"][0]["data"]["combatant_id"]
-        for name in ("Mira", "Kess"):
-            self.tokens[name] = await mint(self.client, self.enc, "player", [self.ids[name]])
+        ids, tokens = await seat_party(self.client, self.enc, {
+            "Mira": ("player", MIRA), "Kess": ("player", KESS), "Bandit": ("gm", BANDIT)})
+        self.ids.update(ids)
+        self.tokens.update(tokens)
         return self
 
     def body(self, kind: str, faces: list[int] | None = None, **fields: Any) -> dict[str, Any]:
