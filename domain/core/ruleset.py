@@ -168,6 +168,8 @@ class Ruleset(ABC):
         self, state: EncounterState, command: Command, dice: Dice, *, seed: bytes | None = None
     ) -> list[Event]:
         if state.status == "ended":
+            if isinstance(command, self.after_fight_commands):
+                return self.decide_action(state, command, dice)
             raise RuleViolation("encounter_ended", f"The encounter “{state.name}” has ended.")
         match command:
             case AddCombatant():
@@ -247,6 +249,9 @@ class Ruleset(ABC):
                     turn=state.order[0] if state.order else None,
                     acted=[],
                 )
+                state = self.round_began(state)
+                if state.turn is not None:
+                    state = self.turn_began(state, state.turn)
             case TurnEnded():
                 combatants = state.combatants
                 if event.action_points is not None:
@@ -256,6 +261,9 @@ class Ruleset(ABC):
                 acted = [*state.acted, event.combatant_id]
                 nxt = next((cid for cid in state.order if cid not in acted), None)
                 state = replace(state, combatants=combatants, turn=nxt, acted=acted)
+                state = self.turn_finished(state, event.combatant_id)
+                if nxt is not None:
+                    state = self.turn_began(state, nxt)
             case EncounterEnded():
                 state = replace(state, status="ended", turn=None, seed=event.seed)
             case CombatantRevealed():
@@ -386,6 +394,21 @@ class Ruleset(ABC):
 
     def before_end_turn(self, state: EncounterState) -> None:
         """Refuse ending a turn while the ruleset waits for a decision. Default: never."""
+
+    # Commands a ruleset still takes once the fight has ended (treating injuries, days passing).
+    after_fight_commands: tuple[type[Command], ...] = ()
+
+    def round_began(self, state: EncounterState) -> EncounterState:
+        """The state as a new round begins (statuses that last until the end of the round end)."""
+        return state
+
+    def turn_began(self, state: EncounterState, combatant_id: str) -> EncounterState:
+        """The state as ``combatant_id``'s turn begins (start-of-turn effects fall due)."""
+        return state
+
+    def turn_finished(self, state: EncounterState, combatant_id: str) -> EncounterState:
+        """The state after ``combatant_id``'s turn ended (statuses lasting turns count down)."""
+        return state
 
     def _end_turn(self, state: EncounterState, cmd: EndTurn) -> list[Event]:
         self.require_turn(state, cmd.combatant_id)

@@ -70,7 +70,20 @@ DECISIONS: dict[type[Command], Decision] = {
     weapons_at_hand.SwapWeapons: lambda r, s, c, d: weapons_at_hand.swap(r, s, c),
     healing.Heal: lambda r, s, c, d: healing.heal(r, s, c, d),
 }
+# Rule modules written to one shape: each exports COMMANDS, EVENTS, DECISIONS ({command type:
+# decide(ruleset, state, command, dice)}) and evolve(state, event) -> state | None; and, when it
+# needs them, GATES (checks every action passes, gate(ruleset, state, command)), AFTER_FIGHT
+# (commands taken once the fight has ended), round_began(state), turn_began(state, id),
+# turn_finished(state, id) and before_end_turn(state).
+MODULES: tuple[Any, ...] = ()
+for _module in MODULES:
+    DECISIONS.update(_module.DECISIONS)
+GATES: tuple[Callable[[Any, EncounterState, Command], None], ...] = tuple(
+    g for m in MODULES for g in getattr(m, "GATES", ())
+)
+
 EVOLVERS = (
+    *(m.evolve for m in MODULES),
     check_rolls.evolve, hits.evolve, hero_points.evolve, levelling.evolve, contests.evolve, attacks.evolve,
     grapples.evolve, non_lethal.evolve, non_lethal.evolve_taunt, weapons_at_hand.evolve, healing.evolve,
 )
@@ -83,13 +96,14 @@ class PlacesOfPower(Ruleset):
     extra_commands = (
         TakeAction, GmCostedAction, *check_rolls.COMMANDS, *conditions.COMMANDS, *hits.COMMANDS, *hero_points.COMMANDS,
         *contests.COMMANDS, *levelling.COMMANDS, *attacks.COMMANDS, *grapples.COMMANDS, *non_lethal.COMMANDS,
-        *weapons_at_hand.COMMANDS, *healing.COMMANDS,
+        *weapons_at_hand.COMMANDS, *healing.COMMANDS, *(c for m in MODULES for c in m.COMMANDS),
     )
     extra_events = (
         ActionTaken, *check_rolls.EVENTS, *hits.EVENTS, *hero_points.EVENTS, *contests.EVENTS, *levelling.EVENTS,
         *attacks.EVENTS, *grapples.EVENTS, *non_lethal.EVENTS, *weapons_at_hand.EVENTS,
-        *healing.EVENTS,
+        *healing.EVENTS, *(e for m in MODULES for e in m.EVENTS),
     )
+    after_fight_commands = tuple(c for m in MODULES for c in getattr(m, "AFTER_FIGHT", ()))
     reserved_ids = frozenset({initiative.NPC_GROUP})
     # "sees an NPC's name, visible condition and wound level, not its sheet"
     visible_sheet_fields = ("hits", "conditions", "prone", "dead", "injuries")
@@ -119,8 +133,31 @@ class PlacesOfPower(Ruleset):
         if rules(state).exchange is not None:
             ex = rules(state).exchange
             raise RuleViolation("exchange_pending", f"Attack {ex.id} is still waiting for a decision.")
+        for m in MODULES:
+            if hasattr(m, "before_end_turn"):
+                m.before_end_turn(state)
+
+    def round_began(self, state: EncounterState) -> EncounterState:
+        for m in MODULES:
+            if hasattr(m, "round_began"):
+                state = m.round_began(state)
+        return state
+
+    def turn_began(self, state: EncounterState, combatant_id: str) -> EncounterState:
+        for m in MODULES:
+            if hasattr(m, "turn_began"):
+                state = m.turn_began(state, combatant_id)
+        return state
+
+    def turn_finished(self, state: EncounterState, combatant_id: str) -> EncounterState:
+        for m in MODULES:
+            if hasattr(m, "turn_finished"):
+                state = m.turn_finished(state, combatant_id)
+        return state
 
     def decide_action(self, state: EncounterState, command: Command, dice: Dice) -> list[Event]:
+        for gate in GATES:
+            gate(self, state, command)
         if isinstance(command, TakeAction):
             c = self.require_turn(state, command.combatant_id)
             if command.action == "Stand" and not c.sheet.prone:

@@ -16,6 +16,8 @@ from typing import Annotated, Any, Literal, get_args
 import msgspec
 
 from domain.places_of_power.armour import ArmourPiece
+from domain.places_of_power.stat_block import StatBlock
+from domain.places_of_power.status_effect import Status
 from domain.places_of_power.weapons import Weapon
 
 AttributeDie = Literal["D4", "D6", "D8", "D10", "D12"]
@@ -98,6 +100,13 @@ class Sheet(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     off_balance_round: int = 0
     dropped_weapons: list[str] = msgspec.field(default_factory=list)
     damaged_weapons: list[str] = msgspec.field(default_factory=list)
+    statuses: Annotated[list[Status], msgspec.Meta(max_length=20)] = msgspec.field(default_factory=list)
+    # Mere points left to cast with ("Cast one of the spells you know and for which you have
+    # the require Mere to use")
+    mere: Annotated[int, msgspec.Meta(ge=0, le=999)] = 0
+    in_cover: bool = False
+    # an Enemy's Stat Block; None for a player character or an NPC played like one
+    stat_block: StatBlock | None = None
 
     def attribute_die(self, attribute: str) -> str:
         return str(getattr(self.attributes, attribute))
