@@ -186,7 +186,11 @@ class PlacesOfPower(Ruleset):
         if isinstance(event, ActionTaken):
             combatants = dict(state.combatants)
             c = combatants[event.combatant_id]
-            sheet = replace(c.sheet, prone=False) if event.action == "Stand" else c.sheet
+            sheet = c.sheet
+            if event.action == "Stand":
+                sheet = replace(sheet, prone=False)
+            elif event.action == "TakeCover":
+                sheet = replace(sheet, in_cover=True)
             combatants[c.id] = replace(c, action_points=c.action_points - event.action_points, sheet=sheet)
             return replace(state, combatants=combatants)
         for evolve in EVOLVERS:
