@@ -29,6 +29,7 @@ from domain.places_of_power.harm import apply_penalties, take_hits
 from domain.places_of_power.armour import helmet_sacrifice
 from domain.places_of_power.grapples import GrappleEnded, penalty_owed
 from domain.places_of_power.sheet import CONDITION_OF, Condition, sides
+from domain.places_of_power.statuses import has, status
 from domain.places_of_power.table import replace, rules, sheet, with_rules, with_sheet
 from domain.places_of_power.table import spend as pay_action_points
 from domain.places_of_power.weapons import UNARMED, Weapon, at_range, extra_successes, spend_successes
@@ -88,6 +89,7 @@ class Exchange(msgspec.Struct, kw_only=True):
     damage: int = 0
     defence_difficulty: str = ""
     critical: str | None = None
+    blindsided: bool = False  # a Deafened defender attacked from behind: no active defence
     tried: list[str] = msgspec.field(default_factory=list)
     choices: list[Choice] = msgspec.field(default_factory=list)
 
@@ -111,6 +113,12 @@ class Attack(Command, tag="Attack"):
     modifiers: Annotated[list[Modifier], msgspec.Meta(max_length=3)] = msgspec.field(default_factory=list)
     aim: Aim = "body"
     penalties: Penalties = msgspec.field(default_factory=list)
+    # Against an Exposed target: "All attacks made against you are performed at Advantage OR
+    # gain an extra Hit of Base damage" - the attacker's pick.
+    exposed: Literal["Advantage", "Damage"] = "Advantage"
+    # The GM's call: the attacker is behind the target (a Deafened target "cannot mount an
+    # active defence until after the first blow").
+    from_behind: bool = False
 
 
 class ChooseCriticalEffect(Command, tag="ChooseCriticalEffect"):
@@ -171,6 +179,7 @@ class AttackDeclared(Event, tag="AttackDeclared"):
     base_damage: int
     action_points: int
     penalties: list[str] = msgspec.field(default_factory=list)
+    from_behind: bool = False
 
 
 class AttackRolled(Event, tag="AttackRolled"):
@@ -338,10 +347,19 @@ def declare(ruleset: object, state: EncounterState, cmd: Attack, dice: Dice) -> 
     cost = ATTACK_COST[cmd.attack] + sum(
         (1 if melee else 2) if m == "TargetedHit" else MODIFIER_COST[m] for m in dict.fromkeys(cmd.modifiers)
     )
+    exposed = has(target, "Exposed")
     base = at.damage + (1 if cmd.attack == "HeavyMelee" else 0)  # "Add 1 Hit to the base damage"
+    base += 1 if exposed and cmd.exposed == "Damage" else 0
     s = sheet(c)
-    advantage = "Steady" in cmd.modifiers or sheet(target).prone  # Prone: "attacked at Advantage"
-    disadvantage = CONDITION_OF[weapon.attribute] in s.conditions or weapon.name in s.damaged_weapons
+    # Prone: "attacked at Advantage"; Paralysed: "All attacks against you can be performed at
+    # Advantage"; Exposed: at Advantage unless the extra Hit was chosen.
+    advantage = ("Steady" in cmd.modifiers or sheet(target).prone or has(target, "Paralysed")
+                 or (exposed and cmd.exposed == "Advantage"))
+    # Blinded: "All attacks are performed at Disadvantage"; Frightened: "Any attacks or checks
+    # against the source of your fear are performed at Disadvantage".
+    fear = status(c, "Frightened")
+    disadvantage = (CONDITION_OF[weapon.attribute] in s.conditions or weapon.name in s.damaged_weapons
+                    or has(c, "Blinded") or (fear is not None and fear.source == target.id))
     a, k = dice_for(sides(s.attribute_die(weapon.attribute)), _skill_die(c, weapon.skill), advantage, disadvantage)
     pay = apply_penalties(cmd.penalties, penalty_owed(state, c.id), difficulty=at.difficulty, dice=(a, k), cost=cost,
                           base_damage=base)
@@ -356,7 +374,7 @@ def declare(ruleset: object, state: EncounterState, cmd: Attack, dice: Dice) -> 
             attack_id=attack_id, attacker=c.id, defender=target.id, attack=cmd.attack, weapon=weapon.name,
             band=cmd.band, gun=weapon.gun, melee=melee, modifiers=list(dict.fromkeys(cmd.modifiers)), aim=cmd.aim,
             difficulty=pay.difficulty, base_damage=pay.base_damage, action_points=pay.cost,
-            penalties=list(cmd.penalties),
+            penalties=list(cmd.penalties), from_behind=cmd.from_behind,
         ),
         AttackRolled(attack_id=attack_id, dice=rolled, total=sum(d.face for d in rolled),
                      outcome="Critical Miss" if outcome == "Critical Failure" else outcome,
@@ -519,7 +537,9 @@ def legal_choices(state: EncounterState, ex: Exchange) -> list[Choice]:
     no_armour = ex.critical == "BypassArmour" or ("TargetedHit" in ex.modifiers and ex.aim == "unarmoured")
     off_balance = s.off_balance_round == state.round and state.round > 0
     far = ex.band in FAR_ENOUGH
-    free_to_dodge = not (helpless or failed or unavoidable or off_balance)
+    # Paralysed: "You cannot move or act"; Unconscious: "You cannot act at all."
+    helpless = helpless or has(target, "Paralysed") or has(target, "Unconscious")
+    free_to_dodge = not (helpless or failed or unavoidable or off_balance or ex.blindsided)
     possible = {
         "Evade": ex.melee and free_to_dodge and not s.prone,
         "Parry": ex.melee and free_to_dodge and any(
@@ -555,6 +575,13 @@ def evolve(state: EncounterState, event: Event) -> EncounterState | None:
                 aim=event.aim, difficulty=event.difficulty, base_damage=event.base_damage, total=0, outcome="",
                 extra=0, stage="rolling", awaiting=event.attacker,
             )
+            deaf = status(state.combatants[event.defender], "Deafened")
+            if event.from_behind and deaf is not None and not deaf.level:
+                # "If attacked from behind you cannot mount an active defence until after the first blow."
+                ex = replace(ex, blindsided=True)
+                d = state.combatants[event.defender]
+                state = with_sheet(state, d.id, statuses=[replace(x, level=1) if x.name == "Deafened" else x
+                                                          for x in sheet(d).statuses])
             return _set(pay_action_points(state, event.attacker, event.action_points), ex)
         case AttackRolled():
             ex = _current(state)

@@ -76,6 +76,10 @@ def heal(ruleset: object, state: EncounterState, cmd: Heal, dice: Dice) -> list[
         raise RuleViolation("cannot_act", f"{healer.name} is Helpless and cannot heal anyone, themselves included.")
     if ts.dead:
         raise RuleViolation("invalid_target", f"{target.name} is dead.")
+    if ts.statuses:
+        # "Status Effects must always be resolved before you can treat any Hits a target has suffered."
+        raise RuleViolation("statuses_first", f"{target.name}'s Status Effects must be stabilised before any Hit is "
+                            f"healed: {', '.join(st.name for st in ts.statuses)}.")
     if ts.hits == 0:
         raise RuleViolation("no_hits_to_restore", f"{target.name} has taken no Hits.")
     medical = hs.skill_die("Medical")

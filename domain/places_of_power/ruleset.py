@@ -30,6 +30,7 @@ from domain.places_of_power import (
     initiative,
     levelling,
     non_lethal,
+    statuses,
     weapons_at_hand,
 )
 from domain.places_of_power.action_points import budget_for
@@ -75,7 +76,7 @@ DECISIONS: dict[type[Command], Decision] = {
 # needs them, GATES (checks every action passes, gate(ruleset, state, command)), AFTER_FIGHT
 # (commands taken once the fight has ended), round_began(state), turn_began(state, id),
 # turn_finished(state, id) and before_end_turn(state).
-MODULES: tuple[Any, ...] = ()
+MODULES: tuple[Any, ...] = (statuses,)
 for _module in MODULES:
     DECISIONS.update(_module.DECISIONS)
 GATES: tuple[Callable[[Any, EncounterState, Command], None], ...] = tuple(
@@ -162,6 +163,9 @@ class PlacesOfPower(Ruleset):
             c = self.require_turn(state, command.combatant_id)
             if command.action == "Stand" and not c.sheet.prone:
                 raise RuleViolation("not_prone", f"{c.name} is not Prone.")
+            if command.action in ("Dash", "ClimbLeap") and statuses.has(c, "Crippled"):
+                # Crippled: "You cannot use Dash or Climb/Leap actions until this effect is healed."
+                raise RuleViolation("crippled", f"{c.name} is Crippled and cannot Dash, Climb or Leap.")
             cost, _ = ACTION_COSTS[command.action]
             # "When your character is Wounded or Afflicted then they must apply Penalty Points
             # when performing any actions"
@@ -192,11 +196,11 @@ class PlacesOfPower(Ruleset):
             elif event.action == "TakeCover":
                 sheet = replace(sheet, in_cover=True)
             combatants[c.id] = replace(c, action_points=c.action_points - event.action_points, sheet=sheet)
-            return replace(state, combatants=combatants)
+            return statuses.after_event(state, replace(state, combatants=combatants))
         for evolve in EVOLVERS:
             evolved = evolve(state, event)
             if evolved is not None:
-                return evolved
+                return statuses.after_event(state, evolved)
         return super().evolve_action(state, event)
 
     def coverage(self) -> list[Section]:

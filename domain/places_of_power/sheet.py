@@ -105,6 +105,10 @@ class Sheet(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     # the require Mere to use")
     mere: Annotated[int, msgspec.Meta(ge=0, le=999)] = 0
     in_cover: bool = False
+    # Affinity level by Mere colour (Burning spares "Characters with an Affinity for Rosmere of Level 5")
+    affinities: Annotated[dict[SkillName, Annotated[int, msgspec.Meta(ge=0, le=20)]], msgspec.Meta(max_length=20)] = (
+        msgspec.field(default_factory=dict)
+    )
     # an Enemy's Stat Block; None for a player character or an NPC played like one
     stat_block: StatBlock | None = None
 

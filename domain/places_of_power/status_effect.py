@@ -31,3 +31,5 @@ class Status(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     difficulty: str | None = None
     level: int = 0
     reason: Annotated[str, msgspec.Meta(max_length=500)] = ""
+    due: bool = False  # Bleeding or Burning waiting to be settled this turn
+    used: int = 0  # Staggered: acted this turn; Entangled: tried to break loose this turn
