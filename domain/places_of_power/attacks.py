@@ -29,6 +29,7 @@ from domain.places_of_power.harm import apply_penalties, take_hits
 from domain.places_of_power.armour import helmet_sacrifice
 from domain.places_of_power.grapples import GrappleEnded, penalty_owed
 from domain.places_of_power.sheet import CONDITION_OF, Condition, sides
+from domain.places_of_power.movement import knock_back
 from domain.places_of_power.statuses import has, status
 from domain.places_of_power.table import replace, rules, sheet, with_rules, with_sheet
 from domain.places_of_power.table import spend as pay_action_points
@@ -90,6 +91,7 @@ class Exchange(msgspec.Struct, kw_only=True):
     defence_difficulty: str = ""
     critical: str | None = None
     blindsided: bool = False  # a Deafened defender attacked from behind: no active defence
+    dice_sides: list[int] = msgspec.field(default_factory=list)  # the attack's dice (Pull your Punch re-rolls them)
     tried: list[str] = msgspec.field(default_factory=list)
     choices: list[Choice] = msgspec.field(default_factory=list)
 
@@ -271,6 +273,15 @@ class MishapSuffered(Event, tag="MishapSuffered"):
         return [self.die] if self.die else []
 
 
+class LethalBlow(Event, tag="LethalBlow"):
+    """The Hits getting through would kill a target who failed to defend: the attacker may
+    Pull their Punch (pull_your_punch.py) before they land."""
+
+    attack_id: int
+    combatant_id: str
+    damage: int
+
+
 class ExchangeEnded(Event, tag="ExchangeEnded"):
     attack_id: int
     result: str
@@ -278,7 +289,7 @@ class ExchangeEnded(Event, tag="ExchangeEnded"):
 
 EVENTS = (
     AttackDeclared, AttackRolled, CriticalEffectChosen, SuccessesSpent, DefenceRolled, ArmourTook, HitsTaken,
-    KnockedProne, MishapSuffered, ExchangeEnded, CriticalDowngraded, HelmetSacrificed,
+    KnockedProne, MishapSuffered, ExchangeEnded, CriticalDowngraded, HelmetSacrificed, LethalBlow,
 )
 
 
@@ -316,7 +327,23 @@ def _skill_die(c: Combatant, skill: str) -> int:
     return sides(die)
 
 
-def _can_act(c: Combatant) -> None:
+def edges(c: Combatant, target: Combatant, exposed: str) -> tuple[bool, bool, int]:
+    """What the two combatants' states give an attack by ``c`` on ``target``: Advantage,
+    Disadvantage, extra Base Damage.
+
+    Prone: "Prone targets are always attacked at Advantage"; Paralysed: "All attacks against
+    you can be performed at Advantage"; Exposed: "All attacks made against you are performed at
+    Advantage OR gain an extra Hit of Base damage" (``exposed``: the attacker's pick); Blinded:
+    "All attacks are performed at Disadvantage"; Frightened: "Any attacks or checks against the
+    source of your fear are performed at Disadvantage"."""
+    is_exposed = has(target, "Exposed")
+    advantage = sheet(target).prone or has(target, "Paralysed") or (is_exposed and exposed == "Advantage")
+    fear = status(c, "Frightened")
+    disadvantage = has(c, "Blinded") or (fear is not None and fear.source == target.id)
+    return advantage, disadvantage, 1 if is_exposed and exposed == "Damage" else 0
+
+
+def can_act(c: Combatant) -> None:
     s = sheet(c)
     if s.dead:
         raise RuleViolation("cannot_act", f"{c.name} is dead.")
@@ -331,7 +358,7 @@ def declare(ruleset: object, state: EncounterState, cmd: Attack, dice: Dice) -> 
     c = ruleset.require_turn(state, cmd.combatant_id)
     if rules(state).exchange is not None:
         raise RuleViolation("exchange_pending", "Another attack is still being resolved.")
-    _can_act(c)
+    can_act(c)
     target = ruleset.combatant(state, cmd.target)
     if target.id == c.id:
         raise RuleViolation("invalid_target", "A combatant cannot attack themselves.")
@@ -347,19 +374,11 @@ def declare(ruleset: object, state: EncounterState, cmd: Attack, dice: Dice) -> 
     cost = ATTACK_COST[cmd.attack] + sum(
         (1 if melee else 2) if m == "TargetedHit" else MODIFIER_COST[m] for m in dict.fromkeys(cmd.modifiers)
     )
-    exposed = has(target, "Exposed")
-    base = at.damage + (1 if cmd.attack == "HeavyMelee" else 0)  # "Add 1 Hit to the base damage"
-    base += 1 if exposed and cmd.exposed == "Damage" else 0
+    edge_for, edge_against, exposed_damage = edges(c, target, cmd.exposed)
+    base = at.damage + (1 if cmd.attack == "HeavyMelee" else 0) + exposed_damage  # "Add 1 Hit to the base damage"
     s = sheet(c)
-    # Prone: "attacked at Advantage"; Paralysed: "All attacks against you can be performed at
-    # Advantage"; Exposed: at Advantage unless the extra Hit was chosen.
-    advantage = ("Steady" in cmd.modifiers or sheet(target).prone or has(target, "Paralysed")
-                 or (exposed and cmd.exposed == "Advantage"))
-    # Blinded: "All attacks are performed at Disadvantage"; Frightened: "Any attacks or checks
-    # against the source of your fear are performed at Disadvantage".
-    fear = status(c, "Frightened")
-    disadvantage = (CONDITION_OF[weapon.attribute] in s.conditions or weapon.name in s.damaged_weapons
-                    or has(c, "Blinded") or (fear is not None and fear.source == target.id))
+    advantage = "Steady" in cmd.modifiers or edge_for
+    disadvantage = CONDITION_OF[weapon.attribute] in s.conditions or weapon.name in s.damaged_weapons or edge_against
     a, k = dice_for(sides(s.attribute_die(weapon.attribute)), _skill_die(c, weapon.skill), advantage, disadvantage)
     pay = apply_penalties(cmd.penalties, penalty_owed(state, c.id), difficulty=at.difficulty, dice=(a, k), cost=cost,
                           base_damage=base)
@@ -477,7 +496,7 @@ def defend(ruleset: object, state: EncounterState, cmd: Defend, dice: Dice) -> l
 
 
 def _land(state: EncounterState, ex: Exchange, target: Combatant, damage: int, on_armour: bool, result: str,
-          *, knockdown: bool = True) -> list[Event]:
+          *, knockdown: bool = True, pullable: bool = True) -> list[Event]:
     """The Hits land on ``target``: through the armour if chosen, then the Hits."""
     events: list[Event] = []
     s = sheet(target)
@@ -489,6 +508,8 @@ def _land(state: EncounterState, ex: Exchange, target: Combatant, damage: int, o
                                  damage_through=worn.damage_through, pieces=worn.pieces, used=worn.used,
                                  destroyed=worn.destroyed))
         through = worn.damage_through
+    if pullable and result == "hit" and through > 0 and _pullable(state, ex, target, through):
+        return [*events, LethalBlow(attack_id=ex.id, combatant_id=target.id, damage=through)]
     if through > 0:
         harm = take_hits(s.hits, through, is_player=target.controller == "player", injuries_before=s.injuries,
                          helpless_for_fight=s.helpless_for_fight)
@@ -501,6 +522,19 @@ def _land(state: EncounterState, ex: Exchange, target: Combatant, damage: int, o
         events.append(KnockedProne(combatant_id=target.id, reason="Knockdown"))
     events.append(ExchangeEnded(attack_id=ex.id, result=result))
     return events
+
+
+def _pullable(state: EncounterState, ex: Exchange, target: Combatant, damage: int) -> bool:
+    """"If you inflict enough damage on a target that the would be killed outright, and they
+    fail to defend against it, you can choose to spend an extra Action Point to reduce that
+    damage down to the point that they would be rendered Helpless instead." A target already
+    Helpless has no Helpless to be left at; an attacker without an Action Point cannot pay."""
+    s = sheet(target)
+    if s.hits >= 4 or s.helpless_for_fight or ex.attacker not in state.combatants:
+        return False
+    harm = take_hits(s.hits, damage, is_player=target.controller == "player", injuries_before=s.injuries,
+                     helpless_for_fight=s.helpless_for_fight)
+    return harm.dead and state.combatants[ex.attacker].action_points >= 1
 
 
 def mishap(state: EncounterState, cmd: ResolveMishap, dice: Dice) -> list[Event]:
@@ -522,6 +556,8 @@ def legal_choices(state: EncounterState, ex: Exchange) -> list[Choice]:
         return [Choice(name=e) for e in get_args(CriticalEffect)]
     if ex.stage == "spend":
         return [Choice(name="Damage"), Choice(name="Precision")]
+    if ex.stage == "pull":
+        return [Choice(name="PullYourPunch", action_points=1), Choice(name="LetItLand")]
     target = state.combatants.get(ex.awaiting)
     if target is None:
         return []
@@ -585,7 +621,8 @@ def evolve(state: EncounterState, event: Event) -> EncounterState | None:
             return _set(pay_action_points(state, event.attacker, event.action_points), ex)
         case AttackRolled():
             ex = _current(state)
-            ex = replace(ex, total=event.total, outcome=event.outcome, extra=event.extra)
+            ex = replace(ex, total=event.total, outcome=event.outcome, extra=event.extra,
+                         dice_sides=[d.sides for d in event.dice])
             if event.outcome == "Critical Miss":
                 return _set(state, replace(ex, stage="mishap", awaiting="gm"))
             if event.outcome == "Critical Success":
@@ -600,6 +637,8 @@ def evolve(state: EncounterState, event: Event) -> EncounterState | None:
                 held = next((w.name for w in d.weapons if w.name not in d.dropped_weapons), None)
                 if held is not None:
                     state = with_sheet(state, ex.defender, dropped_weapons=[*d.dropped_weapons, held])
+            if event.effect == "Knockback":
+                state = knock_back(state, ex.attacker, ex.defender)
             if event.effect == "RefundActionPoint":  # "You gain back 1 Action Point."
                 combatants = dict(state.combatants)
                 c = combatants[ex.attacker]
@@ -629,6 +668,9 @@ def evolve(state: EncounterState, event: Event) -> EncounterState | None:
                               injuries=event.injuries, helpless_for_fight=event.helpless_for_fight or s.helpless_for_fight)
         case KnockedProne():
             return with_sheet(state, event.combatant_id, prone=True)
+        case LethalBlow():
+            return _set(state, replace(_current(state), stage="pull", awaiting=_current(state).attacker,
+                                       damage=event.damage))
         case MishapSuffered():
             return _mishap_effect(state, event)
         case ExchangeEnded():
@@ -664,7 +706,7 @@ def _mishap_effect(state: EncounterState, event: MishapSuffered) -> EncounterSta
         case 2:  # "you cannot use Evade, Parry, or Dive for the rest of this round"
             return with_sheet(state, cid, off_balance_round=state.round)
         case 3:  # "Your weapon slips from your fingers and slides across the floor"
-            if ex.weapon == UNARMED.name:
+            if ex.weapon == UNARMED.name or ex.attack == "Spell":
                 return state
             return with_sheet(state, cid, dropped_weapons=[*s.dropped_weapons, ex.weapon])
         case 4:  # "You crash into your opponent suffering the Weakened Condition."
@@ -680,6 +722,6 @@ def _mishap_effect(state: EncounterState, event: MishapSuffered) -> EncounterSta
             combatants[cid] = replace(c, action_points=c.action_points - 1)
             return replace(state, combatants=combatants)
         case _:  # 6: "All attacks made with this weapon are performed at a Disadvantage"
-            if ex.weapon == UNARMED.name:
+            if ex.weapon == UNARMED.name or ex.attack == "Spell":
                 return state
             return with_sheet(state, cid, damaged_weapons=[*s.damaged_weapons, ex.weapon])

@@ -25,11 +25,17 @@ from domain.places_of_power import (
     healing,
     conditions,
     contests,
+    enemies,
     hero_points,
     hits,
     initiative,
+    injuries,
     levelling,
+    magic,
+    morale,
+    movement,
     non_lethal,
+    pull_your_punch,
     statuses,
     weapons_at_hand,
 )
@@ -76,7 +82,7 @@ DECISIONS: dict[type[Command], Decision] = {
 # needs them, GATES (checks every action passes, gate(ruleset, state, command)), AFTER_FIGHT
 # (commands taken once the fight has ended), round_began(state), turn_began(state, id),
 # turn_finished(state, id) and before_end_turn(state).
-MODULES: tuple[Any, ...] = (statuses,)
+MODULES: tuple[Any, ...] = (statuses, magic, injuries, movement, morale, enemies, pull_your_punch,)
 for _module in MODULES:
     DECISIONS.update(_module.DECISIONS)
 GATES: tuple[Callable[[Any, EncounterState, Command], None], ...] = tuple(
@@ -106,14 +112,17 @@ class PlacesOfPower(Ruleset):
     )
     after_fight_commands = tuple(c for m in MODULES for c in getattr(m, "AFTER_FIGHT", ()))
     reserved_ids = frozenset({initiative.NPC_GROUP})
-    # "sees an NPC's name, visible condition and wound level, not its sheet"
-    visible_sheet_fields = ("hits", "conditions", "prone", "dead", "injuries")
+    # "sees an NPC's name, visible condition and wound level, not its sheet"; its Status Effects
+    # show (a burning, bleeding or paralysed enemy is plain to see, and attacks depend on them)
+    visible_sheet_fields = ("hits", "conditions", "prone", "dead", "injuries", "statuses")
 
     def _add_combatant(self, state: EncounterState, cmd: AddCombatant) -> CombatantAdded:
         problem = bad_skill_die(cmd.sheet)
         if problem is not None:  # msgspec names no dict key: say which skill
             raise RuleViolation("invalid_sheet", f"The character sheet is not valid for {self.name}: {problem}.")
-        return super()._add_combatant(state, cmd)
+        added = super()._add_combatant(state, cmd)
+        enemies.check_enemy(added)  # a Stat Block: the GM's, with the reduced skill list
+        return added
 
     def initial_rules(self) -> Rules:
         return Rules()
@@ -196,7 +205,8 @@ class PlacesOfPower(Ruleset):
             elif event.action == "TakeCover":
                 sheet = replace(sheet, in_cover=True)
             combatants[c.id] = replace(c, action_points=c.action_points - event.action_points, sheet=sheet)
-            return statuses.after_event(state, replace(state, combatants=combatants))
+            moved = movement.dashed(state) if event.action == "Dash" else state
+            return statuses.after_event(state, replace(moved, combatants=combatants))
         for evolve in EVOLVERS:
             evolved = evolve(state, event)
             if evolved is not None:

@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal, get_args
 import msgspec
 
 from domain.places_of_power.armour import ArmourPiece
+from domain.places_of_power.injury import Injury, reconcile
 from domain.places_of_power.stat_block import StatBlock
 from domain.places_of_power.status_effect import Status
 from domain.places_of_power.weapons import Weapon
@@ -91,7 +92,9 @@ class Sheet(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     weapons: Annotated[list[Weapon], msgspec.Meta(max_length=3)] = msgspec.field(default_factory=list)
     carried: Annotated[list[Weapon], msgspec.Meta(max_length=20)] = msgspec.field(default_factory=list)
     armour: Annotated[list[ArmourPiece], msgspec.Meta(max_length=8)] = msgspec.field(default_factory=list)
-    injuries: Annotated[int, msgspec.Meta(ge=0, le=20)] = 0
+    injuries: Annotated[int, msgspec.Meta(ge=0, le=20)] = 0  # not yet recovered; one record each below
+    # omitted: one untreated record per Injury carried in (injury.reconcile keeps them in step)
+    injury_records: Annotated[list[Injury], msgspec.Meta(max_length=20)] | None = None
     prone: bool = False
     dead: bool = False
     helmet_sacrificed: bool = False
@@ -111,6 +114,9 @@ class Sheet(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     )
     # an Enemy's Stat Block; None for a player character or an NPC played like one
     stat_block: StatBlock | None = None
+
+    def __post_init__(self) -> None:
+        self.injury_records = reconcile(self.injury_records, self.injuries)
 
     def attribute_die(self, attribute: str) -> str:
         return str(getattr(self.attributes, attribute))

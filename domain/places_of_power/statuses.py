@@ -300,14 +300,17 @@ DECISIONS = {
 
 # --------------------------------------------------------------------- gates and hooks
 
-# Commands that are the bearer's own actions, and so wait for a due status and are barred by
-# Paralysed or Unconscious (a GM command naming the combatant is bookkeeping, not theirs).
-SETTLING = (ResolveStatus,)
+# Commands a combatant sends that are not a new action: settling a status, and the later steps
+# of an attack already paid for (its critical addition, its extra Successes, pulling its punch).
+# Every other command naming its actor is an action, and so waits for a due status and is barred
+# by Paralysed, Unconscious or a Staggered combatant's spent action (a GM command naming the
+# combatant is bookkeeping, not theirs).
+NOT_NEW_ACTIONS = frozenset({"ResolveStatus", "ChooseCriticalEffect", "SpendSuccesses", "PullYourPunch"})
 
 
 def gate(ruleset: Any, state: EncounterState, command: Command) -> None:
     actor = command.acting_combatant()
-    if actor is None or actor not in state.combatants or isinstance(command, SETTLING):
+    if actor is None or actor not in state.combatants or type(command).__name__ in NOT_NEW_ACTIONS:
         return
     c = state.combatants[actor]
     due = [s.name for s in statuses(c) if s.due]
@@ -335,7 +338,7 @@ def before_end_turn(state: EncounterState) -> None:
         return
     c = state.combatants[state.turn]
     due = [s.name for s in statuses(c) if s.due]
-    if due:
+    if due and not sheet(c).dead:  # the dead have nothing left to settle
         raise RuleViolation("status_due", f"{c.name} must first settle {' and '.join(due)} (ResolveStatus).",
                             due=due)
 

@@ -42,6 +42,10 @@ class Rules(msgspec.Struct, kw_only=True):
     session: int = 0
     exchange: Any = None  # the attack being resolved (attacks.Exchange), if any
     grapples: dict[str, str] = msgspec.field(default_factory=dict)  # who is held -> who holds them
+    positions: Any = None  # range bands and the turn's movement (movement.Positions), once the GM places anyone
+    morale: Any = None  # who fled, surrendered or is suppressed (morale.Morale); None: nobody
+    special_actions: Any = None  # Enemies' Special Actions used (enemies.SpecialActionsUsed); None: none
+    spell_costs: Any = None  # the GM's spell cost table (magic.SpellCost, complexity 0..3); None: the default
 
 
 def rules(state: EncounterState) -> Rules:

@@ -96,7 +96,7 @@ def test_two_server_processes_never_serve_stale_state(env: dict[str, str]) -> No
         assert httpx.post(b + cmd, json={"type": "StartEncounter"}, headers=gm).status_code == 200
         assert httpx.get(f"{a}/encounters/{enc_id}", headers=gm).headers["etag"] == '"5"'  # both caches at 5
         assert httpx.get(f"{b}/encounters/{enc_id}", headers=gm).headers["etag"] == '"5"'
-        dash = {"type": "TakeAction", "combatant_id": mira_id, "action": "Dash"}
+        dash = {"type": "TakeAction", "combatant_id": mira_id, "action": "NotchArrow"}
         assert httpx.post(a + cmd, json=dash, headers=gm).json()["version"] == 6
         seen = httpx.get(f"{b}/encounters/{enc_id}", headers=gm)
         assert seen.headers["etag"] == '"6"'

@@ -61,7 +61,7 @@ async def test_a_short_fight(client) -> None:
     # everyone ends their turn once: round 2 begins, players carry over, NPCs get a set 4
     first = state["turn"]
     if state["combatants"][first]["controller"] == "player":
-        await command(client, enc, {"type": "TakeAction", "combatant_id": first, "action": "Dash"})
+        await command(client, enc, {"type": "TakeAction", "combatant_id": first, "action": "NotchArrow"})
     for cid in state["order"]:
         result = await command(client, enc, {"type": "EndTurn", "combatant_id": cid})
     state = result["state"]
@@ -141,7 +141,7 @@ async def test_rulesets_describe_commands_and_sheet(client) -> None:
     assert costs["Dash"] == 1 and costs["ReloadCrossbow"] == 3
     assert "initiative_modifier" in info["sheet_schema"]["$defs"]["Sheet"]["properties"]
     coverage = {row["heading"]: row["support"] for row in info["coverage"]}
-    assert coverage["Armour"] == "enforced" and coverage["Magical Combat"] == "not covered"
+    assert coverage["Armour"] == "enforced" and coverage["Magical Combat"] == "enforced"
     assert_problem(await client.get("/rulesets/chess"), 404, "ruleset_not_found")
 
 
@@ -155,7 +155,7 @@ async def test_health(client) -> None:
 
 async def test_not_enough_action_points_is_a_clear_422(client) -> None:
     enc, mira, _ = await started_fight(client)
-    await command(client, enc, {"type": "TakeAction", "combatant_id": mira, "action": "Dash"})
+    await command(client, enc, {"type": "TakeAction", "combatant_id": mira, "action": "NotchArrow"})
     r = await client.post(f"/encounters/{enc}/commands",
                           json={"type": "TakeAction", "combatant_id": mira, "action": "ReloadCrossbow"})
     problem = assert_problem(r, 422, "not_enough_action_points")
@@ -182,10 +182,10 @@ async def test_illegal_actions_are_refused_with_codes(client) -> None:
         (b'{"type": "TakeAction", ', 400, "malformed_json"),
         (b"\xff\xfe not utf-8", 400, "malformed_json"),
         (b"", 400, "malformed_json"),
-        (b'{"type": "TakeAction", "combatant_id": "x", "action": "Dash", "extra": 1}', 422, "invalid_command"),
+        (b'{"type": "TakeAction", "combatant_id": "x", "action": "NotchArrow", "extra": 1}', 422, "invalid_command"),
         (b'{"type": "Teleport"}', 422, "invalid_command"),
         (b'{"combatant_id": "x"}', 422, "invalid_command"),
-        (b'{"type": "TakeAction", "combatant_id": 7, "action": "Dash"}', 422, "invalid_command"),
+        (b'{"type": "TakeAction", "combatant_id": 7, "action": "NotchArrow"}', 422, "invalid_command"),
         (b'{"type": "TakeAction", "combatant_id": "x", "action": "Fly"}', 422, "invalid_command"),
         (b'[1, 2, 3]', 422, "invalid_command"),
     ],
@@ -264,7 +264,7 @@ async def test_if_match_guards_against_lost_updates(client) -> None:
 
 async def test_idempotency_key_returns_the_first_answer(client, conn) -> None:
     enc, mira, _ = await started_fight(client)
-    body = {"type": "TakeAction", "combatant_id": mira, "action": "Dash"}
+    body = {"type": "TakeAction", "combatant_id": mira, "action": "NotchArrow"}
     key = {"Idempotency-Key": "dash-once"}
     first = await client.post(f"/encounters/{enc}/commands", json=body, headers=key)
     again = await client.post(f"/encounters/{enc}/commands", json=body, headers=key)

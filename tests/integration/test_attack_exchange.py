@@ -303,7 +303,10 @@ async def test_an_npc_taken_past_helpless_is_killed_outright(client: Any, conn: 
     attack = declared["attack_id"]
     await t.send("Mira", "SpendSuccesses", combatant_id=t.id("Mira"), attack=attack, split=["Damage", "Damage"])
     assert (await t.exchange())["damage"] == 5
-    hit, ended = await t.defend("Bandit", attack, "TakeIt")
+    (blow,) = await t.defend("Bandit", attack, "TakeIt")
+    # Lethal: the exchange waits for Mira to Pull her Punch or not; she lets it land.
+    assert blow["type"] == "LethalBlow" and (await t.exchange())["stage"] == "pull"
+    hit, ended = flat(await t.send("Mira", "PullYourPunch", combatant_id=t.id("Mira"), attack=attack, pull=False))
     assert (hit["hits"], hit["dead"], hit["helpless"]) == (5, True, False)
     assert ended["type"] == "ExchangeEnded"
     bandit = await t.sheet("Bandit")

@@ -26,7 +26,7 @@ async def test_reads_catch_up_with_writes_from_another_process(two_clients) -> N
     a, b = two_clients
     enc, mira, bandit = await started_fight(a, b)
     assert (await b.get(f"/encounters/{enc}")).json()["version"] == 6  # b now caches version 6
-    await command(a, enc, {"type": "TakeAction", "combatant_id": mira, "action": "Dash"})
+    await command(a, enc, {"type": "TakeAction", "combatant_id": mira, "action": "NotchArrow"})
     await command(a, enc, {"type": "EndTurn", "combatant_id": mira})
     r = await b.get(f"/encounters/{enc}")
     assert r.headers["etag"] == '"8"'
@@ -51,9 +51,9 @@ async def test_a_stale_cache_does_not_overwrite_newer_events(two_clients) -> Non
     a, b = two_clients
     enc, mira, _ = await started_fight(a, b)
     await b.get(f"/encounters/{enc}")
-    await command(a, enc, {"type": "TakeAction", "combatant_id": mira, "action": "Dash"})
+    await command(a, enc, {"type": "TakeAction", "combatant_id": mira, "action": "NotchArrow"})
     # decided against b's stale version 6, this append conflicts and is decided again at 7
-    res = await command(b, enc, {"type": "TakeAction", "combatant_id": mira, "action": "Dash"})
+    res = await command(b, enc, {"type": "TakeAction", "combatant_id": mira, "action": "NotchArrow"})
     assert res["version"] == 8
     assert res["state"]["combatants"][mira]["action_points"] == 1
     # with an If-Match naming the stale version the client is told, not overruled

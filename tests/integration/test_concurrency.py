@@ -29,14 +29,14 @@ async def test_racing_without_if_match_is_decided_again(two_clients, conn) -> No
     a, b = two_clients
     enc, mira, _ = await started_fight(a, b)
     await b.get(f"/encounters/{enc}")  # b caches the encounter too
-    body = {"type": "TakeAction", "combatant_id": mira, "action": "Dash"}
+    body = {"type": "TakeAction", "combatant_id": mira, "action": "NotchArrow"}
 
     async def one(i: int):
         return await (a if i % 2 else b).post(f"/encounters/{enc}/commands", json=body)
 
     results = await asyncio.gather(*(one(i) for i in range(CLIENTS)))
     statuses = Counter(r.status_code for r in results)
-    # Mira has 3 Action Points: three Dashes land, the other 17 are refused on the new state
+    # Mira has 3 Action Points: three arrows are notched, the other 17 are refused on the new state
     assert statuses == {200: 3, 422: CLIENTS - 3}
     assert {r.json()["code"] for r in results if r.status_code == 422} == {"not_enough_action_points"}
     assert sorted(r.json()["version"] for r in results if r.status_code == 200) == [7, 8, 9]

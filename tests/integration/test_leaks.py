@@ -170,7 +170,8 @@ def assert_filtered(seen: dict[str, Any], gm: dict[str, Any], a: Ambush) -> None
     # "and sees an NPC's name, visible condition and wound level, not its sheet"
     assert state["combatants"][a.ogre]["name"] == "Ogre Brute"
     # "sees an NPC's name, visible condition and wound level, not its sheet"
-    assert state["combatants"][a.ogre]["sheet"] == {"hits": 0, "conditions": [], "prone": False, "dead": False, "injuries": 0}
+    assert state["combatants"][a.ogre]["sheet"] == {"hits": 0, "conditions": [], "prone": False, "dead": False, "injuries": 0,
+                                                      "statuses": []}
     assert state["combatants"][a.mira]["sheet"]["initiative_modifier"] == 2
     # "GM rolls can be secret: ... players and spectators get it redacted until the GM reveals it"
     assert state["group_initiative"] == {}
@@ -197,7 +198,8 @@ def assert_filtered(seen: dict[str, Any], gm: dict[str, Any], a: Ambush) -> None
     assert rolled["data"]["order"] == [a.ogre, a.mira, a.kess]
     # and the combatant events of the visible NPC carry no sheet
     ogre_added = next(e for e in events if e["type"] == "CombatantAdded" and e["data"]["combatant_id"] == a.ogre)
-    assert ogre_added["data"]["sheet"] == {"hits": 0, "conditions": [], "prone": False, "dead": False, "injuries": 0}
+    assert ogre_added["data"]["sheet"] == {"hits": 0, "conditions": [], "prone": False, "dead": False, "injuries": 0,
+                                                      "statuses": []}
     assert ogre_added["data"]["name"] == "Ogre Brute"
 
 
@@ -233,14 +235,14 @@ async def test_hidden_things_leave_no_trace_on_any_read_path(client: httpx.Async
         assert_no_trace(seen["responses"], a)
 
     # the hidden NPC acts, so there are events about it
-    await post(client, commands, {"type": "TakeAction", "combatant_id": a.assassin, "action": "Dash"}, a.gm)
+    await post(client, commands, {"type": "TakeAction", "combatant_id": a.assassin, "action": "NotchArrow"}, a.gm)
     await post(client, commands, {"type": "EndTurn", "combatant_id": a.assassin}, a.gm)
 
     # Mira's player acts with their own token; every reply they get is filtered too
     a.replies.append(await post(client, commands, {"type": "TakeAction", "combatant_id": a.mira,
                                                    "action": "TakeCover"}, a.player))
     a.replies.append(await post(client, commands, {"type": "EndTurn", "combatant_id": a.mira}, a.player))
-    refused = await post(client, commands, {"type": "TakeAction", "combatant_id": a.mira, "action": "Dash"},
+    refused = await post(client, commands, {"type": "TakeAction", "combatant_id": a.mira, "action": "NotchArrow"},
                          a.player, 422)
     assert refused.json()["code"] == "not_your_turn"  # it is Kess's turn now
     a.replies.append(refused)
@@ -267,7 +269,8 @@ async def test_hidden_things_leave_no_trace_on_any_read_path(client: httpx.Async
         state = seen["state"]
         assert set(state["combatants"]) == {a.mira, a.kess, a.ogre, a.assassin}
         assert state["combatants"][a.assassin]["name"] == HIDDEN_NAME
-        assert state["combatants"][a.assassin]["sheet"] == {"hits": 0, "conditions": [], "prone": False, "dead": False, "injuries": 0}  # the rest is the GM's
+        assert state["combatants"][a.assassin]["sheet"] == {"hits": 0, "conditions": [], "prone": False, "dead": False, "injuries": 0,
+                                                      "statuses": []}  # the rest is the GM's
         assert state["order"] == [a.ogre, a.assassin, a.mira, a.kess]
         assert state["group_initiative"] == {}  # the roll is still secret
         assert [e["type"] for e in seen["events"]] == [e["type"] for e in gm["events"]]  # its history too
@@ -299,7 +302,7 @@ async def test_a_refusal_does_not_name_the_hidden_combatant_whose_turn_it_is(cli
     or id from the refusal."""
     a = await ambush(client)
     commands = f"/encounters/{a.enc}/commands"
-    for body in ({"type": "TakeAction", "combatant_id": a.mira, "action": "Dash"},
+    for body in ({"type": "TakeAction", "combatant_id": a.mira, "action": "NotchArrow"},
                  {"type": "EndTurn", "combatant_id": a.mira}):
         r = await post(client, commands, body, a.player, 422)
         assert r.json()["code"] == "not_your_turn"

@@ -301,7 +301,7 @@ EXTRA_CELLS = [
                          ("none", TOKEN_REQUIRED), ("other_encounter", WRONG_ENCOUNTER)]
 ] + [
     # a player acting for someone else: an NPC, or the other player's combatant (ending their turn)
-    pytest.param(lambda t: {"type": "TakeAction", "combatant_id": t.bandit, "action": "Dash"}, "own_player",
+    pytest.param(lambda t: {"type": "TakeAction", "combatant_id": t.bandit, "action": "NotchArrow"}, "own_player",
                  NOT_YOURS, id="TakeAction for the NPC as own_player"),
     pytest.param(lambda t: {"type": "EndTurn", "combatant_id": t.mira}, "other_player", NOT_YOURS,
                  id="EndTurn for Mira as other_player"),

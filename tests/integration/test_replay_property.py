@@ -35,7 +35,7 @@ async def _run(admin_dsn: str, members: list[tuple[str, int]], plan: list[str]) 
                 await add(client, enc, f"C{i}", controller=controller, modifier=mod)
             await command(client, enc, {"type": "RollInitiative"})
             live = (await command(client, enc, {"type": "StartEncounter"}))["state"]
-            costs = {"Dash": 1, "ReloadCrossbow": 3}
+            costs = {"NotchArrow": 1, "ReloadCrossbow": 3}
             for step in plan:
                 turn = live["turn"]
                 if step == "act":
@@ -47,7 +47,7 @@ async def _run(admin_dsn: str, members: list[tuple[str, int]], plan: list[str]) 
                             break
                     else:
                         r = await client.post(f"/encounters/{enc}/commands",
-                                              json={"type": "TakeAction", "combatant_id": turn, "action": "Dash"})
+                                              json={"type": "TakeAction", "combatant_id": turn, "action": "NotchArrow"})
                         assert r.status_code == 422 and r.json()["code"] == "not_enough_action_points"
                 elif step == "end_turn":
                     live = (await command(client, enc, {"type": "EndTurn", "combatant_id": turn}))["state"]

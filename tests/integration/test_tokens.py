@@ -71,7 +71,7 @@ async def test_a_revoked_token_stops_on_every_process_at_once(two_clients) -> No
     a, b = two_clients
     enc, mira, _ = await started_fight(a, b)
     as_player = await mint(a, enc, "player", [mira])
-    dash = {"type": "TakeAction", "combatant_id": mira, "action": "Dash"}
+    dash = {"type": "TakeAction", "combatant_id": mira, "action": "NotchArrow"}
     assert (await b.post(f"/encounters/{enc}/commands", json=dash, headers=as_player)).status_code == 200
     assert (await b.get(f"/encounters/{enc}", headers=as_player)).status_code == 200  # b caches the token
     token_id = (await a.get(f"/encounters/{enc}/tokens")).json()[1]["id"]
@@ -86,7 +86,7 @@ async def test_a_revoked_token_stops_on_every_process_at_once(two_clients) -> No
     ]:
         assert r.status_code == 401 and r.json()["code"] == "token_invalid", r.text
     state = (await a.get(f"/encounters/{enc}")).json()
-    assert state["combatants"][mira]["action_points"] == 2  # the revoked token's Dash never landed
+    assert state["combatants"][mira]["action_points"] == 2  # the revoked token's action never landed
 
 
 async def test_the_history_shows_who_did_what(client, conn) -> None:
@@ -94,7 +94,7 @@ async def test_the_history_shows_who_did_what(client, conn) -> None:
     enc, mira, _ = await started_fight(client)
     as_player = await mint(client, enc, "player", [mira])
     secret = as_player["Authorization"].split()[1]
-    await command(client, enc, {"type": "TakeAction", "combatant_id": mira, "action": "Dash"}, **as_player)
+    await command(client, enc, {"type": "TakeAction", "combatant_id": mira, "action": "NotchArrow"}, **as_player)
     rows = await conn.fetch("SELECT type, metadata::text AS m FROM events WHERE encounter_id = $1 ORDER BY version",
                             uuid.UUID(enc))
     tokens = {r["role"]: r["id"] for r in await conn.fetch(

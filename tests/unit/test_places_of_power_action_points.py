@@ -59,7 +59,7 @@ def test_player_action_points_carry_over_up_to_6() -> None:
     """
     f = fight()
     assert f.ap("alice") == 3
-    act(f, "Dash")
+    act(f, "NotchArrow")
     assert f.ap("alice") == 2
     f.end_round()
     assert (f.state.round, f.ap("alice")) == (2, 5)
@@ -81,8 +81,8 @@ def test_player_action_points_carry_over_up_to_6() -> None:
 def test_player_with_1_left_gets_4() -> None:
     """"receive 3 Action Points" on top of what "they have remaining": 1 + 3 = 4."""
     f = fight()
-    act(f, "Dash")
-    act(f, "Dash")
+    act(f, "NotchArrow")
+    act(f, "NotchArrow")
     f.end_round()
     assert f.ap("alice") == 4
 
@@ -106,14 +106,14 @@ def test_enemies_do_not_carry_over_and_get_a_set_4() -> None:
     f.end_round()
     assert (f.state.round, f.ap("bandit")) == (3, 4)
     f.end_turn("alice")
-    act(f, "Dash", "bandit")
-    act(f, "Dash", "bandit")
+    act(f, "NotchArrow", "bandit")
+    act(f, "NotchArrow", "bandit")
     assert f.ap("bandit") == 2
     f.end_turn("bandit")
     assert (f.state.round, f.ap("bandit")) == (4, 4)
     f.end_turn("alice")
     act(f, "EquipArmour", "bandit")
-    act(f, "Dash", "bandit")
+    act(f, "NotchArrow", "bandit")
     assert f.ap("bandit") == 0
     f.end_turn("bandit")
     assert (f.state.round, f.ap("bandit")) == (5, 4)
@@ -209,7 +209,7 @@ def test_an_action_you_cannot_afford_is_refused() -> None:
     """"If you do not have enough Action Points to pay the cost of a given action then
     you cannot perform it."."""
     f = fight()
-    act(f, "Dash")  # 2 left
+    act(f, "NotchArrow")  # 2 left
     before = f.state
     with pytest.raises(RuleViolation) as exc:
         f.send(TakeAction(combatant_id="alice", action="ReloadCrossbow"))
@@ -219,12 +219,12 @@ def test_an_action_you_cannot_afford_is_refused() -> None:
     assert "Alice" in message and "2 Action Points" in message and "costs 3" in message
     assert "ReloadCrossbow" in message
     assert f.state is before and f.ap("alice") == 2
-    # exactly enough is enough: 2 Dashes of 1 leave 0
-    act(f, "Dash")
-    act(f, "Dash")
+    # exactly enough is enough: 2 arrows notched at 1 leave 0
+    act(f, "NotchArrow")
+    act(f, "NotchArrow")
     assert f.ap("alice") == 0
     with pytest.raises(RuleViolation) as exc:
-        f.send(TakeAction(combatant_id="alice", action="Dash"))
+        f.send(TakeAction(combatant_id="alice", action="NotchArrow"))
     assert exc.value.code == "not_enough_action_points"
     assert "0 Action Points" in exc.value.message and "costs 1" in exc.value.message
     assert f.ap("alice") == 0
@@ -232,8 +232,8 @@ def test_an_action_you_cannot_afford_is_refused() -> None:
 
 def test_the_refusal_says_point_for_one() -> None:
     f = fight()
-    act(f, "Dash")
-    act(f, "Dash")
+    act(f, "NotchArrow")
+    act(f, "NotchArrow")
     with pytest.raises(RuleViolation) as exc:
         f.send(TakeAction(combatant_id="alice", action="EquipArmour"))
     assert "Alice has 1 Action Point left" in exc.value.message
@@ -260,7 +260,7 @@ def test_taking_an_action_off_your_turn_is_refused() -> None:
     f = fight()
     assert f.turn == "alice"
     with pytest.raises(RuleViolation) as exc:
-        f.send(TakeAction(combatant_id="bandit", action="Dash"))
+        f.send(TakeAction(combatant_id="bandit", action="NotchArrow"))
     assert exc.value.code == "not_your_turn"
     assert "Alice" in exc.value.message
     assert f.ap("bandit") == 3
@@ -273,21 +273,21 @@ def test_taking_an_action_before_the_fight_is_refused() -> None:
     f = Fight()
     f.add("alice")
     with pytest.raises(RuleViolation) as exc:
-        f.send(TakeAction(combatant_id="alice", action="Dash"))
+        f.send(TakeAction(combatant_id="alice", action="NotchArrow"))
     assert exc.value.code == "encounter_not_started"
 
 
 def test_unknown_combatant_is_refused() -> None:
     f = fight()
     with pytest.raises(RuleViolation) as exc:
-        f.send(TakeAction(combatant_id="nobody", action="Dash"))
+        f.send(TakeAction(combatant_id="nobody", action="NotchArrow"))
     assert exc.value.code == "unknown_combatant"
 
 
 @pytest.mark.parametrize(
     "command",
     [
-        TakeAction(combatant_id="alice", action="Dash"),
+        TakeAction(combatant_id="alice", action="NotchArrow"),
         EndTurn(combatant_id="alice"),
         AddCombatant(combatant_id="late", name="Late", side="party", controller="player"),
         RollInitiative(),

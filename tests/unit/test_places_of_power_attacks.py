@@ -21,6 +21,7 @@ from domain.core.encounter import AddCombatant, EndTurn, Event
 from domain.core.errors import RuleViolation
 from domain.places_of_power.actions import TakeAction
 from domain.places_of_power.attacks import (
+    LethalBlow,
     Attack,
     AttackDeclared,
     AttackRolled,
@@ -34,6 +35,7 @@ from domain.places_of_power.attacks import (
     SpendSuccesses,
 )
 from domain.places_of_power.harm import PENALTIES, penalty_points
+from domain.places_of_power.pull_your_punch import PullYourPunch
 from domain.places_of_power.sheet import Condition
 from tests.unit.pop_fight import Fight
 
@@ -552,7 +554,9 @@ def test_two_hits_in_one_attack_is_an_injury_and_an_npc_past_helpless_dies() -> 
     assert isinstance(hit, HitsTaken) and (hit.hits, hit.injuries, hit.dead) == (2, 1, False)
     attack(f, [10, 6])
     f.send(SpendSuccesses(combatant_id="mira", attack=ex(f).id, split=["Damage", "Damage"]))
-    (hit, _) = defend(f, "TakeIt")
+    (blow,) = defend(f, "TakeIt")  # lethal: Mira may pull her punch; she lets it land
+    assert isinstance(blow, LethalBlow) and ex(f).stage == "pull"
+    (hit, _) = f.send(PullYourPunch(combatant_id="mira", attack=ex(f).id, pull=False))
     assert isinstance(hit, HitsTaken) and hit.dead
     assert f.state.combatants["bandit"].sheet.dead
 
@@ -691,14 +695,18 @@ def one_step(f: Fight, data: Any) -> None:
         split = data.draw(st.lists(st.sampled_from(["Damage", "Precision"]), min_size=pending.extra,
                                    max_size=pending.extra), label="split")
         command = SpendSuccesses(combatant_id=pending.attacker, attack=pending.id, split=split)
+    elif pending.stage == "pull":
+        command = PullYourPunch(combatant_id=pending.attacker, attack=pending.id, pull=choice == "PullYourPunch")
     else:
         needs = pending.stage == "defence" and choice in ("Evade", "Parry", "Dive", "Tank")
         command = Defend(combatant_id=pending.awaiting, attack=pending.id, defence=choice,
                          penalties=penalties_for(f, pending.awaiting, data) if needs else [])
-    if not apply(f, command, data) and pending.stage in ("defence", "riposte", "spend"):
+    if not apply(f, command, data) and pending.stage in ("defence", "riposte", "spend", "pull"):
         # a refused choice (its Penalty Points or Precision could not be paid): fall back
         fallback: Any = (SpendSuccesses(combatant_id=pending.attacker, attack=pending.id,
                                         split=["Damage"] * pending.extra) if pending.stage == "spend"
+                         else PullYourPunch(combatant_id=pending.attacker, attack=pending.id, pull=False)
+                         if pending.stage == "pull"
                          else Defend(combatant_id=pending.awaiting, attack=pending.id, defence="TakeIt"))
         assert apply(f, fallback, data), fallback
 
@@ -810,9 +818,9 @@ def test_a_wounded_combatant_pays_penalty_points_on_a_common_action() -> None:
     play(StartEncounter())
     play(SetHits(combatant_id="mira", hits=2))  # Wounded: 1 Penalty Point
     with pytest.raises(RuleViolation) as e:
-        play(TakeAction(combatant_id="mira", action="Dash"))
+        play(TakeAction(combatant_id="mira", action="NotchArrow"))
     assert e.value.code == "penalty_points_owed"
-    play(TakeAction(combatant_id="mira", action="Dash", penalties=["IncreaseCost"]))
+    play(TakeAction(combatant_id="mira", action="NotchArrow", penalties=["IncreaseCost"]))
     assert state.combatants["mira"].action_points == 1  # 3 - (1 + 1)
 
 

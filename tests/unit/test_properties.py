@@ -34,7 +34,8 @@ from domain.places_of_power.actions import ACTION_COSTS as ALL_ACTION_COSTS
 from domain.places_of_power.actions import TakeAction
 
 # the actions with no precondition (Stand needs the combatant Prone)
-ACTION_COSTS = {a: v for a, v in ALL_ACTION_COSTS.items() if a != "Stand"}
+# Stand needs a Prone combatant, Dash is once a turn: neither is a plain spend of Action Points
+ACTION_COSTS = {a: v for a, v in ALL_ACTION_COSTS.items() if a not in ("Stand", "Dash")}
 from tests.unit.pop_fight import Fight, seeded_dice_in
 
 MODIFIERS = st.integers(min_value=-2, max_value=4)
@@ -241,9 +242,9 @@ def test_unaffordable_actions_never_change_the_state(script: Script, data: st.Da
     cannot perform it": decide refuses, and neither the state nor the history changes."""
     f = script.fight
     current = f.state.combatants[f.turn]
-    # spend down with Dashes until something is unaffordable (every action costs 1 or 3)
+    # spend down with notched arrows until something is unaffordable (every action costs 1 or 3)
     while current.action_points >= 3 and data.draw(st.booleans()):
-        f.send(TakeAction(combatant_id=current.id, action="Dash"))
+        f.send(TakeAction(combatant_id=current.id, action="NotchArrow"))
         current = f.state.combatants[f.turn]
     while current.action_points >= 3:
         f.send(TakeAction(combatant_id=current.id, action="ReloadCrossbow"))
@@ -272,7 +273,7 @@ def test_off_turn_commands_never_change_the_state(script: Script, data: st.DataO
     if not others:
         return
     who = data.draw(st.sampled_from(others))
-    command = data.draw(st.sampled_from([TakeAction(combatant_id=who, action="Dash"), EndTurn(combatant_id=who)]))
+    command = data.draw(st.sampled_from([TakeAction(combatant_id=who, action="NotchArrow"), EndTurn(combatant_id=who)]))
     snapshot = builtins(f.state)
     with pytest.raises(RuleViolation) as exc:
         f.send(command)
