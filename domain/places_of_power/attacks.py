@@ -31,7 +31,7 @@ from domain.places_of_power.grapples import GrappleEnded, penalty_owed
 from domain.places_of_power.sheet import CONDITION_OF, Condition, sides
 from domain.places_of_power.movement import knock_back
 from domain.places_of_power.statuses import has, status
-from domain.places_of_power.table import replace, rules, sheet, with_rules, with_sheet
+from domain.places_of_power.table import can_act, replace, rules, sheet, with_rules, with_sheet
 from domain.places_of_power.table import spend as pay_action_points
 from domain.places_of_power.weapons import UNARMED, Weapon, at_range, extra_successes, spend_successes
 
@@ -342,13 +342,6 @@ def edges(c: Combatant, target: Combatant, exposed: str) -> tuple[bool, bool, in
     disadvantage = has(c, "Blinded") or (fear is not None and fear.source == target.id)
     return advantage, disadvantage, 1 if is_exposed and exposed == "Damage" else 0
 
-
-def can_act(c: Combatant) -> None:
-    s = sheet(c)
-    if s.dead:
-        raise RuleViolation("cannot_act", f"{c.name} is dead.")
-    if s.hits >= 4 or s.helpless_for_fight:
-        raise RuleViolation("cannot_act", f"{c.name} is Helpless and cannot act.")
 
 
 def declare(ruleset: object, state: EncounterState, cmd: Attack, dice: Dice) -> list[Event]:

@@ -104,13 +104,16 @@ def opposed(state: EncounterState, cmd: OpposedRoll, dice: Dice) -> list[Event]:
                           reason=cmd.reason)]
 
 
-def roll_contestant(state: EncounterState, side: Contestant, dice: Dice) -> ContestantRolled:
+def roll_contestant(state: EncounterState, side: Contestant, dice: Dice, *,
+                    lowest_if_missing: bool = False) -> ContestantRolled:
+    """One side's roll. ``lowest_if_missing``: a skill the sheet omits is rolled at D4 (a core
+    skill every character has, such as Athletics, left off a sheet) instead of refused."""
     c = state.combatants.get(side.combatant_id)
     if c is None:
         raise RuleViolation("unknown_combatant", f"There is no combatant {side.combatant_id} in this encounter.",
                             combatant_id=side.combatant_id)
     s = sheet(c)
-    skill_die = s.skill_die(side.skill)
+    skill_die = s.skill_die(side.skill) or ("D4" if lowest_if_missing else None)
     if skill_die is None:
         raise RuleViolation("unknown_skill", f"{c.name} has no skill “{side.skill}” on their sheet.", skill=side.skill)
     conditioned = CONDITION_OF[side.attribute] in s.conditions

@@ -74,7 +74,8 @@ COVERAGE: list[Section] = [
     Section(heading="Movement", support="enforced",
             how="The GM places combatants at Melee, Close, Near, Far or Long from each other (SetRange); Move "
                 "uses the turn's movement: Near reached in one move, Far in two or one with Dash, Long in four or "
-                "two with Dash; Crippled and Slow halve it, Fast moves as if Dashing. An attack or non-lethal "
+                "two with Dash; Crippled and Slow halve it, Fast moves as if Dashing; a step longer than what is "
+                "left of a turn's movement is begun and finished on a later turn. An attack or non-lethal "
                 "move at a placed target uses the tracked band. Moving away from melee needs Disengage."),
     Section(heading="Common Actions", support="partial",
             how="Dash, Take Cover, Notch Arrow, Reload Crossbow, Reload Gun (6, saved up over two turns), "

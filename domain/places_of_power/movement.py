@@ -15,6 +15,8 @@ How far a turn's movement goes, in half-steps (every figure from the Movement se
 - Dash doubles it ("Double your normal movement range for this turn"); an Enemy's Speed
   halves it (Slow) or moves "as if using the Dash ability, but without paying the Action
   Point cost" (Fast); Crippled halves it ("Movement is halved").
+- A step to the next band longer than what is left of the turn's movement (Far to Long, or
+  any step at halved movement) is begun and finished on a later turn.
 - "Close: To reach an object in Close range you will need to use a free action": the Small
   Change of Position free action moves between Melee and Close without using the movement.
 """
@@ -34,7 +36,7 @@ from domain.places_of_power.grapples import cost_only, penalty_owed
 from domain.places_of_power.harm import apply_penalties
 from domain.places_of_power.sheet import CONDITION_OF, sides
 from domain.places_of_power.statuses import has, status
-from domain.places_of_power.table import replace, rules, sheet, spend, with_rules, with_sheet
+from domain.places_of_power.table import can_act, replace, rules, sheet, spend, with_rules, with_sheet
 from domain.places_of_power.weapons import RANGE_BANDS, UNARMED
 
 Band = Literal["Melee", "Close", "Near", "Far", "Long"]
@@ -50,13 +52,22 @@ SHIELD_BONUS = 2  # "If you are armed with a shield you can Shove with that. Doi
 REACH = ("Melee", "Close")  # "Most of these actions can only be used if you are in Melee or Close Range"
 
 
+class Partway(msgspec.Struct, kw_only=True):
+    """A step to the next band begun on an earlier turn: ``done`` half-steps of it made."""
+
+    band: str
+    done: int
+
+
 class Positions(msgspec.Struct, kw_only=True):
     """Where everyone stands. ``ranges``: the band between two combatants (key ``a|b``, ids
     sorted); the rest is the turn now being played: half-steps of movement used, Dash taken,
     a movement made, the free actions used; ``disengaged``: the round of each combatant's
-    last Disengage attempt."""
+    last Disengage attempt; ``partway``: steps to the next band begun on earlier turns (a step
+    longer than a turn's movement - Far to Long, or any halved movement - takes several)."""
 
     ranges: dict[str, str] = msgspec.field(default_factory=dict)
+    partway: dict[str, Partway] = msgspec.field(default_factory=dict)
     used: int = 0
     dashed: bool = False
     moved: bool = False
@@ -139,6 +150,7 @@ class Moved(Event, tag="Moved"):
     band: str
     half_steps: int
     free: bool = False
+    partway: bool = False  # the step to ``band`` is begun, not finished: the band is unchanged
 
 
 class FreeActionTaken(Event, tag="FreeActionTaken"):
@@ -221,10 +233,10 @@ def engaged_by(state: EncounterState, c: Combatant) -> list[Combatant]:
             if o.id != c.id and o.side != c.side and band_between(state, c.id, o.id) == "Melee" and _able(o)]
 
 
+
 def _can_move(state: EncounterState, c: Combatant) -> None:
     s = sheet(c)
-    if s.dead or s.hits >= 4 or s.helpless_for_fight:
-        raise RuleViolation("cannot_act", f"{c.name} is Helpless and cannot move.")
+    can_act(c)
     for name in ("Entangled", "Paralysed"):
         if has(c, name):  # Entangled: "You are unable to move"; Paralysed: "You cannot move"
             raise RuleViolation("cannot_move", f"{c.name} is {name} and cannot move.", status=name)
@@ -274,8 +286,15 @@ def move(ruleset: Any, state: EncounterState, cmd: Move) -> list[Event]:
     c = ruleset.require_turn(state, cmd.combatant_id)
     now = _check_step(state, c, cmd.toward, cmd.band)
     p = positions(state)
-    cost = half_steps(now, cmd.band)
+    begun = p.partway.get(_key(c.id, cmd.toward))
+    cost = half_steps(now, cmd.band) - (begun.done if begun is not None and begun.band == cmd.band else 0)
     left = allowance(c, p.dashed) - p.used
+    one_step = abs(RANGE_BANDS.index(now) - RANGE_BANDS.index(cmd.band)) == 1
+    if cost > left and one_step and left > 0:
+        # Long "will take at least four turns": a step longer than what is left of the turn's
+        # movement is begun now and finished on a later turn.
+        return [Moved(combatant_id=c.id, toward=cmd.toward, from_band=now, band=cmd.band, half_steps=left,
+                      partway=True)]
     if cost > left:
         hint = "" if p.dashed else " (Dash doubles it for 1 AP)"
         raise RuleViolation("too_far", f"{c.name} cannot get from {now} to {cmd.band} range this turn: {cost} "
@@ -285,6 +304,7 @@ def move(ruleset: Any, state: EncounterState, cmd: Move) -> list[Event]:
 
 def free_action(ruleset: Any, state: EncounterState, cmd: FreeAction) -> list[Event]:
     c = ruleset.require_turn(state, cmd.combatant_id)
+    can_act(c)  # Helpless: "You are unable to perform ANY actions on your own."
     if cmd.kind in positions(state).free_actions:
         # "You can perform as many of these Free Actions as you like on your turn, but only one
         # of each type."
@@ -351,6 +371,7 @@ def _out_of_reach(opponent: Combatant) -> str:
 
 def shove(ruleset: Any, state: EncounterState, cmd: Shove, dice: Dice) -> list[Event]:
     c = ruleset.require_turn(state, cmd.combatant_id)
+    can_act(c)
     target = ruleset.combatant(state, cmd.target)
     if target.id == c.id or sheet(target).dead:
         raise RuleViolation("invalid_target", f"{target.name} cannot be shoved.")
@@ -365,16 +386,13 @@ def shove(ruleset: Any, state: EncounterState, cmd: Shove, dice: Dice) -> list[E
     s = sheet(c)
     shield = any(w.shield and w.name not in s.dropped_weapons for w in s.weapons)
     athletics = "Athletics"
-    for who in (c, target):
-        if sheet(who).skill_die(athletics) is None:
-            raise RuleViolation("unknown_skill", f"{who.name} has no skill “Athletics” on their sheet.",
-                                skill=athletics)
     # "an Opposed Roll between your Athletics + Strength value and your targets Athletics +
     # Strength value"
     sides_rolled = [
         roll_contestant(state, Contestant(combatant_id=c.id, attribute="strength", skill=athletics,
-                                          bonus=SHIELD_BONUS if shield else 0), dice),
-        roll_contestant(state, Contestant(combatant_id=target.id, attribute="strength", skill=athletics), dice),
+                                          bonus=SHIELD_BONUS if shield else 0), dice, lowest_if_missing=True),
+        roll_contestant(state, Contestant(combatant_id=target.id, attribute="strength", skill=athletics), dice,
+                        lowest_if_missing=True),
     ]
     mine, theirs = sides_rolled[0].total, sides_rolled[1].total
     success = mine > theirs
@@ -447,11 +465,22 @@ def knock_back(state: EncounterState, attacker: str, target: str) -> EncounterSt
 def evolve(state: EncounterState, event: Event) -> EncounterState | None:
     match event:
         case RangeSet():
-            return _with_ranges(state, {_key(event.a, event.b): event.band})
+            key = _key(event.a, event.b)
+            p = positions(state)
+            return _with_ranges(state, {key: event.band}, partway={k: v for k, v in p.partway.items() if k != key})
         case Moved():
             p = positions(state)
-            state = _with_ranges(state, {_key(event.combatant_id, event.toward): event.band},
-                                 used=p.used + event.half_steps, moved=p.moved or not event.free)
+            key = _key(event.combatant_id, event.toward)
+            partway = {k: v for k, v in p.partway.items() if k != key}
+            if event.partway:
+                begun = p.partway.get(key)
+                done = begun.done if begun is not None and begun.band == event.band else 0
+                partway[key] = Partway(band=event.band, done=done + event.half_steps)
+                state = with_rules(state, positions=replace(p, partway=partway, used=p.used + event.half_steps,
+                                                            moved=True))
+            else:
+                state = _with_ranges(state, {key: event.band}, used=p.used + event.half_steps,
+                                     moved=p.moved or not event.free, partway=partway)
             return with_sheet(state, event.combatant_id, in_cover=False)
         case FreeActionTaken():
             p = positions(state)

@@ -45,7 +45,7 @@ from domain.places_of_power.sheet import Sheet, bad_skill_die
 from domain.places_of_power.coverage import COVERAGE, Section
 from domain.places_of_power.grapples import penalty_owed
 from domain.places_of_power.harm import apply_penalties
-from domain.places_of_power.table import Rules, rules
+from domain.places_of_power.table import Rules, can_act, rules
 
 Decision = Callable[["PlacesOfPower", EncounterState, Any, Dice], list[Event]]
 
@@ -170,6 +170,7 @@ class PlacesOfPower(Ruleset):
             gate(self, state, command)
         if isinstance(command, TakeAction):
             c = self.require_turn(state, command.combatant_id)
+            can_act(c)
             if command.action == "Stand" and not c.sheet.prone:
                 raise RuleViolation("not_prone", f"{c.name} is not Prone.")
             if command.action in ("Dash", "ClimbLeap") and statuses.has(c, "Crippled"):

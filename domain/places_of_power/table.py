@@ -86,3 +86,13 @@ def with_sheet(state: EncounterState, combatant_id: str, **changes: Any) -> Enco
     c = combatants[combatant_id]
     combatants[combatant_id] = replace(c, sheet=replace(c.sheet, **changes))
     return replace(state, combatants=combatants)
+
+
+def can_act(c: Combatant) -> None:
+    """Refuse any action of a dead or Helpless combatant ("Hit 4: Helpless - ... You are unable to
+    perform ANY actions on your own")."""
+    s = sheet(c)
+    if s.dead:
+        raise RuleViolation("cannot_act", f"{c.name} is dead.")
+    if s.hits >= 4 or s.helpless_for_fight:
+        raise RuleViolation("cannot_act", f"{c.name} is Helpless and cannot act.")
