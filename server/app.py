@@ -24,6 +24,7 @@ from server.migrations import migrate
 from server.problems import EXCEPTION_HANDLERS
 from server.settings import Settings
 from server.store import EventStore
+from server.wakeup import Wakeup
 
 log = logging.getLogger("fracas")
 VERSION = "0.1.0"
@@ -44,8 +45,13 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
         app.state.pool = pool
         app.state.tokens = TokenStore(pool)
         app.state.service = EncounterService(EventStore(pool), registry, app.state.tokens)
+        app.state.wakeup = Wakeup(dsn)
+        await app.state.wakeup.start()
 
     async def shutdown(app: Litestar) -> None:
+        wakeup = getattr(app.state, "wakeup", None)
+        if wakeup is not None:
+            await wakeup.stop()
         pool = getattr(app.state, "pool", None)
         if pool is not None:
             await pool.close()

@@ -568,6 +568,10 @@ def legal_choices(state: EncounterState, ex: Exchange) -> list[Choice]:
     far = ex.band in FAR_ENOUGH
     # Paralysed: "You cannot move or act"; Unconscious: "You cannot act at all."
     helpless = helpless or has(target, "Paralysed") or has(target, "Unconscious")
+    # Staggered: "You can only perform a total of a single action per turn ... This applies to
+    # both Offensive and Defensive actions": once it is spent, only the armour or the blow.
+    staggered = status(target, "Staggered")
+    helpless = helpless or (staggered is not None and bool(staggered.used))
     free_to_dodge = not (helpless or failed or unavoidable or off_balance or ex.blindsided)
     possible = {
         "Evade": ex.melee and free_to_dodge and not s.prone,

@@ -1,0 +1,133 @@
+"""Wake-ups when events are committed, from PostgreSQL LISTEN/NOTIFY.
+
+"LISTEN/NOTIFY is only a wake-up; a dedicated connection, reconnected on loss, never a pooled
+one" (DESIGN.md). The trigger in migrations/0004_wakeup.sql notifies channel ``fracas_events``
+with the ids of the encounters a statement wrote. A ``Wakeup`` holds one dedicated connection
+per process, reconnects when it is lost, and wakes the in-process waiters: those waiting for
+one encounter, and those waiting for any. A notification can be lost while the connection is
+down, so every reconnection wakes every waiter, and waiters time out and poll anyway: a
+wake-up only makes a reader look sooner, it never tells it what happened.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Iterator
+from typing import Any
+
+import asyncpg
+
+CHANNEL = "fracas_events"
+log = logging.getLogger("fracas.wakeup")
+
+
+class Waiter:
+    """One reader's wake-up flag. ``wait`` returns True when woken, False on timeout."""
+
+    def __init__(self) -> None:
+        self._event = asyncio.Event()
+
+    def wake(self) -> None:
+        self._event.set()
+
+    async def wait(self, timeout: float) -> bool:
+        try:
+            await asyncio.wait_for(self._event.wait(), timeout)
+        except TimeoutError:
+            return False
+        finally:
+            self._event.clear()
+        return True
+
+
+class Wakeup:
+    def __init__(self, dsn: str, *, channel: str = CHANNEL, retry_seconds: float = 0.5,
+                 max_retry_seconds: float = 5.0) -> None:
+        self.dsn = dsn
+        self.channel = channel
+        self.retry_seconds = retry_seconds
+        self.max_retry_seconds = max_retry_seconds
+        self._waiters: dict[str | None, set[Waiter]] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._connected = asyncio.Event()
+        self.connections = 0  # how many times the connection was made (tests watch reconnects)
+
+    # ------------------------------------------------------------------ waiters
+
+    @contextlib.contextmanager
+    def waiter(self, encounter_id: str | None = None) -> Iterator[Waiter]:
+        """A waiter woken by commits to ``encounter_id`` (None: any encounter)."""
+        w = Waiter()
+        self._waiters.setdefault(encounter_id, set()).add(w)
+        try:
+            yield w
+        finally:
+            group = self._waiters.get(encounter_id)
+            if group is not None:
+                group.discard(w)
+                if not group:
+                    del self._waiters[encounter_id]
+
+    def _wake(self, encounter_ids: list[str] | None) -> None:
+        if encounter_ids is None:  # everyone: a notification may have been missed
+            groups = list(self._waiters.values())
+        else:
+            groups = [self._waiters.get(e, set()) for e in encounter_ids] + [self._waiters.get(None, set())]
+        for group in groups:
+            for w in list(group):
+                w.wake()
+
+    def _notified(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        self._wake([e for e in payload.split(",") if e])
+
+    # --------------------------------------------------------------- connection
+
+    async def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._keep(), name="fracas-wakeup")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def connected(self, timeout: float = 10.0) -> None:
+        """Wait until the LISTEN connection is up (tests and start-up)."""
+        await asyncio.wait_for(self._connected.wait(), timeout)
+
+    async def _keep(self) -> None:
+        delay = self.retry_seconds
+        while True:
+            conn: asyncpg.Connection | None = None
+            try:
+                conn = await asyncpg.connect(self.dsn)
+                lost = asyncio.Event()
+                conn.add_termination_listener(lambda _c: lost.set())
+                await conn.add_listener(self.channel, self._notified)
+                self.connections += 1
+                self._connected.set()
+                delay = self.retry_seconds
+                self._wake(None)  # whatever was committed while we were away
+                while not lost.is_set():
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(lost.wait(), 5.0)
+                    if not lost.is_set() and conn.is_closed():
+                        break
+                    if not lost.is_set():
+                        await conn.execute("SELECT 1")  # notice a silently dead connection
+            except asyncio.CancelledError:
+                if conn is not None and not conn.is_closed():
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(conn.close(), 2)
+                raise
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as e:
+                log.warning("LISTEN connection lost (%s); reconnecting in %.1fs", e, delay)
+            self._connected.clear()
+            if conn is not None and not conn.is_closed():
+                conn.terminate()
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, self.max_retry_seconds)
