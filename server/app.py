@@ -24,7 +24,7 @@ from server.migrations import migrate
 from server.problems import EXCEPTION_HANDLERS
 from server.settings import Settings
 from server.store import EventStore
-from server.wakeup import Wakeup
+from projections.wakeup import Wakeup
 
 log = logging.getLogger("fracas")
 VERSION = "0.1.0"

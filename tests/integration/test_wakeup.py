@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from server.wakeup import Wakeup
+from projections.wakeup import Wakeup
 from tests.integration.fight import add, open_encounter
 
 
