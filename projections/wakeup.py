@@ -53,6 +53,7 @@ class Wakeup:
         self._task: asyncio.Task[None] | None = None
         self._connected = asyncio.Event()
         self.connections = 0  # how many times the connection was made (tests watch reconnects)
+        self.server_pid: int | None = None  # the LISTEN connection's backend
 
     # ------------------------------------------------------------------ waiters
 
@@ -109,6 +110,7 @@ class Wakeup:
                 conn.add_termination_listener(lambda _c: lost.set())
                 await conn.add_listener(self.channel, self._notified)
                 self.connections += 1
+                self.server_pid = conn.get_server_pid()
                 self._connected.set()
                 delay = self.retry_seconds
                 self._wake(None)  # whatever was committed while we were away
