@@ -29,8 +29,8 @@ from domain.core.dice import Dice, DieRoll
 from domain.core.encounter import Combatant, Command, EncounterState, EndTurn, Event
 from domain.core.errors import RuleViolation
 from domain.places_of_power.checks import LADDER, dice_for, judge
-from domain.places_of_power.grapples import penalty_owed
-from domain.places_of_power.harm import apply_penalties, take_hits
+from domain.places_of_power.healing import medical_check
+from domain.places_of_power.harm import take_hits
 from domain.places_of_power.sheet import CONDITION_OF, sides
 from domain.places_of_power.status_effect import Lasts, Status, StatusName
 from domain.places_of_power.table import replace, sheet, spend, with_sheet
@@ -41,9 +41,6 @@ Attribute = Literal[
 Penalties = Annotated[list[str], msgspec.Meta(max_length=4)]
 
 STABILISE_COST = 3  # "Stabilise (3 AP): Remove a Status Effect manually using a Medical Check."
-# "The difficulty level at which these checks are rolled depends on the number of Hits the
-# target has taken": Grazed Easy (7) .. Helpless Hard (16); an unhurt target is as easy as Grazed.
-DIFFICULTY_BY_HITS = {0: "Easy", 1: "Easy", 2: "Normal", 3: "Difficult", 4: "Hard"}
 SUCCESSES = ("Partial Success", "Full Success", "Critical Success")
 DUE_AT_TURN_START = ("Bleeding", "Burning")
 CANNOT_ACT = ("Paralysed", "Unconscious")
@@ -250,26 +247,14 @@ def _hurt(c: Combatant, event: StatusRolled, hurt: bool) -> StatusRolled:
 def stabilise(ruleset: Any, state: EncounterState, cmd: Stabilise, dice: Dice) -> list[Event]:
     healer = ruleset.require_turn(state, cmd.combatant_id)
     target = ruleset.combatant(state, cmd.target)
-    hs, ts = sheet(healer), sheet(target)
-    # "if a player has been rendered Helpless then they cannot Stabilise or Heal themselves"
-    if hs.dead or hs.hits >= 4 or hs.helpless_for_fight:
-        raise RuleViolation("cannot_act", f"{healer.name} is Helpless and cannot stabilise anyone, themselves included.")
-    if ts.dead:
-        raise RuleViolation("invalid_target", f"{target.name} is dead.")
-    if not has(target, cmd.status):
+    if not has(target, cmd.status) and not sheet(target).dead:
         raise RuleViolation("no_status", f"{target.name} is not {cmd.status}.")
-    difficulty = DIFFICULTY_BY_HITS[min(ts.hits, 4)]
-    a, k = dice_for(sides(hs.attribute_die(cmd.attribute)), _skill(healer, "Medical"), False,
-                    CONDITION_OF[cmd.attribute] in hs.conditions)
-    pay = apply_penalties(cmd.penalties, penalty_owed(state, healer.id), difficulty=difficulty, dice=(a, k),
-                          cost=STABILISE_COST, base_damage=0)
-    ruleset.spend_action_points(healer, pay.cost, "Stabilise")
-    rolled = [dice.roll(n, f"stabilising {target.name}: {label}")
-              for n, label in zip(pay.dice, (cmd.attribute.title(), "Medical"), strict=True)]
-    outcome, _ = judge([d.face for d in rolled], [d.sides for d in rolled], pay.difficulty)
-    return [StatusRolled(combatant_id=target.id, status=cmd.status, check="Stabilise", dice=rolled,
-                         total=sum(d.face for d in rolled), difficulty=pay.difficulty, outcome=outcome,
-                         removed=outcome in SUCCESSES, healer=healer.id, action_points=pay.cost,
+    check = medical_check(ruleset, state, healer, target, cmd.attribute, cmd.penalties, STABILISE_COST, "stabilising",
+                          dice, untrained=True)
+    ts = sheet(target)
+    return [StatusRolled(combatant_id=target.id, status=cmd.status, check="Stabilise", dice=check.dice,
+                         total=check.total, difficulty=check.difficulty, outcome=check.outcome,
+                         removed=check.succeeded, healer=healer.id, action_points=check.action_points,
                          hits_after=ts.hits, injuries=ts.injuries, helpless_for_fight=ts.helpless_for_fight)]
 
 
