@@ -33,8 +33,11 @@ class Waiter:
         self._event.set()
 
     async def wait(self, timeout: float) -> bool:
+        # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation that
+        # arrives as the event is set, and a reader being stopped would never stop.
         try:
-            await asyncio.wait_for(self._event.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await self._event.wait()
         except TimeoutError:
             return False
         finally:

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import uuid
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -19,8 +19,9 @@ from domain.core.dice import DICE_POLICIES
 from domain.core.errors import CODES
 from domain.places_of_power.checks import OCCUPATION_DIE, dice_for, odds
 from domain.places_of_power.coverage import Section
-from domain.core.encounter import AddCombatant, Controller, EncounterState
+from domain.core.encounter import AddCombatant, Controller
 from domain.core.ruleset import CommandInfo
+from projections.presence import EncounterView, presence_for, with_presence
 from projections.visibility import state_for
 from server.auth import IssuedToken, TokenView, authorize, check_command, check_operator
 from server.encounters import (
@@ -34,6 +35,7 @@ from server.encounters import (
     request_hash,
     visible_events,
 )
+from server.presence import live_connections
 from server.problems import PROBLEM_JSON, Problem, ProblemDetails, decode_body
 
 # ---------------------------------------------------------------------------- bodies
@@ -64,20 +66,6 @@ class NewToken(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     role: Literal["player", "spectator"]
     combatant_ids: Annotated[list[str], msgspec.Meta(max_length=50)] = msgspec.field(default_factory=list)
     label: Annotated[str, msgspec.Meta(max_length=100)] = ""
-
-
-class EncounterSummary(msgspec.Struct, kw_only=True):
-    id: str
-    ruleset: str
-    name: str
-    created_at: datetime
-    version: int
-
-
-class EncounterList(msgspec.Struct, kw_only=True):
-    encounters: list[EncounterSummary]
-    limit: int
-    offset: int
 
 
 class EventPage(msgspec.Struct, kw_only=True):
@@ -207,37 +195,20 @@ async def open_encounter(request: Request, idempotency_key: IdempotencyKey = Non
     return reply(r, f"/encounters/{r.encounter_id}")
 
 
-@get("/encounters", summary="List encounters", tags=["encounters"], responses=READ_ERRORS | errors(401, 403),
-     description="When the server has an operator key, this needs it.")
-async def list_encounters(
-    request: Request,
-    limit: Annotated[int, QueryParameter(ge=1, le=500)] = 50,
-    offset: Annotated[int, QueryParameter(ge=0, le=2_147_483_647)] = 0,
-) -> Response[EncounterList]:
-    check_operator(request)
-    rows = await service_of(request).store.list_encounters(limit, offset)
-    page = EncounterList(
-        encounters=[
-            EncounterSummary(id=r["id"], ruleset=r["ruleset"], name=r["name"], created_at=r["created_at"],
-                             version=r["version"] or 0)
-            for r in rows
-        ],
-        limit=limit,
-        offset=offset,
-    )
-    return Response(content=_encode(page), media_type=JSON)
-
-
 @get("/encounters/{encounter_id:uuid}", response_headers=ETAG, summary="Current state of an encounter",
      tags=["encounters"], responses=GUARDED_READ_ERRORS,
      description="Filtered for the caller: players and spectators do not see hidden combatants, NPC sheets "
-                 "or unrevealed secret rolls.")
-async def get_encounter(request: Request, encounter_id: FromPath[uuid.UUID]) -> Response[EncounterState]:
+                 "or unrevealed secret rolls. While anyone is connected to the live stream, `presence` says who "
+                 "(the GM sees each connection; players and spectators the count by role and which combatants' "
+                 "players are there).")
+async def get_encounter(request: Request, encounter_id: FromPath[uuid.UUID]) -> Response[EncounterView]:
     enc = str(encounter_id)
     principal = await authorize(request, enc)
-    state = await service_of(request).current(enc)
-    return Response(content=_encode(state_for(state, principal.viewer)), media_type=JSON,
-                    headers={"ETag": f'"{state.version}"'})
+    state, connected = await asyncio.gather(service_of(request).current(enc), live_connections(request, enc))
+    body = _encode(state_for(state, principal.viewer))
+    if connected:  # who is at the table: see projections/presence.py for what each role sees
+        body = with_presence(body, presence_for(connected, state, principal.viewer))
+    return Response(content=body, media_type=JSON, headers={"ETag": f'"{state.version}"'})
 
 
 @post("/encounters/{encounter_id:uuid}/combatants", opt={"body": NewCombatant}, status_code=201,
@@ -423,7 +394,7 @@ async def docs() -> Redirect:
 
 
 ROUTES = [
-    open_encounter, list_encounters, get_encounter, add_combatant, send_command, list_events,
+    open_encounter, get_encounter, add_combatant, send_command, list_events,
     mint_token, list_tokens, revoke_token, list_rulesets, get_ruleset, check_odds, health, docs,
 ]
 

@@ -16,6 +16,10 @@ from litestar.openapi.spec import OpenAPIMediaType, Reference, RequestBody
 
 from domain.rulesets import default_registry
 from server.api import ROUTES
+from server.audit import AUDIT_ROUTES
+from server.history import HISTORY_ROUTES
+from server.read_models import READ_MODEL_ROUTES
+from server.live import LIVE_ROUTES, redact_tokens, start_live, stop_live
 from server.auth import TokenStore
 from server.database import create_pool
 from server.encounters import EncounterService
@@ -24,6 +28,8 @@ from server.migrations import migrate
 from server.problems import EXCEPTION_HANDLERS
 from server.settings import Settings
 from server.store import EventStore
+from projections.catalog import all_projections
+from projections.runner import ProjectionRunner
 from projections.wakeup import Wakeup
 
 log = logging.getLogger("fracas")
@@ -34,6 +40,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     settings = settings or Settings.from_env()
     dsn = database_url or settings.database_url
     registry = default_registry()
+    redact_tokens()  # live streams take ?token=: keep it out of the logs
 
     async def startup(app: Litestar) -> None:
         if not dsn:
@@ -47,8 +54,16 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
         app.state.service = EncounterService(EventStore(pool), registry, app.state.tokens)
         app.state.wakeup = Wakeup(dsn)
         await app.state.wakeup.start()
+        # the read models follow the log in the background (one process at a time runs each)
+        app.state.projections = ProjectionRunner(dsn, all_projections(), wakeup=app.state.wakeup)
+        await app.state.projections.start()
+        app.state.live = await start_live(app)
 
     async def shutdown(app: Litestar) -> None:
+        await stop_live(app)
+        projections = getattr(app.state, "projections", None)
+        if projections is not None:
+            await projections.stop()
         wakeup = getattr(app.state, "wakeup", None)
         if wakeup is not None:
             await wakeup.stop()
@@ -68,7 +83,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
             expose_headers=["ETag", "Location", "Retry-After"],
         )
     app = Litestar(
-        route_handlers=ROUTES,
+        route_handlers=[*ROUTES, *AUDIT_ROUTES, *HISTORY_ROUTES, *LIVE_ROUTES, *READ_MODEL_ROUTES],
         middleware=middleware,
         cors_config=cors,
         on_startup=[startup],

@@ -21,6 +21,7 @@ from typing import Any, Literal
 import asyncpg
 import msgspec
 from litestar import Request
+from litestar.connection import ASGIConnection
 
 from projections.visibility import Viewer
 from server.problems import Problem
@@ -85,7 +86,7 @@ def unauthorized(code: str, detail: str) -> Problem:
     return p
 
 
-def bearer(request: Request) -> str | None:
+def bearer(request: ASGIConnection) -> str | None:
     value = request.headers.get("authorization")
     if value is None:
         return None
@@ -200,10 +201,15 @@ class TokenStore:
         return row["role"] if row else None
 
 
-async def authorize(request: Request, encounter_id: str, *, write: bool = False, gm_only: bool = False) -> Principal:
-    """The caller's principal for this encounter, or the 401/403 problem that refuses them."""
+async def authorize(request: ASGIConnection, encounter_id: str, *, write: bool = False, gm_only: bool = False,
+                    query_token: bool = False) -> Principal:
+    """The caller's principal for this encounter, or the 401/403 problem that refuses them.
+    ``query_token``: also take the token from ``?token=`` (live streams: browsers cannot set
+    headers on a WebSocket or an EventSource)."""
     tokens: TokenStore = request.app.state.tokens
     secret = bearer(request)
+    if secret is None and query_token:
+        secret = request.query_params.get("token") or None
     if secret is None:
         raise unauthorized("token_required", "This needs a token of the encounter: `Authorization: Bearer <token>`.")
     principal = await tokens.principal(secret, check_revoked=not write)

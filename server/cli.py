@@ -1,4 +1,4 @@
-"""The ``fracas`` command: serve, migrate, openapi, demo."""
+"""The ``fracas`` command: serve, migrate, openapi, demo, export, verify, import."""
 
 from __future__ import annotations
 
@@ -53,6 +53,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         http="httptools",
         log_level=args.log_level,
         access_log=args.access_log,
+        # open live streams (SSE) would hold a graceful stop for ever: cut them after this long
+        timeout_graceful_shutdown=5,
+        # live messages are small (an event, a state patch): compressing each costs more than it saves
+        ws_per_message_deflate=os.environ.get("FRACAS_WS_DEFLATE", "") == "1",
     )
     return 0
 
@@ -140,6 +144,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     demo.add_argument("--rounds", type=_rounds, default=4, help="stop after this many rounds (default 4)")
     demo.set_defaults(func=cmd_demo)
+
+    from server.transfer_cli import add_commands as add_transfer_commands
+
+    add_transfer_commands(sub)  # export, verify, import
+
+    from server.projections_cli import add_commands as add_projection_commands
+
+    add_projection_commands(sub)  # projections rebuild
 
     args = parser.parse_args(argv)
     return int(args.func(args))

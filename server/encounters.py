@@ -22,7 +22,7 @@ from typing import Any
 import msgspec
 
 from domain.core.dice import ReportedDice, SeededDice, choose_dice, seed_commitment
-from domain.core.encounter import AddCombatant, Command, EncounterState
+from domain.core.encounter import AddCombatant, Command, EncounterState, Event, Retcon, Retconned
 from domain.core.errors import CODES, RuleViolation, clean_text
 from domain.core.ruleset import Registry, Ruleset
 from projections.visibility import REDACTED, Scope, Viewer, event_data_for, metadata_for, state_for
@@ -40,6 +40,7 @@ from server.store import (
 )
 
 MAX_ATTEMPTS = 50
+RETCONNED = Retconned.__struct_config__.tag
 
 
 class EventView(msgspec.Struct, kw_only=True):
@@ -190,8 +191,11 @@ class EncounterService:
         if not rows:
             return False
         state = base
-        for row in rows:
-            state = entry.ruleset.evolve(state, self._decode(entry.ruleset, row))
+        if any(row["type"] == RETCONNED for row in rows):  # a retcon goes back: replay the history
+            state = entry.ruleset.replay(await self._events(encounter_id, entry.ruleset, rows[-1]["version"]))
+        else:
+            for row in rows:
+                state = entry.ruleset.evolve(state, self._decode(entry.ruleset, row))
         if state.version > entry.state.version:
             entry.state = state
             entry.last_hash = bytes(rows[-1]["hash"])
@@ -201,6 +205,39 @@ class EncounterService:
         entry = await self._entry(encounter_id)
         await self._refresh(encounter_id, entry)
         return entry.state
+
+    # ------------------------------------------------------------- history
+
+    async def _events(self, encounter_id: str, ruleset: Ruleset, upto: int) -> list[Event]:
+        """The encounter's events, versions 1 .. ``upto``."""
+        rows = await self.store.read(encounter_id, 0, upto)
+        return [self._decode(ruleset, r) for r in rows]
+
+    async def history(self, encounter_id: str, ruleset: Ruleset, upto: int) -> list[list[Event]]:
+        """The events up to ``upto``, grouped by the command that recorded them (one append,
+        one ``request_id`` in their metadata): what a ``Retcon`` is judged against."""
+        rows = await self.store.read(encounter_id, 0, upto)
+        groups: list[list[Event]] = []
+        last: object = None
+        for r in rows:
+            request = msgspec.json.decode(r["metadata"]).get("request_id") or r["version"]
+            if not groups or request != last:
+                groups.append([])
+            groups[-1].append(self._decode(ruleset, r))
+            last = request
+        return groups
+
+    async def state_at(self, encounter_id: str, version: int) -> EncounterState:
+        """The state as it was after event ``version`` (1 .. the current version), replayed."""
+        current = await self.current(encounter_id)
+        if not 1 <= version <= current.version:
+            raise Problem(404, "version_not_found", "No such version",
+                          f"The encounter is at version {current.version}: ask for a version from 1 to it.",
+                          current_version=current.version)
+        if version == current.version:
+            return current
+        ruleset = await self.ruleset_of(encounter_id)
+        return ruleset.replay(await self._events(encounter_id, ruleset, version))
 
     # ------------------------------------------------------------------ writes
 
@@ -344,8 +381,10 @@ class EncounterService:
                         state = entry.state
                     if if_match != state.version:
                         raise self._precondition_failed(if_match, state.version)
+                history = (await self.history(encounter_id, entry.ruleset, state.version)
+                           if isinstance(command, Retcon) else None)
                 try:
-                    events, new_state = self._decide(entry, encounter_id, state, command)
+                    events, new_state = self._decide(entry, encounter_id, state, command, history)
                 except RuleViolation:
                     # The cache may trail another process: refuse only on the latest state.
                     if await self._refresh(encounter_id, entry):
@@ -383,13 +422,17 @@ class EncounterService:
         )
 
     def _decide(
-        self, entry: Entry, encounter_id: str, state: EncounterState, command: Command
+        self, entry: Entry, encounter_id: str, state: EncounterState, command: Command,
+        history: list[list[Event]] | None = None,
     ) -> tuple[list[Any], EncounterState]:
         seeded = SeededDice(entry.seed, encounter_id, state.rolls_used)
         dice = choose_dice(state.dice_policy, command.dice, seeded)
-        events = entry.ruleset.decide(state, command, dice, seed=entry.seed)
+        events = entry.ruleset.decide(state, command, dice, seed=entry.seed, history=history)
         if isinstance(dice, ReportedDice):
             dice.check_all_used()
+        if history is not None and any(isinstance(e, Retconned) for e in events):
+            # a retcon goes back to an earlier state: replay the history with it
+            return events, entry.ruleset.replay([e for group in history for e in group] + events)
         new_state = state
         for event in events:
             new_state = entry.ruleset.evolve(new_state, event)

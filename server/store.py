@@ -4,12 +4,12 @@ Tamper evidence: each event's ``hash`` is SHA-256 over the previous event's hash
 same encounter (32 zero bytes before the first) followed by the event's canonical
 bytes: the JSON array ``[encounter_id, version, event_id, type, schema_version, data,
 metadata, recorded_at]`` where ``data`` and ``metadata`` are JSON with sorted keys and
-``recorded_at`` is ISO 8601 in UTC.
+``recorded_at`` is ISO 8601 in UTC. The definition lives in ``projections/chain.py``
+(pure), shared with the audit and ``fracas verify``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,10 +17,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 import asyncpg
-import msgspec
 
-GENESIS_HASH = bytes(32)
-_encode_sorted = msgspec.json.Encoder(order="sorted").encode
+# GENESIS_HASH, StoredRow and canonical_bytes are re-exported: the chain has one definition
+from projections.chain import GENESIS_HASH, StoredRow, canonical_bytes, encode_sorted, next_hash  # noqa: F401
+
+_encode_sorted = encode_sorted
 
 
 class VersionConflict(Exception):
@@ -43,18 +44,6 @@ class IdempotencyConflict(Exception):
 
 
 @dataclass(frozen=True)
-class StoredRow:
-    version: int
-    event_id: str
-    type: str
-    schema_version: int
-    data: bytes
-    metadata: bytes
-    recorded_at: datetime
-    hash: bytes
-
-
-@dataclass(frozen=True)
 class Idempotency:
     scope: str
     key: str
@@ -70,19 +59,6 @@ def new_uuid() -> str:
     b[8] = (b[8] & 0x3F) | 0x80
     h = b.hex()
     return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
-
-
-def canonical_bytes(encounter_id: str, row: StoredRow) -> bytes:
-    return b"[%s,%d,%s,%s,%d,%s,%s,%s]" % (
-        msgspec.json.encode(encounter_id),
-        row.version,
-        msgspec.json.encode(row.event_id),
-        msgspec.json.encode(row.type),
-        row.schema_version,
-        row.data,
-        row.metadata,
-        msgspec.json.encode(row.recorded_at.astimezone(UTC).isoformat()),
-    )
 
 
 def chain(
@@ -110,7 +86,7 @@ def chain(
             recorded_at=now,
             hash=b"",
         )
-        h = hashlib.sha256(h + canonical_bytes(encounter_id, partial)).digest()
+        h = next_hash(h, encounter_id, partial)
         rows.append(
             StoredRow(
                 partial.version, partial.event_id, partial.type, partial.schema_version,
@@ -221,14 +197,6 @@ class EventStore:
         return await self.pool.fetchrow(
             "SELECT request_hash, status, response FROM idempotency_keys WHERE scope = $1 AND key = $2",
             scope, key,
-        )
-
-    async def list_encounters(self, limit: int, offset: int) -> list[asyncpg.Record]:
-        return await self.pool.fetch(
-            """SELECT e.id::text AS id, e.ruleset, e.name, e.created_at,
-                      (SELECT max(version) FROM events WHERE encounter_id = e.id) AS version
-               FROM encounters e ORDER BY e.created_at DESC, e.id LIMIT $1 OFFSET $2""",
-            limit, offset,
         )
 
 

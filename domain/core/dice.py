@@ -69,6 +69,21 @@ def seed_commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
+# A published commitment names its hash: ``sha256:<hex>`` (EncounterOpened, schema version 2).
+COMMITMENT_PREFIX = "sha256:"
+
+
+def commitment_digest(commitment: str) -> str | None:
+    """The hex digest of a ``sha256:<hex>`` commitment; None for a scheme these rules do not know."""
+    return commitment[len(COMMITMENT_PREFIX):] if commitment.startswith(COMMITMENT_PREFIX) else None
+
+
+def commitment_matches(commitment: str, seed: bytes) -> bool:
+    """Whether ``seed`` is the seed ``commitment`` was published for."""
+    digest = commitment_digest(commitment)
+    return digest is not None and hmac.compare_digest(digest, seed_commitment(seed))
+
+
 class SeededDice:
     """Verifiable dice: deterministic from the encounter's secret seed and the roll number."""
 

@@ -104,6 +104,21 @@ class EndEncounter(Command, tag="EndEncounter"):
     """End the fight. The dice seed is revealed so every roll can be verified."""
 
 
+class Retcon(Command, tag="Retcon"):
+    """The GM corrects a mistake: the story goes back to how it stood at ``to_version``.
+
+    Nothing is deleted: a ``Retconned`` event is appended and the state is again the state
+    at ``to_version`` (its version goes on). The GM may go back to any version a command
+    ended at, from the start of the current round on, or undo the last command whatever the
+    round; never back before the fight's start (once it has started) nor before its end
+    (once it has ended: the dice seed is public). Seeded dice go back too: the same command
+    sent again rolls the same faces (a retcon is not a re-roll).
+    """
+
+    to_version: int
+    reason: Annotated[str, msgspec.Meta(max_length=500)] = ""
+
+
 LIFECYCLE_COMMANDS: tuple[type[Command], ...] = (
     AddCombatant,
     RemoveCombatant,
@@ -114,6 +129,7 @@ LIFECYCLE_COMMANDS: tuple[type[Command], ...] = (
     EndEncounter,
     RevealCombatant,
     RevealRoll,
+    Retcon,
 )
 
 # ----------------------------------------------------------------------------- events
@@ -127,11 +143,14 @@ class Event(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_onl
 
 
 class EncounterOpened(Event, tag="EncounterOpened"):
+    """Schema version 2: ``seed_commitment`` is ``sha256:<hex>``, the SHA-256 of the dice seed
+    (version 1 had the bare hex as ``seed_sha256``; see ``domain/core/upcasting.py``)."""
+
     encounter_id: str
     ruleset: str
     name: str
     dice_policy: str
-    seed_sha256: str
+    seed_commitment: str
 
 
 class CombatantAdded(Event, tag="CombatantAdded"):
@@ -203,6 +222,18 @@ class RollRevealed(Event, tag="RollRevealed"):
     version: int
 
 
+class Retconned(Event, tag="Retconned"):
+    """The GM undid events ``undone_from`` .. ``undone_to``: the state is again the state at
+    ``to_version`` (``undone_from - 1``), but for its version, which goes on, and the record
+    of what stays hidden (``concealed``, ``secret_versions``), which keeps the undone events'
+    secrets. ``evolve`` cannot fold it alone: ``Ruleset.replay`` does, with the history."""
+
+    to_version: int
+    undone_from: int
+    undone_to: int
+    reason: str = ""
+
+
 LIFECYCLE_EVENTS: tuple[type[Event], ...] = (
     EncounterOpened,
     CombatantAdded,
@@ -215,6 +246,7 @@ LIFECYCLE_EVENTS: tuple[type[Event], ...] = (
     EncounterEnded,
     CombatantRevealed,
     RollRevealed,
+    Retconned,
 )
 
 # ------------------------------------------------------------------------------ state

@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Union
 import msgspec
 
 from domain.core.action_points import ActionPointBudget
-from domain.core.dice import Dice
+from domain.core.dice import COMMITMENT_PREFIX, Dice, commitment_digest
 from domain.core.encounter import (
     LIFECYCLE_COMMANDS,
     LIFECYCLE_EVENTS,
@@ -33,6 +33,8 @@ from domain.core.encounter import (
     Event,
     InitiativeRolled,
     RemoveCombatant,
+    Retcon,
+    Retconned,
     RevealCombatant,
     RevealRoll,
     RollInitiative,
@@ -43,7 +45,9 @@ from domain.core.encounter import (
     TurnEnded,
     TurnOrderSet,
 )
+from domain.core import retcon
 from domain.core.errors import RuleViolation, check_id, clean_text
+from domain.core.upcasting import SCHEMA_VERSIONS, UPCASTERS
 
 replace = msgspec.structs.replace
 
@@ -70,9 +74,10 @@ class Ruleset(ABC):
     # Ids a combatant may not take because the ruleset's events use them for groups.
     reserved_ids: ClassVar[frozenset[str]] = frozenset()
     # Event payload versions: an event type absent here is at version 1. An upcaster
-    # turns a stored payload of (type, version) into the payload of version + 1.
-    schema_versions: ClassVar[dict[str, int]] = {}
-    upcasters: ClassVar[dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]]] = {}
+    # turns a stored payload of (type, version) into the payload of version + 1. A ruleset
+    # adds to these, never replaces them (see domain/core/upcasting.py).
+    schema_versions: ClassVar[dict[str, int]] = SCHEMA_VERSIONS
+    upcasters: ClassVar[dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]]] = UPCASTERS
 
     def __init__(self) -> None:
         self.command_types: tuple[type[Command], ...] = LIFECYCLE_COMMANDS + self.extra_commands
@@ -133,7 +138,7 @@ class Ruleset(ABC):
                 ruleset=self.id,
                 name=name,
                 dice_policy=dice_policy,
-                seed_sha256=seed_sha256,
+                seed_commitment=COMMITMENT_PREFIX + seed_sha256,
             )
         ]
 
@@ -143,7 +148,7 @@ class Ruleset(ABC):
             ruleset=opened.ruleset,
             name=opened.name,
             dice_policy=opened.dice_policy,
-            seed_sha256=opened.seed_sha256,
+            seed_sha256=commitment_digest(opened.seed_commitment) or opened.seed_commitment,
             version=1,
             rules=self.initial_rules(),
         )
@@ -153,20 +158,39 @@ class Ruleset(ABC):
         return None
 
     def replay(self, events: Sequence[Event], state: EncounterState | None = None) -> EncounterState:
+        """Fold ``events`` (from ``state``, or from the opening). A ``Retconned`` event goes
+        back to the state at its target version, which this fold has passed (so a history
+        with retcons is replayed from its opening)."""
+        # the states a retcon goes back to, kept as the fold passes them
+        targets = {e.to_version for e in events if isinstance(e, Retconned)}
+        kept: dict[int, EncounterState] = {}
         for event in events:
             if state is None:
                 if not isinstance(event, EncounterOpened):
                     raise ValueError("an encounter's history starts with EncounterOpened")
                 state = self.initial_state(event)
+            elif isinstance(event, Retconned):
+                if event.to_version not in kept:
+                    raise NeedsHistory("a Retconned event is replayed with the history up to its target version")
+                state = retcon.retconned(kept[event.to_version], state, event)
             else:
                 state = self.evolve(state, event)
+            if state.version in targets:
+                kept[state.version] = state
         if state is None:
             raise ValueError("no events to replay")
         return state
 
     def decide(
-        self, state: EncounterState, command: Command, dice: Dice, *, seed: bytes | None = None
+        self, state: EncounterState, command: Command, dice: Dice, *, seed: bytes | None = None,
+        history: Sequence[Sequence[Event]] | None = None,
     ) -> list[Event]:
+        """``history``: the recorded events grouped by the command that recorded them, up to
+        ``state.version``; only a ``Retcon`` is judged against it (and needs it)."""
+        if isinstance(command, Retcon):
+            if history is None:
+                raise NeedsHistory("a Retcon is decided against the recorded history")
+            return [retcon.decide(state, command, history)]
         if state.status == "ended":
             if isinstance(command, self.after_fight_commands):
                 return self.decide_action(state, command, dice)
@@ -275,6 +299,8 @@ class Ruleset(ABC):
                 state = replace(state, secret_versions=[v for v in state.secret_versions if v != event.version])
             case EncounterOpened():
                 raise ValueError("EncounterOpened starts a history; it cannot follow one")
+            case Retconned():
+                raise NeedsHistory("a Retconned event goes back to an earlier state: replay the history")
             case _:
                 state = self.evolve_action(state, event)
         if getattr(event, "secret", False) is True:
@@ -309,7 +335,8 @@ class Ruleset(ABC):
         name = clean_text(cmd.name, "A combatant's name")
         side = clean_text(cmd.side, "A combatant's side (for example “party” or “enemies”)", max_length=64)
         check_id(cmd.combatant_id or "", "A combatant's id", self.reserved_ids)
-        if cmd.combatant_id in state.combatants:
+        if cmd.combatant_id in state.combatants or cmd.combatant_id in state.concealed:
+            # a hidden combatant's id stays its own, even once a retcon undid its arrival
             raise RuleViolation("duplicate_combatant", f"A combatant with id {cmd.combatant_id} is already here.")
         try:
             sheet = msgspec.convert(cmd.sheet, self.sheet_type, strict=True)
@@ -463,6 +490,10 @@ class Ruleset(ABC):
                 available=combatant.action_points,
                 cost=cost,
             )
+
+
+class NeedsHistory(ValueError):
+    """A retcon needs the history (the caller's to read): ``decide`` and ``replay`` take it."""
 
 
 class Registry:

@@ -10,6 +10,7 @@ import pytest
 
 from domain.core.dice import seeded_face
 from tests.integration.fight import POP, add, command, open_encounter, started_fight
+from tests.integration.read_models import until_listed
 
 PROBLEM = "application/problem+json"
 
@@ -37,7 +38,8 @@ async def test_a_short_fight(client) -> None:
     assert r.headers["location"] == f"/encounters/{enc}"
     assert r.headers["etag"] == '"1"'
     assert opened["state"]["status"] == "setup"
-    seed_sha256 = opened["events"][0]["data"]["seed_sha256"]
+    assert opened["events"][0]["schema_version"] == 2  # EncounterOpened 2: the commitment names its hash
+    seed_sha256 = opened["events"][0]["data"]["seed_commitment"].removeprefix("sha256:")
 
     mira = await add(client, enc, "Mira", modifier=2)
     kess = await add(client, enc, "Kess", modifier=0)
@@ -104,6 +106,7 @@ async def test_state_and_etag_follow_the_version(client) -> None:
 
 async def test_list_encounters(client) -> None:
     ids = [await open_encounter(client, f"Fight {i}") for i in range(3)]
+    await until_listed(client, ids)  # the list is a read model: it follows the log
     r = await client.get("/encounters", params={"limit": 2})
     assert r.status_code == 200
     page = r.json()
@@ -426,6 +429,10 @@ async def test_health_is_503_when_the_database_is_gone(database_url) -> None:
     app = create_app(database_url)
     for hook in app.on_startup:
         await hook(app)
-    await app.state.pool.close()
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
-        assert_problem(await c.get("/health"), 503, "database_unavailable")
+    try:
+        await app.state.pool.close()
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as c:
+            assert_problem(await c.get("/health"), 503, "database_unavailable")
+    finally:  # its background tasks (wake-ups, the projection runner) stop with it
+        for hook in app.on_shutdown:
+            await hook(app)

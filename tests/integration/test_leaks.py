@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 
 from tests.integration.fight import POP, add, command, mint, open_encounter
+from tests.integration.read_models import until_projected
 
 HIDDEN_NAME = "Lurking Assassin"
 OGRE_SHEET = '"initiative_modifier":7'  # the visible NPC's sheet, as the JSON bodies spell it
@@ -31,6 +32,11 @@ SECRET_ROLL = ('"face":11', '"total":18')  # no other die shows 11, no other tot
 def compact(r: httpx.Response) -> str:
     """A body as compact JSON: the stored events come back from PostgreSQL's jsonb as
     ``{"face": 11}``, the filtered ones as ``{"face":11}``; the checks see one spelling."""
+    if r.headers.get("content-type", "").startswith("text/plain"):
+        return r.text
+    if r.headers.get("content-type", "").startswith("text/event-stream"):  # the live stream: its data lines
+        return "\n".join(json.dumps(json.loads(line[6:]), separators=(",", ":"), ensure_ascii=False)
+                         for line in r.text.splitlines() if line.startswith("data: "))
     return json.dumps(r.json(), separators=(",", ":"), ensure_ascii=False) if r.content else ""
 
 
@@ -125,6 +131,33 @@ async def read_everything(client: httpx.AsyncClient, a: Ambush, headers: dict[st
 
     r = await client.get("/encounters", headers=headers)
     assert r.status_code == 200
+    responses.append(r)
+
+    # the live stream (SSE; follow=false ends it once caught up), from the start and resumed
+    for after in (0, 4):
+        r = await client.get(f"{enc}/live", params={"after": after, "follow": "false"}, headers=headers)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream"), r.text
+        responses.append(r)
+
+    await until_projected(client, a.enc, a.gm)  # the read models have read all there is so far
+    for path in ("summary", "statistics"):
+        r = await client.get(f"{enc}/{path}", headers=headers)
+        assert r.status_code == 200, r.text
+        responses.append(r)
+
+    # the history: the state as it was at every version (filtered as of that version), the
+    # current one, and the readable log as JSON and as plain text
+    for version in [None, *range(1, state["version"] + 1)]:
+        r = await client.get(f"{enc}/state", params={} if version is None else {"at": version}, headers=headers)
+        assert r.status_code == 200, r.text
+        responses.append(r)
+    for query in ({}, {"format": "text"}):
+        r = await client.get(f"{enc}/log", params=query, headers=headers)
+        assert r.status_code == 200, r.text
+        responses.append(r)
+
+    r = await client.get(f"{enc}/audit", headers=headers)  # the audit of the whole log, hidden events included
+    assert r.status_code == 200 and r.json()["ok"] is True, r.text
     responses.append(r)
 
     if headers is not a.gm:  # the routes that are the GM's alone: their refusals are answers too
@@ -325,3 +358,65 @@ async def test_a_hidden_npc_makes_the_gms_initiative_roll_secret(client) -> None
     initiative = next(e for e in events if e["type"] == "InitiativeRolled")
     assert {"who": "npcs", "secret": True} in initiative["data"]["rolls"]
     assert '"modifier": 9' not in str(initiative) and "'modifier': 9" not in str(initiative)
+
+
+async def test_a_retconned_ambush_leaves_no_trace(client: httpx.AsyncClient) -> None:
+    """A retcon undoes a hidden combatant's arrival: its events stay in the history, and stay
+    hidden from players and spectators in every read path (events, log, time travel to the
+    versions where it was there), though the state no longer holds it."""
+    a = await ambush(client)
+    commands = f"/encounters/{a.enc}/commands"
+    await post(client, commands, {"type": "EndTurn", "combatant_id": a.assassin}, a.gm)  # Mira's turn
+    before = (await client.get(f"/encounters/{a.enc}", headers=a.gm)).json()["version"]
+    second = "Second Knife"
+    r = await post(client, f"/encounters/{a.enc}/combatants", {
+        "name": second, "side": "enemies", "controller": "gm", "hidden": True,
+        "sheet": {"initiative_modifier": 3}}, a.gm, 201)
+    knife = r.json()["events"][0]["data"]["combatant_id"]
+    undone = (await post(client, commands, {"type": "Retcon", "to_version": before, "reason": "not yet"},
+                         a.gm)).json()
+    assert knife not in undone["state"]["combatants"] and knife in undone["state"]["concealed"]
+    gm = await read_everything(client, a, a.gm)
+    assert second in "".join(compact(r) for r in gm["responses"])  # the GM reads it all: the test looks
+    for headers in (a.player, a.spectator):
+        seen = await read_everything(client, a, headers)
+        assert_no_trace(seen["responses"], a)
+        for r in seen["responses"]:
+            assert knife not in r.text and second not in compact(r), f"{r.request.url}: {compact(r)}"
+        log = next(r for r in seen["responses"] if r.request.url.path.endswith("/log")
+                   and "format" not in str(r.request.url)).json()["entries"]
+        assert any(e["undone"] and e["sentence"] == "Something happened out of sight." for e in log)
+        assert log[-1]["sentence"].startswith("The GM undid event")
+
+
+async def test_live_streams_leave_no_trace(database_url: str) -> None:
+    """The live streams are read paths too: a player's and a spectator's stream, open while the
+    ambush is set and the hidden NPC acts, by WebSocket and by SSE, hold no trace of it."""
+    from tests.integration.live import live_url, served, watch_sse, watch_ws
+
+    async with served(database_url) as s, httpx.AsyncClient(base_url=s.base, timeout=30) as client:
+        a = await ambush(client)
+        watchers = [await watch_ws(live_url(s.base, a.enc, ws=True), "player", a.player),
+                    await watch_sse(live_url(s.base, a.enc, ws=False), "spectator", a.spectator),
+                    await watch_ws(live_url(s.base, a.enc, ws=True, after=3), "player, resumed", a.player),
+                    await watch_ws(live_url(s.base, a.enc, ws=True), "gm", a.gm)]
+        commands = f"/encounters/{a.enc}/commands"
+        await post(client, commands, {"type": "TakeAction", "combatant_id": a.assassin, "action": "NotchArrow"}, a.gm)
+        await post(client, commands, {"type": "EndTurn", "combatant_id": a.assassin}, a.gm)
+        await post(client, commands, {"type": "TakeAction", "combatant_id": a.mira, "action": "TakeCover"}, a.player)
+        final = (await client.get(f"/encounters/{a.enc}", headers=a.gm)).json()["version"]
+        for w in watchers:
+            await w.at_version(final)
+        *others, gm = watchers
+
+        def text(w: Any) -> str:  # compact, as compact() spells it
+            return "\n".join(json.dumps(m, separators=(",", ":"), ensure_ascii=False) for m in w.messages)
+
+        for trace in (a.assassin, HIDDEN_NAME, OGRE_SHEET, ASSASSIN_SHEET, *SECRET_ROLL):
+            assert trace in text(gm), trace  # the test looks for things that are there
+        for w in others:
+            for trace in (a.assassin, HIDDEN_NAME, OGRE_SHEET, ASSASSIN_SHEET, *SECRET_ROLL):
+                assert trace not in text(w) and trace not in w.text, f"{trace} in the {w.name}'s live stream"
+            assert "Redacted" in {m["event"]["type"] for m in w.of("event")}
+        for w in watchers:
+            await w.stop()

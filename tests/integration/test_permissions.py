@@ -73,6 +73,12 @@ MATRIX: dict[tuple[str, str], dict[str, Expect]] = {
     ("GET", "/encounters"): public(200),
     ("GET", ENC): READ,
     ("GET", f"{ENC}/events"): READ,
+    ("GET", f"{ENC}/live"): READ,  # the live stream by SSE (follow=false here: it ends); WebSocket: LIVE_WEBSOCKET
+    ("GET", f"{ENC}/state"): READ,  # time travel (?at=N), filtered for the caller as of N
+    ("GET", f"{ENC}/log"): READ,  # the readable log, filtered for the caller
+    ("GET", f"{ENC}/audit"): READ,  # any token of the encounter may audit it (filtered for its role)
+    ("GET", f"{ENC}/summary"): READ,  # read models: filtered for the caller
+    ("GET", f"{ENC}/statistics"): READ,
     ("POST", f"{ENC}/combatants"): guarded(gm=(201, None), own_player=GM_ONLY, other_player=GM_ONLY,
                                            spectator=READ_ONLY),
     ("POST", f"{ENC}/commands"): guarded(gm=(200, None), own_player=(200, None), other_player=NOT_YOURS,
@@ -176,7 +182,7 @@ def url_of(path: str, t: Table) -> str:
 
 
 # Required query parameters of the routes that have some.
-QUERIES = {"/rulesets/places-of-power/odds": "?attribute_die=D8&skill_die=D6"}
+QUERIES = {"/rulesets/places-of-power/odds": "?attribute_die=D8&skill_die=D6", f"{ENC}/live": "?follow=false", f"{ENC}/state": "?at=3"}
 
 
 async def snapshot(client: httpx.AsyncClient, t: Table) -> tuple[int, int]:
@@ -292,6 +298,7 @@ GM_COMMANDS: dict[str, Callable[[Table], dict[str, Any]]] = {
     "RemoveCombatant (own)": lambda t: {"type": "RemoveCombatant", "combatant_id": t.mira},
     "RevealCombatant": lambda t: {"type": "RevealCombatant", "combatant_id": t.bandit},
     "RevealRoll": lambda t: {"type": "RevealRoll", "version": 5},
+    "Retcon": lambda t: {"type": "Retcon", "to_version": 6, "reason": "the GM's alone"},
 }
 
 EXTRA_CELLS = [
@@ -373,3 +380,40 @@ async def test_with_an_operator_key_the_other_routes_are_unchanged(server) -> No
         assert (await client.get(f"/encounters/{enc}", headers=gm)).status_code == 200
         assert_answer(await client.get(f"/encounters/{enc}", headers=bearer(OPERATOR_KEY)), (401, "token_invalid"))
         assert_answer(await client.get(f"/encounters/{enc}"), TOKEN_REQUIRED)
+
+
+# ------------------------------------------------------------------- the live WebSocket
+
+# The same path upgrades to a WebSocket (not an HTTP route: the matrix above cannot hold it). A
+# refusal is an `error` message and a close code of 4000 + the status; None: the stream opens.
+LIVE_WEBSOCKET: dict[str, tuple[int, str] | None] = {
+    "none": (4401, "token_required"), "gm": None, "own_player": None, "other_player": None, "spectator": None,
+    "other_encounter": (4403, "wrong_encounter"),
+}
+
+
+def test_the_only_websocket_route_is_the_live_stream() -> None:
+    """A new WebSocket route needs a matrix of its own, like LIVE_WEBSOCKET."""
+    from litestar.routes import WebSocketRoute
+
+    app = create_app("postgresql://unused/unused", Settings.from_env())
+    assert {r.path for r in app.routes if isinstance(r, WebSocketRoute)} == {f"{ENC}/live"}
+    assert set(LIVE_WEBSOCKET) == set(ROLES)
+
+
+async def test_live_websocket_permissions(server) -> None:
+    """The live WebSocket takes the same tokens as the reads: any token of the encounter."""
+    from tests.integration.live import live_url, served, watch_ws
+
+    _, dsn = server
+    async with served(dsn) as s, httpx.AsyncClient(base_url=s.base) as client:
+        t = await set_table(client)
+        for role, expect in LIVE_WEBSOCKET.items():
+            w = await watch_ws(live_url(s.base, t.enc, ws=True), role, t.headers[role])
+            if expect is None:
+                await w.until(lambda w: w.state is not None)
+                assert w.messages[0]["role"] == role.removeprefix("own_").removeprefix("other_"), role
+                await w.stop()
+            else:
+                assert await w.ended() == expect, role
+                assert (w.messages[0]["type"], w.messages[0]["code"]) == ("error", expect[1])

@@ -734,7 +734,8 @@ def test_random_legal_exchanges_keep_the_invariants_and_replay(data: Any, mira_h
     for _ in range(40):
         one_step(f, data)
     replayed = f.ruleset.replay([
-        f.ruleset.decode_event(e.__struct_config__.tag, 1, msgspec.json.encode(e)) for e in f.events])
+        f.ruleset.decode_event(e.__struct_config__.tag, f.ruleset.schema_versions.get(e.__struct_config__.tag, 1),
+                               msgspec.json.encode(e)) for e in f.events])
     assert msgspec.to_builtins(replayed) == msgspec.to_builtins(f.state)
 
 

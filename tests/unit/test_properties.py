@@ -171,7 +171,7 @@ def json_round_trip(f: Fight, events: list[Event]) -> list[Event]:
         data = msgspec.json.encode(e)
         type_tag = msgspec.json.decode(data)["type"]
         assert type_tag == type(e).__struct_config__.tag
-        out.append(f.ruleset.decode_event(type_tag, 1, data))
+        out.append(f.ruleset.decode_event(type_tag, f.ruleset.schema_versions.get(type_tag, 1), data))
     return out
 
 

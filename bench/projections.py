@@ -1,0 +1,128 @@
+"""``python -m bench.projections``: how fast the read models are rebuilt from the event log.
+
+One run: a fresh database ``fracas_bench_projections`` (on DATABASE_URL's server, else an
+embedded PostgreSQL in a temporary folder), migrated; a log of random Places of Power fights
+(``bench/fights.py``: attacks, defences, checks, actions, turns; at least ``--events``)
+written into the event store with COPY; then each projection rebuilt from it as ``fracas
+projections rebuild`` does (``projections/rebuild.py``: batches of ``--batch-size`` events,
+rows and checkpoint in one transaction each, then the swap), timed; then the same with
+both at once in two connections, as ``--repeat`` times. It prints events/s per projection. Figures,
+not assertions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import os
+import platform
+import sys
+import time
+
+import asyncpg
+
+from bench.append import postgres_server, with_database
+from bench.fights import fights, store
+from projections.catalog import all_projections
+from projections.rebuild import Rebuilt, rebuild
+
+DATABASE = "fracas_bench_projections"
+
+
+async def prepare(admin_dsn: str) -> str:
+    from server.migrations import migrate_dsn
+
+    admin = await asyncpg.connect(admin_dsn)
+    try:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
+        await admin.execute(f'CREATE DATABASE "{DATABASE}"')
+    finally:
+        await admin.close()
+    dsn = with_database(admin_dsn, DATABASE)
+    await migrate_dsn(dsn)
+    return dsn
+
+
+async def write_log(dsn: str, events: int, seed: int) -> tuple[int, int, collections.Counter[str]]:
+    """Write fights until the log holds ``events``; returns (events, encounters, events by type)."""
+    conn = await asyncpg.connect(dsn)
+    try:
+        written = encounters = 0
+        kinds: collections.Counter[str] = collections.Counter()
+        chunk = []
+        for fight in fights(seed, events=events):
+            chunk.append(fight)
+            kinds.update(type(e).__struct_config__.tag for e in fight.events)
+            if len(chunk) == 50:
+                written += await store(conn, chunk)
+                encounters += len(chunk)
+                chunk = []
+        if chunk:
+            written += await store(conn, chunk)
+            encounters += len(chunk)
+        await conn.execute("VACUUM ANALYZE events")
+        return written, encounters, kinds
+    finally:
+        await conn.close()
+
+
+async def rebuild_one(dsn: str, name: str, batch_size: int) -> Rebuilt:
+    projection = next(p for p in all_projections() if p.name == name)
+    conn = await asyncpg.connect(dsn)
+    try:
+        return await rebuild(conn, projection, batch_size=batch_size)
+    finally:
+        await conn.close()
+
+
+def show(r: Rebuilt, label: str | None = None) -> None:
+    print(f"  {label or r.projection:<40} {r.events:>9,} events  {r.seconds:7.2f} s  {r.rate:>10,.0f} events/s")
+
+
+async def bench(dsn: str, args: argparse.Namespace) -> None:
+    started = time.perf_counter()
+    events, encounters, kinds = await write_log(dsn, args.events, args.seed)
+    print(f"log: {events:,} events in {encounters:,} encounters (written in {time.perf_counter() - started:.1f} s, "
+          f"not measured); most common: "
+          + ", ".join(f"{k} {n:,}" for k, n in kinds.most_common(8)))
+    names = [p.name for p in all_projections()]
+    for run in range(1, args.repeat + 1):
+        print(f"run {run}, batches of {args.batch_size:,} events:")
+        for name in names:
+            show(await rebuild_one(dsn, name, args.batch_size))
+        t0 = time.perf_counter()
+        both = await asyncio.gather(*(rebuild_one(dsn, n, args.batch_size) for n in names))
+        seconds = time.perf_counter() - t0
+        total = sum(r.events for r in both)
+        print(f"  {'both at once (two connections)':<40} {total:>9,} events  {seconds:7.2f} s  "
+              f"{total / seconds:>10,.0f} events/s")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.projections", description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=100_000, help="events in the generated log (default 100,000)")
+    parser.add_argument("--batch-size", type=int, default=5000, help="events per transaction (default 5,000)")
+    parser.add_argument("--repeat", type=int, default=2, help="rebuild this many times (default 2)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    with postgres_server() as (admin_dsn, where):
+        print(f"PostgreSQL: {where}")
+        dsn = asyncio.run(prepare(admin_dsn))
+        try:
+            asyncio.run(bench(dsn, args))
+        finally:
+            async def drop() -> None:
+                admin = await asyncpg.connect(admin_dsn)
+                try:
+                    await admin.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
+                finally:
+                    await admin.close()
+
+            asyncio.run(drop())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,22 @@
+"""The read models this server keeps, by name (``fracas projections rebuild NAME``)."""
+
+from __future__ import annotations
+
+from projections.combatant_statistics import CombatantStatistics
+from projections.encounter_list import EncounterList
+from projections.runner import Projection
+
+
+def all_projections() -> list[Projection]:
+    return [EncounterList(), CombatantStatistics()]
+
+
+def named(names: list[str] | None) -> list[Projection]:
+    """The projections called ``names`` (None or empty: all); raises KeyError for an unknown name."""
+    every = {p.name: p for p in all_projections()}
+    if not names:
+        return list(every.values())
+    unknown = [n for n in names if n not in every]
+    if unknown:
+        raise KeyError(f"no projection {', '.join(unknown)}; known: {', '.join(every)}")
+    return [every[n] for n in names]

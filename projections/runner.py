@@ -1,0 +1,217 @@
+"""The projection runner: follows the event log in commit order and keeps the read models.
+
+Each projection has a checkpoint: the last event it read, as (transaction id, global
+position). A batch is read after the checkpoint, below the oldest running transaction
+(``projections/event_log.py``), applied, and the checkpoint advanced, in ONE transaction: a runner
+stopped anywhere (killed, its connection lost, an error) leaves the rows and the checkpoint
+of the last committed batch, and the next run goes on from there; no event is applied twice
+or skipped.
+
+One runner per server process, on a dedicated connection. With several processes, only one
+runs a given projection at a time: it holds a session advisory lock for it (lost with its
+connection, so another process takes over); the others stand by and try again as they
+poll. Every batch also takes the projection's transaction-level batch lock, which a
+rebuild takes to make its new generation live (``projections/rebuild.py``).
+
+It wakes on LISTEN/NOTIFY (a waiter of ``projections/wakeup.py``) and polls anyway: a
+notification can be lost, and a transaction that ends without committing sends none. On a
+lost connection (or any error) it logs, waits (doubling up to a bound) and starts again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+import asyncpg
+
+from projections.event_log import Decoder, Slice, read_batch, slices
+
+if TYPE_CHECKING:
+    from projections.wakeup import Wakeup
+
+log = logging.getLogger("fracas.projections")
+
+# Advisory lock classes (two-key advisory locks; the second key is the projection's).
+LEADER_LOCK = 0x50524A4C  # "PRJL": the process that runs a projection (session)
+BATCH_LOCK = 0x50524A42  # "PRJB": one batch, or the swap of a rebuilt generation (transaction)
+REBUILD_LOCK = 0x50524A52  # "PRJR": one rebuild at a time (session)
+
+
+class Projection(ABC):
+    """A read model: tables of rows kept from the events, by generation."""
+
+    name: ClassVar[str]
+    # Its tables; each has a ``generation`` column (a rebuild drops the old generation's rows).
+    tables: ClassVar[tuple[str, ...]]
+
+    @abstractmethod
+    async def apply(self, conn: asyncpg.Connection, generation: int, batch: Sequence[Slice]) -> None:
+        """Apply a batch (by encounter) to the rows of ``generation``, in the caller's transaction.
+        A slice with a ``history`` replaces the encounter's rows with the history folded afresh."""
+
+
+def lock_key(name: str) -> int:
+    """A projection's advisory lock key: a stable 32-bit number from its name."""
+    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:4], "big", signed=True)
+
+
+_ENSURE_LIVE = """
+INSERT INTO projection_checkpoints (projection, generation, live)
+SELECT $1, 1, true WHERE NOT EXISTS (SELECT 1 FROM projection_checkpoints WHERE projection = $1)
+ON CONFLICT DO NOTHING
+"""
+_CHECKPOINT = """
+SELECT generation, transaction_id, global_position FROM projection_checkpoints
+WHERE projection = $1 AND (CASE WHEN $2::int IS NULL THEN live ELSE generation = $2 END)
+"""
+_ADVANCE = """
+UPDATE projection_checkpoints
+SET transaction_id = $3, global_position = $4, events = events + $5, updated_at = now()
+WHERE projection = $1 AND generation = $2
+"""
+
+
+async def ensure_checkpoint(conn: asyncpg.Connection, projection: Projection) -> None:
+    """A projection seen for the first time starts live, at generation 1, before the first event."""
+    await conn.execute(_ENSURE_LIVE, projection.name)
+
+
+async def run_batch(conn: asyncpg.Connection, projection: Projection, decoder: Decoder, limit: int,
+                    generation: int | None = None) -> int:
+    """Read, apply and checkpoint one batch in one transaction; returns how many events it read.
+
+    ``generation`` None: the live generation, under the projection's batch lock. Else that
+    generation (a rebuild's, which the live runner does not touch)."""
+    async with conn.transaction():
+        return await apply_batch(conn, projection, decoder, limit, generation)
+
+
+async def apply_batch(conn: asyncpg.Connection, projection: Projection, decoder: Decoder, limit: int,
+                      generation: int | None = None) -> int:
+    """``run_batch`` within the caller's transaction."""
+    if generation is None:
+        await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", BATCH_LOCK, lock_key(projection.name))
+    cp = await conn.fetchrow(_CHECKPOINT, projection.name, generation)
+    if cp is None:
+        raise LookupError(f"projection {projection.name} has no checkpoint for generation {generation or 'live'}")
+    events = await read_batch(conn, decoder, (cp["transaction_id"], cp["global_position"]), limit)
+    if not events:
+        return 0
+    await projection.apply(conn, cp["generation"], await slices(conn, decoder, events))
+    last = events[-1]
+    await conn.execute(_ADVANCE, projection.name, cp["generation"], last.transaction_id, last.global_position,
+                       len(events))
+    return len(events)
+
+
+class ProjectionRunner:
+    """Keeps ``projections`` up to date in the background of a server process."""
+
+    def __init__(
+        self,
+        dsn: str,
+        projections: Sequence[Projection],
+        *,
+        wakeup: Wakeup | None = None,
+        batch_size: int = 1000,
+        poll_seconds: float = 1.0,
+        retry_seconds: float = 0.2,
+        max_retry_seconds: float = 5.0,
+        decoder: Decoder | None = None,
+    ) -> None:
+        self.dsn = dsn
+        self.projections = list(projections)
+        self.wakeup = wakeup
+        self.batch_size = batch_size
+        self.poll_seconds = poll_seconds
+        self.retry_seconds = retry_seconds
+        self.max_retry_seconds = max_retry_seconds
+        self.decoder = decoder or Decoder()
+        self.leading: set[str] = set()  # the projections this process runs now
+        self.connections = 0  # how many times the connection was made (tests watch reconnects)
+        self.server_pid: int | None = None  # the runner's backend
+        self._task: asyncio.Task[None] | None = None
+        self._stopping = False
+
+    async def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="fracas-projections")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is None:
+            return
+        self._stopping = True
+        # Cancelled again until it ends: on Python 3.11 ``asyncio.wait_for`` (the waiter's) can
+        # swallow a cancellation that comes as a wake-up does; the flag ends the loop then.
+        while not task.done():
+            task.cancel()
+            await asyncio.wait({task}, timeout=0.5)
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    async def _run(self) -> None:
+        waiter_cm = self.wakeup.waiter(None) if self.wakeup is not None else contextlib.nullcontext()
+        with waiter_cm as waiter:  # made once: a wake-up during a reconnection is not lost
+            delay = self.retry_seconds
+            while True:
+                conn: asyncpg.Connection | None = None
+                try:
+                    try:
+                        conn = await asyncpg.connect(self.dsn)
+                    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as e:
+                        raise ConnectionError(f"cannot connect: {e}") from e
+                    self.connections += 1
+                    self.server_pid = conn.get_server_pid()
+                    for p in self.projections:
+                        await ensure_checkpoint(conn, p)
+                    while not self._stopping:
+                        more = await self._pass(conn)
+                        delay = self.retry_seconds
+                        if not more:
+                            await self._wait(waiter)
+                    await conn.close()
+                    return
+                except asyncio.CancelledError:
+                    if conn is not None and not conn.is_closed():
+                        conn.terminate()  # at once: a batch in flight is rolled back by the server
+                    raise
+                except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError,
+                        asyncpg.AdminShutdownError, TimeoutError) as e:
+                    log.warning("projection runner: connection lost (%s); again in %.1fs", e, delay)
+                except Exception:
+                    log.exception("projection runner: a batch failed; again in %.1fs", delay)
+                self.leading.clear()
+                self.server_pid = None
+                if conn is not None and not conn.is_closed():
+                    conn.terminate()  # its session locks go with it
+                if self._stopping:
+                    return
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, self.max_retry_seconds)
+
+    async def _pass(self, conn: asyncpg.Connection) -> bool:
+        """One batch of each projection this process leads (taking the lead where it is free);
+        True when some projection read a full batch (there is more to read at once)."""
+        more = False
+        for p in self.projections:
+            if p.name not in self.leading:
+                if not await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", LEADER_LOCK, lock_key(p.name)):
+                    continue  # another process runs it: stand by
+                self.leading.add(p.name)
+                log.info("projection runner: running %s", p.name)
+            read = await run_batch(conn, p, self.decoder, self.batch_size)
+            more = more or read >= self.batch_size
+        return more
+
+    async def _wait(self, waiter: object) -> None:
+        if waiter is None:
+            await asyncio.sleep(self.poll_seconds)
+        else:
+            await waiter.wait(self.poll_seconds)  # type: ignore[attr-defined]

@@ -1,0 +1,116 @@
+"""History routes: the state at any version (time travel) and the readable log.
+
+- ``GET /encounters/{id}/state``: the current state; ``?at=N``: the state as it was after
+  event N, replayed from the stored events with the encounter's ruleset. Filtered for the
+  caller as of N (``state_for`` on the state at N): what was hidden then stays hidden.
+- ``GET /encounters/{id}/log``: the readable log (``projections/readable_log.py``) of the
+  events the caller may see, as JSON or, with ``Accept: text/plain`` or ``?format=text``,
+  as plain text.
+
+Its routes (``HISTORY_ROUTES``) are served beside ``server.api.ROUTES`` (``server/app.py``);
+it uses the route helpers of ``server.api``, which therefore cannot import it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated, Any, Literal
+
+import msgspec
+from litestar import Request, Response, get
+from litestar.params import FromPath, QueryParameter
+
+from domain.core.encounter import EncounterState
+from domain.core.ruleset import Ruleset
+from projections.readable_log import LogEntry, LogEvent, as_text, render
+from projections.visibility import state_for
+from server.api import ETAG, GUARDED_READ_ERRORS, JSON, service_of
+from server.auth import authorize
+from server.encounters import EventView, event_view, visible_events
+
+TEXT = "text/plain; charset=utf-8"
+_encode = msgspec.json.Encoder().encode
+
+
+class EncounterLog(msgspec.Struct, kw_only=True):
+    """The readable log: one entry per step, oldest first, up to ``version``."""
+
+    encounter_id: str
+    version: int
+    entries: list[LogEntry]
+
+
+@get("/encounters/{encounter_id:uuid}/state", response_headers=ETAG,
+     summary="State of an encounter, now or at a version",
+     tags=["history"], responses=GUARDED_READ_ERRORS,
+     description="Without `at`: the current state (as `GET /encounters/{id}`). With `at=N`: the state as it was "
+                 "after event N (1 to the current version), replayed from the stored events; its `version` is N. "
+                 "A version past the current one is 404 `version_not_found`; below 1, 400 `invalid_parameter`. "
+                 "Filtered for the caller as of N: players and spectators do not see what was hidden then.")
+async def get_state(
+    request: Request,
+    encounter_id: FromPath[uuid.UUID],
+    at: Annotated[int | None, QueryParameter(ge=1, le=2_147_483_647,
+                                             description="The version to go back to (1 .. current).")] = None,
+) -> Response[EncounterState]:
+    enc = str(encounter_id)
+    principal = await authorize(request, enc)
+    service = service_of(request)
+    if at is None:
+        state = await service.current(enc)
+        headers = {"ETag": f'"{state.version}"'}
+    else:
+        state = await service.state_at(enc, at)
+        headers = {}
+    return Response(content=_encode(state_for(state, principal.viewer)), media_type=JSON, headers=headers)
+
+
+@get("/encounters/{encounter_id:uuid}/log", summary="The readable log", tags=["history"],
+     responses=GUARDED_READ_ERRORS,
+     description="One sentence per step in the game's words (\"Mira attacks the Bandit: a heavy attack with the "
+                 "Sabre at Melee range (2 AP). 16 against Normal: a Full Success, two extra Successes.\"), "
+                 "with the versions it tells, the round, and whether a retcon undid it. Filtered for the "
+                 "caller: an event they may not see is \"Something happened out of sight.\" JSON by default; "
+                 "plain text (one line each) with `Accept: text/plain` or `format=text`.")
+async def get_log(
+    request: Request,
+    encounter_id: FromPath[uuid.UUID],
+    format: Annotated[Literal["json", "text"] | None, QueryParameter(  # noqa: A002 - the parameter's name
+        description="`text` for plain text; without it, the `Accept` header chooses (JSON by default).")] = None,
+) -> Response[EncounterLog]:
+    enc = str(encounter_id)
+    principal = await authorize(request, enc)
+    service = service_of(request)
+    state = await service.current(enc)  # read first: the events read next are judged by a state at least as new
+    views = [event_view(r) for r in await service.store.read(enc, 0, state.version)]
+    views = visible_events(views, state, principal.viewer)
+    ruleset = await service.ruleset_of(enc)
+    entries = render([log_event(v, ruleset) for v in views], ruleset.id)
+    if (format or _preferred(request)) == "text":
+        return Response(content=as_text(entries), media_type=TEXT)
+    return Response(content=_encode(EncounterLog(encounter_id=enc, version=state.version, entries=entries)),
+                    media_type=JSON)
+
+
+def _preferred(request: Request) -> str:
+    best = request.accept.best_match(["application/json", "text/plain"], default="application/json")
+    return "text" if best == "text/plain" else "json"
+
+
+def log_event(view: EventView, ruleset: Ruleset) -> LogEvent:
+    """An event as the caller may see it, its payload upcast to the current shape where the
+    rules changed it since it was written."""
+    data: Any = msgspec.json.decode(view.data)
+    current = ruleset.schema_versions.get(view.type, 1)
+    version = view.schema_version
+    try:
+        while version < current:
+            data = ruleset.upcasters[(view.type, version)](data)
+            version += 1
+    except (KeyError, TypeError, ValueError):  # a filtered payload the upcaster cannot read: as stored
+        data = msgspec.json.decode(view.data)
+    return LogEvent(version=view.version, type=view.type, data=data if isinstance(data, dict) else {},
+                    metadata=msgspec.json.decode(view.metadata))
+
+
+HISTORY_ROUTES = [get_state, get_log]

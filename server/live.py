@@ -1,0 +1,447 @@
+"""Live streams of an encounter: ``/encounters/{id}/live`` over WebSocket or Server-Sent Events.
+
+A stream first sends every event after ``after=N`` that the caller may see, then each new
+one as it commits, in version order; after each batch of events, the caller's view of the
+state: whole the first time (``state``, with who is connected), then as the change from the
+state the client has (``patch``, a JSON Patch; ``?state=full`` sends the whole state every
+time); then the decisions that await the caller (``prompt``). Every message carries
+``version``: the client has every event up to it, and resumes after a dropped connection with
+``after=<version>`` (SSE: the ``Last-Event-ID`` an EventSource sends by itself), getting
+exactly what it missed. The token comes as ``Authorization: Bearer`` or, where a browser
+cannot set headers, as ``?token=`` (never logged: see ``redact_tokens``).
+
+Each stream has a bounded outbox. The producer (``Stream.run``) fills it from its
+encounter's feed (``server.live_feed``); the transport drains it to the client. A client that
+does not take a message within ``send_timeout_seconds`` (its outbox stays full, or one send
+does not finish: a watchdog looks) is dropped, closing with ``slow_consumer``; nobody else
+waits for it. A revoked token closes its streams at once (``token_revoked``), on every
+process: revoking wakes the feeds, which re-check their streams' tokens on every wake-up and
+heartbeat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import uuid
+from collections import deque
+from collections.abc import AsyncIterator
+from typing import Annotated, Any, Literal
+
+from litestar import Request, WebSocket, get, websocket
+from litestar.connection import ASGIConnection
+from litestar.params import FromPath, HeaderParameter, QueryParameter
+from litestar.response import Stream as StreamResponse
+
+from server.api import GUARDED_READ_ERRORS
+from server.auth import Principal, authorize
+from server.encounters import event_view
+from server.live_feed import ErrorMessage, Feed, Hello, Item, Live, LiveSettings, heartbeat, item
+from server.problems import Problem
+from server.store import new_uuid
+
+log = logging.getLogger("fracas.live")
+MAX_VERSION = 2_147_483_647
+
+# WebSocket close codes: 4000 + the HTTP status of the same refusal; 1001 when the server stops.
+GOING_AWAY = 1001
+
+
+class Close(Exception):
+    """How a stream ends: a close code, and a stable reason (the problem ``code``)."""
+
+    def __init__(self, code: int, reason: str, message: Item | None = None) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+        self.message = message  # sent before closing, after everything queued
+
+
+SLOW = Close(4408, "slow_consumer")
+SHUTDOWN = Close(GOING_AWAY, "server_shutdown")
+CAUGHT_UP = Close(1000, "caught_up")
+
+
+class SlowConsumer(Exception):
+    pass
+
+
+class Outbox:
+    """A stream's messages on their way to the client: at most ``limit`` waiting. ``put`` waits
+    up to ``timeout`` for room and raises SlowConsumer past it."""
+
+    def __init__(self, limit: int, timeout: float) -> None:
+        self._items: deque[Item] = deque()
+        self._limit = limit
+        self._timeout = timeout
+        self._readable = asyncio.Event()
+        self._room = asyncio.Event()
+        self._closed = False
+        self.last_put = asyncio.get_running_loop().time()  # when a message was last queued
+
+    async def put(self, message: Item) -> None:
+        while len(self._items) >= self._limit:
+            self._room.clear()
+            try:
+                async with asyncio.timeout(self._timeout):
+                    await self._room.wait()
+            except TimeoutError:
+                raise SlowConsumer() from None
+        self._items.append(message)
+        self._readable.set()
+        self.last_put = asyncio.get_running_loop().time()
+
+    def close(self) -> None:
+        """No more messages: ``get`` returns None once the queued ones are taken."""
+        self._closed = True
+        self._readable.set()
+
+    async def get(self) -> Item | None:
+        while not self._items:
+            if self._closed:
+                return None
+            self._readable.clear()
+            await self._readable.wait()
+        self._room.set()
+        return self._items.popleft()
+
+
+class Stream:
+    """One live connection: reads its encounter's feed and fills its outbox."""
+
+    def __init__(self, live: Live, principal: Principal, after: int, transport: str, follow: bool = True,
+                 patches: bool = True) -> None:
+        self.live = live
+        self.principal = principal
+        self.viewer = principal.viewer
+        self.secret_hash = principal.secret_hash
+        self.encounter_id = principal.encounter_id
+        self.connection_id = new_uuid()
+        self.transport = transport
+        self.follow = follow
+        self.last = after  # every event up to this version has been queued
+        self.wake = asyncio.Event()
+        self.outbox = Outbox(live.settings.queue_size, live.settings.send_timeout_seconds)
+        self.closing: Close | None = None
+        self._presence: bytes | None = None
+        self._prompted: set[bytes] = set()  # the pending prompts already sent
+        self.patches = patches  # after the first state, send its changes (JSON Patch), not the whole
+        self._state_version: int | None = None  # the version of the state the client has
+        self.sender: asyncio.Task[Any] | None = None  # the transport's task that sends the outbox
+        self.sending_since: float | None = None  # when the message being sent was handed over
+
+    def shut(self, close: Close = SHUTDOWN) -> None:
+        self.closing = close
+        self.wake.set()
+
+    def stalled(self) -> None:
+        """The client has not taken a message for too long: drop it (the watchdog calls this)."""
+        log.info("live: dropped a slow client of encounter %s (%s)", self.encounter_id, self.transport)
+        self.sending_since = None
+        self.shut(SLOW)
+        if self.sender is not None:
+            self.sender.cancel()
+
+    async def register(self) -> None:
+        p = self.principal
+        await self.live.presence.add(self.connection_id, self.encounter_id, p.token_id, p.role,
+                                     sorted(p.combatant_ids), self.transport)
+
+    async def run(self) -> Close:
+        """Produce until the stream ends; returns why. Cleans up after itself, even when cancelled."""
+        live = self.live
+        feed: Feed | None = None
+        try:
+            if self.follow:
+                live.streams[self.connection_id] = self
+                await self.register()
+            feed = live.join(self.encounter_id, self)
+            return await self._produce(feed)
+        except SlowConsumer:  # its outbox stayed full
+            self.stalled()
+            return SLOW
+        finally:
+            if feed is not None:
+                live.leave(feed, self)
+            if self.follow:
+                live.streams.pop(self.connection_id, None)
+                live.spawn(live.presence.remove(self.connection_id, self.encounter_id))
+            self.outbox.close()
+
+    async def _produce(self, feed: Feed) -> Close:
+        settings = self.live.settings
+        # the feed may not have read yet what the client already has (a fresh feed, or a commit
+        # this process has not heard of): it will, woken or on its poll
+        while feed.head is None or feed.head.version < self.last:
+            self.wake.clear()
+            if self.closing is not None:
+                return self.closing
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(settings.heartbeat_seconds):
+                    await self.wake.wait()
+        await self.outbox.put(item(Hello(version=self.last, head=feed.head.version, connection_id=self.connection_id,
+                                         role=self.principal.role, heartbeat_seconds=settings.heartbeat_seconds)))
+        first = True
+        loop = asyncio.get_running_loop()
+        while True:
+            self.wake.clear()
+            if self.closing is not None:
+                return self.closing
+            if self.secret_hash in feed.invalid:
+                return self._refuse(401, "token_revoked", "Unauthorized", "The token of this stream has been revoked.")
+            await self._catch_up(feed, first)
+            first = False
+            if not self.follow:
+                return CAUGHT_UP
+            idle = self.outbox.last_put + settings.heartbeat_seconds - loop.time()
+            try:  # a heartbeat when nothing was sent for a while
+                async with asyncio.timeout(max(idle, 0)):
+                    await self.wake.wait()
+            except TimeoutError:
+                await self.outbox.put(heartbeat(self.last))
+
+    async def _catch_up(self, feed: Feed, first: bool) -> None:
+        """Queue the events after ``last`` up to the feed's state, then that state and the prompts;
+        or only the presence, when that is all that changed."""
+        head = feed.head
+        assert head is not None
+        if head.version <= self.last and not first:
+            key, presence = feed.presence_item(self.viewer, self.last)
+            if key != self._presence:
+                self._presence = key
+                await self.outbox.put(presence)
+            return
+        store = self.live.service.store
+        while self.last < head.version:
+            views = feed.recent_after(self.last, head.version)
+            if views is None:  # further behind than the feed remembers: from the table
+                rows = await store.read(self.encounter_id, self.last,
+                                        min(self.live.settings.page_size, head.version - self.last))
+                views = [event_view(r) for r in rows]
+                if not views or views[0].version != self.last + 1:  # versions are dense: never
+                    raise RuntimeError(f"events {self.last + 1}..{head.version} of {self.encounter_id} missing")
+            for v in views:
+                await self.outbox.put(feed.event_item(v, self.viewer, head))
+                self.last = v.version
+        state, prompts = feed.state_items(self.viewer, head, self._state_version if self.patches else None)
+        await self.outbox.put(state)
+        self._state_version = head.version
+        key, presence = feed.presence_item(self.viewer, head.version)
+        if state.type != "state" and key != self._presence:  # a patch does not carry it
+            await self.outbox.put(presence)
+        self._presence = key
+        for key, p in prompts:  # a decision still pending, unchanged, is not prompted again
+            if key not in self._prompted:
+                await self.outbox.put(p)
+        self._prompted = {key for key, _ in prompts}
+
+    def _refuse(self, status: int, code: str, title: str, detail: str) -> Close:
+        message = item(ErrorMessage(version=self.last, status=status, code=code, title=title, detail=detail))
+        return Close(4000 + status, code, message)
+
+
+# ------------------------------------------------------------------------------ admission
+
+
+def live_of(connection: ASGIConnection) -> Live:
+    return connection.app.state.live
+
+
+async def admit(connection: ASGIConnection, encounter_id: str, after: int, transport: str,
+                follow: bool = True, state_mode: str | None = None) -> Stream:
+    """The stream of an authorized caller, or the problem that refuses it."""
+    principal = await authorize(connection, encounter_id, query_token=True)
+    if state_mode not in (None, "patch", "full"):
+        raise Problem(400, "invalid_state_mode", "Bad request", "`state` is `patch` (the default) or `full`.")
+    live = live_of(connection)
+    version = (await live.service.current(encounter_id)).version
+    if after > version:
+        raise Problem(400, "after_beyond_version", "Bad request",
+                      f"The encounter is at version {version}: `after` cannot be {after}.", version=version)
+    return Stream(live, principal, after, transport, follow, patches=state_mode != "full")
+
+
+def parse_after(text: str | None, name: str = "after") -> int:
+    if text is None or text == "":
+        return 0
+    if not text.isdigit() or int(text) > MAX_VERSION:
+        raise Problem(400, "invalid_after", "Bad request",
+                      f"`{name}` is the last version the client has: a whole number from 0.")
+    return int(text)
+
+
+# -------------------------------------------------------------------------------- WebSocket
+
+
+@websocket("/encounters/{encounter_id:uuid}/live")
+async def live_websocket(socket: WebSocket, encounter_id: FromPath[uuid.UUID]) -> None:
+    """The live stream over WebSocket (see the module's and the README's "Live")."""
+    await socket.accept()
+    try:
+        stream = await admit(socket, str(encounter_id), parse_after(socket.query_params.get("after")), "websocket",
+                             state_mode=socket.query_params.get("state"))
+    except Problem as p:
+        await _close(socket, Close(4000 + p.status, p.code, item(ErrorMessage(
+            version=0, status=p.status, code=p.code, title=p.title, detail=p.detail))))
+        return
+    settings = stream.live.settings
+    producer = asyncio.create_task(stream.run())
+    loop = asyncio.get_running_loop()
+
+    async def pump() -> None:
+        while (message := await stream.outbox.get()) is not None:
+            stream.sending_since = loop.time()  # the watchdog drops a client that takes too long
+            await socket.send({"type": "websocket.send", "text": message.text})
+            stream.sending_since = None
+
+    async def listen() -> None:  # the client's messages are not used; a disconnect ends the stream
+        while (await socket.receive())["type"] != "websocket.disconnect":
+            pass
+
+    sender, listener = asyncio.create_task(pump()), asyncio.create_task(listen())
+    stream.sender = sender
+    close: Close | None = None
+    try:
+        await asyncio.wait({producer, sender, listener}, return_when=asyncio.FIRST_COMPLETED)
+        if producer.done() and not listener.done():
+            close = producer.result()
+            if close is not SLOW:  # what is queued goes first, then the closing message
+                await asyncio.wait({sender, listener}, timeout=settings.send_timeout_seconds,
+                                   return_when=asyncio.FIRST_COMPLETED)
+                if listener.done():
+                    close = None
+                elif not sender.done() or sender.cancelled() or sender.exception() is not None:
+                    close = SLOW
+        elif sender.done() and not listener.done():
+            close = SLOW if sender.cancelled() else None  # else the socket failed: the client left
+    finally:
+        for t in (producer, sender, listener):
+            t.cancel()
+        await asyncio.gather(producer, sender, listener, return_exceptions=True)
+    if close is not None:
+        await _close(socket, close)
+
+
+async def _close(socket: WebSocket, close: Close) -> None:
+    """Send the closing message (if any) and close; a client that does not read is not waited for."""
+    with contextlib.suppress(Exception):
+        async with asyncio.timeout(1.0):
+            if close.message is not None:
+                await socket.send({"type": "websocket.send", "text": close.message.text})
+            await socket.close(code=close.code, reason=close.reason)
+
+
+# --------------------------------------------------------------------------------------- SSE
+
+Follow = Annotated[bool, QueryParameter(
+    description="false: send what is there (events after `after`, the state, the prompts) and end the stream.")]
+After = Annotated[int, QueryParameter(ge=0, le=MAX_VERSION, description=(
+    "The last version the client has: every event after it follows. Default 0: the whole history."))]
+StateMode = Annotated[Literal["patch", "full"], QueryParameter(name="state", description=(
+    "patch: the whole state first, then each change as a JSON Patch (`patch` messages); full: the whole "
+    "state after every batch."))]
+Token = Annotated[str | None, QueryParameter(description=(
+    "The token, where the client cannot send `Authorization: Bearer` (a browser's EventSource). Never logged."))]
+LastEventId = Annotated[str | None, HeaderParameter(name="Last-Event-ID", required=False, description=(
+    "Sent by an EventSource when it reconnects: the last `id` (version) it received; takes the place of `after`."))]
+
+
+@get("/encounters/{encounter_id:uuid}/live", summary="Live stream of an encounter (Server-Sent Events)",
+     tags=["encounters"], media_type="text/event-stream",
+     description=(
+         "Every event after `after` that the caller may see, then each new one as it commits, in version "
+         "order. After each batch, the caller's state: whole the first time (`state`, with `presence`), then "
+         "the change from the last one (`patch`: a JSON Patch, RFC 6902, against the state of version `base`; "
+         "`state=full` sends `state` every time); then the decisions awaiting the caller (`prompt`, with the "
+         "legal choices). `presence` when only who is connected changed; `heartbeat` when idle; `error` before "
+         "the server ends the stream (`token_revoked`). Each SSE message has `event:` the message's type, "
+         "`id:` its version (an EventSource resumes with it as `Last-Event-ID`) and `data:` its JSON (with "
+         "`type` and `version`). The same path upgrades to a WebSocket with the same messages, one per text "
+         "frame. The token: `Authorization: Bearer` or `?token=`. See the README's \"Live\"."),
+     responses=GUARDED_READ_ERRORS)
+async def live_sse(
+    request: Request, encounter_id: FromPath[uuid.UUID], after: After = 0, follow: Follow = True,
+    state_mode: StateMode = "patch", token: Token = None, last_event_id: LastEventId = None,
+) -> StreamResponse:
+    del token  # read by authorize(query_token=True)
+    start = parse_after(last_event_id.strip(), "Last-Event-ID") if last_event_id is not None else after
+    stream = await admit(request, str(encounter_id), start, "sse", follow, state_mode)
+    return StreamResponse(_sse(stream), media_type="text/event-stream",
+                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+async def _sse(stream: Stream) -> AsyncIterator[bytes]:
+    producer = asyncio.create_task(stream.run())
+    me = asyncio.current_task()
+    stream.sender = me  # a client that stopped reading leaves this generator stuck in a send: the
+    loop = asyncio.get_running_loop()  # watchdog (or a full outbox) ends its task
+
+    def dropped(task: asyncio.Task[Close]) -> None:
+        if not task.cancelled() and task.exception() is None and task.result() is SLOW and me is not None:
+            me.cancel()
+
+    producer.add_done_callback(dropped)
+    try:
+        yield b"retry: 1000\n\n"
+        while (message := await stream.outbox.get()) is not None:
+            stream.sending_since = loop.time()
+            yield sse_bytes(message)
+            stream.sending_since = None
+        close = producer.result() if producer.done() else None
+        if close is not None and close.message is not None:
+            yield sse_bytes(close.message)
+    finally:
+        producer.remove_done_callback(dropped)
+        producer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await producer
+
+
+def sse_bytes(message: Item) -> bytes:
+    return b"event: %s\nid: %d\ndata: %s\n\n" % (message.type.encode(), message.version, message.body)
+
+
+LIVE_ROUTES = [live_websocket, live_sse]
+
+
+# ------------------------------------------------------------------------------ wiring
+
+
+async def start_live(app: Any) -> Live:
+    from server.presence import PresenceStore
+
+    settings = LiveSettings.from_env()
+    live = Live(app.state.service, PresenceStore(app.state.pool, settings.presence_ttl_seconds),
+                app.state.wakeup, settings)
+    await live.start()
+    return live
+
+
+async def stop_live(app: Any) -> None:
+    live = getattr(app.state, "live", None)
+    if live is not None:
+        await live.stop()
+
+
+_TOKEN = re.compile(r"(?i)(token=)[^&\s\"']+")
+
+
+class RedactTokens(logging.Filter):
+    """Hide ``?token=`` secrets from log lines (uvicorn logs the path of each WebSocket it accepts)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.args:
+            args = record.args if isinstance(record.args, tuple) else (record.args,)
+            record.args = tuple(_TOKEN.sub(r"\1[redacted]", a) if isinstance(a, str) else a for a in args)
+        if isinstance(record.msg, str) and "token=" in record.msg.lower():
+            record.msg = _TOKEN.sub(r"\1[redacted]", record.msg)
+        return True
+
+
+def redact_tokens() -> None:
+    for name in ("uvicorn.error", "uvicorn.access", "uvicorn", "litestar"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactTokens) for f in logger.filters):
+            logger.addFilter(RedactTokens())

@@ -1,0 +1,430 @@
+"""Live feeds: one reader per encounter per process, shared by every live stream of it.
+
+A ``Feed`` follows one encounter for the streams connected to this process. Woken by the
+process's one LISTEN connection (``projections.wakeup``) or by its poll timeout, it reads
+the encounter's state and the events it has not seen from PostgreSQL (the NOTIFY payload is
+only a wake-up), keeps the latest events in memory for streams a little behind, re-reads
+the encounter's presence and which of its streams' tokens are still valid (one round trip),
+and wakes its streams. It never waits for a stream: a stream only ever gets a flag set, so
+a client that stops reading slows nobody else.
+
+Within an encounter versions are dense and commit in order (version N+1 is decided on the
+committed version N, and the unique ``(encounter_id, version)`` key refuses any other), so
+"every event after version N up to the state's version" is gap-free without the global
+log's snapshot rule.
+
+Each stream's messages are rendered once per viewer (role and combatants) per state: 200
+spectators of one fight cost one filtering, not 200.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+from collections import deque
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Protocol
+
+import msgspec
+
+from domain.core.encounter import EncounterState
+from projections.patch import json_patch
+from projections.presence import Connected, Presence, presence_for
+from projections.prompts import Prompt, prompts_for
+from projections.visibility import Viewer, state_for
+from server.encounters import EncounterService, EventView, event_view, visible_events
+from server.presence import PresenceStore
+
+if TYPE_CHECKING:
+    from projections.wakeup import Wakeup
+
+log = logging.getLogger("fracas.live")
+
+
+# ------------------------------------------------------------------------------ messages
+
+
+class Message(msgspec.Struct, tag_field="type", kw_only=True):
+    """Every live message carries ``version``: the client has every event up to it, so it
+    resumes with ``after=<version>``."""
+
+    version: int
+
+
+class Hello(Message, tag="hello"):
+    """The stream is open: events after ``version`` follow (up to ``head`` at once)."""
+
+    head: int
+    connection_id: str
+    role: str
+    heartbeat_seconds: float
+
+
+class EventMessage(Message, tag="event"):
+    """One event, filtered for the caller as ``GET /encounters/{id}/events`` shows it."""
+
+    event: EventView
+
+
+class StateMessage(Message, tag="state"):
+    """The caller's view of the state after the events sent so far (the whole filtered state,
+    as ``GET /encounters/{id}`` shows it), and who is connected."""
+
+    state: Any
+    presence: Presence
+
+
+class PatchMessage(Message, tag="patch"):
+    """The change to the caller's state since the state (or patch) of version ``base``: a JSON
+    Patch (RFC 6902: ``add``, ``remove``, ``replace``). With ``?state=full`` the stream sends
+    ``state`` messages instead."""
+
+    base: int
+    patch: list[dict[str, Any]]
+
+
+class PromptMessage(Message, tag="prompt"):
+    """A decision that awaits the caller, with its legal choices."""
+
+    prompt: Prompt
+
+
+class PresenceMessage(Message, tag="presence"):
+    """Who is connected changed (no event was committed)."""
+
+    presence: Presence
+
+
+class Heartbeat(Message, tag="heartbeat"):
+    time: datetime
+
+
+class ErrorMessage(Message, tag="error"):
+    """Why the server closes the stream (RFC 9457 fields; ``code`` is stable)."""
+
+    status: int
+    code: str
+    title: str
+    detail: str | None = None
+
+
+LiveMessage = (Hello | EventMessage | StateMessage | PatchMessage | PromptMessage | PresenceMessage | Heartbeat
+               | ErrorMessage)
+_encode = msgspec.json.Encoder().encode
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One message ready to send: its type and version (for SSE's ``event:`` and ``id:``) and
+    its JSON (as bytes, and as text for WebSocket text frames). Shared by every stream that
+    sends it."""
+
+    type: str
+    version: int
+    body: bytes
+    text: str
+
+
+def item(message: Message) -> Item:
+    body = _encode(message)
+    return Item(type(message).__struct_config__.tag, message.version, body, body.decode())  # type: ignore[arg-type]
+
+
+def heartbeat(version: int) -> Item:
+    return item(Heartbeat(version=version, time=datetime.now(UTC)))
+
+
+# ------------------------------------------------------------------------------ settings
+
+
+@dataclass
+class LiveSettings:
+    heartbeat_seconds: float = 15.0  # a heartbeat on an idle stream; tokens and presence re-checked
+    queue_size: int = 256  # messages waiting for one client; a client that lets it fill is dropped
+    send_timeout_seconds: float = 10.0  # longest wait for a client to take a message
+    recent_events: int = 1024  # events each feed keeps for streams a little behind
+    page_size: int = 500  # events read from the table at once when a stream is far behind
+
+    @property
+    def presence_ttl_seconds(self) -> float:
+        return 3 * self.heartbeat_seconds
+
+    @classmethod
+    def from_env(cls) -> LiveSettings:
+        import os
+
+        return cls(
+            heartbeat_seconds=float(os.environ.get("FRACAS_LIVE_HEARTBEAT", "15")),
+            queue_size=int(os.environ.get("FRACAS_LIVE_QUEUE", "256")),
+            send_timeout_seconds=float(os.environ.get("FRACAS_LIVE_SEND_TIMEOUT", "10")),
+        )
+
+
+# --------------------------------------------------------------------------------- feed
+
+
+class Subscriber(Protocol):
+    """What a feed knows of a stream: whose it is, and how to wake it."""
+
+    viewer: Viewer
+    secret_hash: bytes
+    wake: asyncio.Event
+
+
+@dataclass
+class Rendered:
+    """One viewer's messages for one state and presence of the feed."""
+
+    view: Any = None  # the state as the viewer sees it, as JSON builtins
+    state: Item | None = None
+    prompts: list[tuple[bytes, Item]] | None = None  # (the prompt itself, its message)
+    presence: tuple[bytes, Item] | None = None
+    patches: dict[int, Item] = field(default_factory=dict)  # by the version they apply to
+    events: dict[int, Item] = field(default_factory=dict)
+
+
+class Feed:
+    def __init__(self, live: Live, encounter_id: str) -> None:
+        self.live = live
+        self.encounter_id = encounter_id
+        self.head: EncounterState | None = None
+        self.recent: deque[EventView] = deque(maxlen=live.settings.recent_events)
+        self.presence: list[Connected] = []
+        self.invalid: frozenset[bytes] = frozenset()  # tokens of our streams found revoked
+        self.subscribers: set[Subscriber] = set()
+        self._rendered: dict[Viewer, Rendered] = {}
+        self._views: dict[Viewer, deque[tuple[int, Any]]] = {}  # each viewer's last views, to patch from
+        self._task: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------- running
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name=f"fracas-live-feed-{self.encounter_id}")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        with self.live.wakeup.waiter(self.encounter_id) as waiter:
+            while True:
+                try:
+                    await self.refresh()
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:  # the database is away: keep the streams, try again
+                    log.warning("live feed of %s could not refresh: %s", self.encounter_id, exc)
+                await waiter.wait(self.live.settings.heartbeat_seconds)
+
+    async def refresh(self) -> None:
+        """Read what is new (the state and its events), then who is connected and which tokens are
+        still valid, then wake the streams. In that order: the tokens are read on a later snapshot
+        than the events, so a token revoked before an event committed never gets that event."""
+        hashes = list({s.secret_hash for s in self.subscribers})
+        state, views = await self._read()
+        presence, valid = await self.live.presence.list_and_valid(self.encounter_id, hashes)
+        if self.head is None or state.version > self.head.version:
+            self._advance(state, views)
+        self.invalid = frozenset(h for h in hashes if h not in valid)
+        if presence != self.presence:
+            self.presence = presence
+            for r in self._rendered.values():
+                r.state = r.presence = None
+        for s in list(self.subscribers):
+            s.wake.set()
+
+    async def _read(self) -> tuple[EncounterState, list[EventView]]:
+        service = self.live.service
+        state = await service.current(self.encounter_id)
+        head = self.head
+        if head is None or state.version <= head.version:
+            return state, []
+        rows = await service.store.read(self.encounter_id, head.version, state.version - head.version)
+        return state, [event_view(r) for r in rows]
+
+    def _advance(self, state: EncounterState, views: list[EventView]) -> None:
+        """A newer state and the events that led to it, at once (no stream sees half of it)."""
+        assert self.head is None or (views and views[0].version == self.head.version + 1
+                                     and views[-1].version == state.version), "a gap in the feed"
+        if self.head is not None and self.recent and self.recent[-1].version != self.head.version:
+            self.recent.clear()
+        self.recent.extend(views)
+        self.head = state
+        self._rendered.clear()
+        watching = {s.viewer for s in self.subscribers}
+        for viewer in [v for v in self._views if v not in watching]:
+            del self._views[viewer]
+
+    # ------------------------------------------------------------------- reading
+
+    def recent_after(self, after: int, upto: int) -> list[EventView] | None:
+        """The events in ``(after, upto]`` from memory, or None when memory does not reach back."""
+        if not self.recent or self.recent[0].version > after + 1:
+            return None if after < upto else []
+        start = after + 1 - self.recent[0].version
+        return [v for v in itertools.islice(self.recent, start, None) if v.version <= upto]
+
+    # ----------------------------------------------------------------- rendering
+
+    def _for(self, viewer: Viewer, head: EncounterState) -> Rendered:
+        if head is not self.head:
+            return Rendered()  # a stream's older snapshot: render without caching
+        r = self._rendered.get(viewer)
+        if r is None:
+            r = self._rendered[viewer] = Rendered()
+        return r
+
+    def event_item(self, view: EventView, viewer: Viewer, head: EncounterState) -> Item:
+        """An event as ``viewer`` may see it, judged by ``head`` (a state at or after it)."""
+        r = self._for(viewer, head)
+        cached = r.events.get(view.version)
+        if cached is None:
+            shown = visible_events([view], head, viewer)[0]
+            cached = item(EventMessage(version=view.version, event=shown))
+            if len(r.events) < 4 * self.live.settings.recent_events:
+                r.events[view.version] = cached
+        return cached
+
+    def state_items(self, viewer: Viewer, head: EncounterState, base: int | None = None
+                    ) -> tuple[Item, list[tuple[bytes, Item]]]:
+        """The state for ``viewer`` at ``head`` (a patch from the state of version ``base`` when
+        this feed still has it, else the whole state) and the prompts (each with its JSON
+        without the version, to tell a prompt already sent)."""
+        r = self._for(viewer, head)
+        if r.view is None:
+            view = state_for(head, viewer)
+            r.view = view if isinstance(view, dict) else msgspec.to_builtins(view)
+            if head is self.head:
+                history = self._views.setdefault(viewer, deque(maxlen=4))
+                if not history or history[-1][0] < head.version:
+                    history.append((head.version, r.view))
+        if r.prompts is None:
+            r.prompts = [(_encode(p), item(PromptMessage(version=head.version, prompt=p)))
+                         for p in prompts_for(r.view, viewer)]
+        if base is not None and base < head.version:
+            patch = r.patches.get(base)
+            if patch is None:
+                old = next((v for version, v in self._views.get(viewer, ()) if version == base), None)
+                if old is not None:
+                    patch = item(PatchMessage(version=head.version, base=base, patch=json_patch(old, r.view)))
+                    if head is self.head:
+                        r.patches[base] = patch
+            if patch is not None:
+                return patch, r.prompts
+        if r.state is None:
+            r.state = item(StateMessage(version=head.version, state=r.view, presence=self.presence_of(viewer, head)))
+        return r.state, r.prompts
+
+    def presence_item(self, viewer: Viewer, version: int) -> tuple[bytes, Item]:
+        """Who is connected, as ``viewer`` sees it: its JSON (to tell a change) and its message."""
+        head = self.head
+        assert head is not None
+        r = self._for(viewer, head)
+        if r.presence is None or r.presence[1].version != version:
+            presence = self.presence_of(viewer, head)
+            r.presence = (_encode(presence), item(PresenceMessage(version=version, presence=presence)))
+        return r.presence
+
+    def presence_of(self, viewer: Viewer, head: EncounterState) -> Presence:
+        return presence_for(self.presence, head, viewer)
+
+
+# --------------------------------------------------------------------------------- live
+
+
+class Live:
+    """The live streams of one process: their feeds, presence and background work."""
+
+    def __init__(self, service: EncounterService, presence: PresenceStore, wakeup: Wakeup,
+                 settings: LiveSettings) -> None:
+        self.service = service
+        self.presence = presence
+        self.wakeup = wakeup
+        self.settings = settings
+        self.feeds: dict[str, Feed] = {}
+        self.streams: dict[str, Any] = {}  # connection id -> the open stream (server.live.Stream)
+        self._background: set[asyncio.Task[Any]] = set()
+        self._refresher: asyncio.Task[None] | None = None
+        self._watchdog: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._refresher = asyncio.create_task(self._refresh_presence(), name="fracas-live-presence")
+        self._watchdog = asyncio.create_task(self._watch_sends(), name="fracas-live-watchdog")
+
+    async def stop(self) -> None:
+        for stream in list(self.streams.values()):
+            stream.shut()
+        if self.streams:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(2):
+                    while self.streams:
+                        await asyncio.sleep(0.02)
+        tasks = [t for t in (self._refresher, self._watchdog) if t is not None]
+        for t in tasks:
+            t.cancel()
+        for feed in list(self.feeds.values()):
+            await feed.stop()
+        self.feeds.clear()
+        if self._background:
+            await asyncio.wait(set(self._background), timeout=2)
+        for t in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await t
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """Run ``coro`` to its end even when its caller is cancelled (a stream's clean-up)."""
+        task = asyncio.create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._background.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("live clean-up failed: %s", task.exception())
+
+    def join(self, encounter_id: str, subscriber: Subscriber) -> Feed:
+        feed = self.feeds.get(encounter_id)
+        if feed is None:
+            feed = self.feeds[encounter_id] = Feed(self, encounter_id)
+            feed.start()
+        feed.subscribers.add(subscriber)
+        return feed
+
+    def leave(self, feed: Feed, subscriber: Subscriber) -> None:
+        feed.subscribers.discard(subscriber)
+        if not feed.subscribers and self.feeds.get(feed.encounter_id) is feed:
+            del self.feeds[feed.encounter_id]
+            self.spawn(feed.stop())
+
+    async def _watch_sends(self) -> None:
+        """Drop the streams whose client has not taken a message for ``send_timeout_seconds``: one
+        watchdog for all (cheaper than a timeout around every send)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            limit = self.settings.send_timeout_seconds
+            await asyncio.sleep(min(1.0, limit / 4))
+            now = loop.time()
+            for stream in list(self.streams.values()):
+                since = stream.sending_since
+                if since is not None and now - since > limit:
+                    stream.stalled()
+
+    async def _refresh_presence(self) -> None:
+        """Every heartbeat: this process's open streams are still here."""
+        while True:
+            await asyncio.sleep(self.settings.heartbeat_seconds)
+            try:
+                ids = list(self.streams)
+                found = await self.presence.refresh(ids)
+                for cid in ids:
+                    stream = self.streams.get(cid)
+                    if cid not in found and stream is not None:  # expired by another process meanwhile
+                        self.spawn(stream.register())
+            except Exception as exc:  # the database is away: the rows are refreshed next time
+                log.warning("live presence refresh failed: %s", exc)

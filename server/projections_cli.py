@@ -1,0 +1,60 @@
+"""``fracas projections rebuild [NAME ...]``: rebuild read models from the event log.
+
+It talks to the database as ``fracas migrate`` does (``DATABASE_URL``, or the embedded
+PostgreSQL in ``FRACAS_DATA_DIR``), applies the migrations first (a no-op when up to date),
+and may run while servers keep serving: see ``projections/rebuild.py``.
+
+Exit codes: 0 rebuilt; 1 another rebuild of the same projection is running; 2 no such projection.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import Any
+
+
+def add_commands(sub: Any) -> None:
+    pr = sub.add_parser("projections", help="the read models built from the event log")
+    psub = pr.add_subparsers(dest="projections_command", required=True)
+    rb = psub.add_parser("rebuild", help="rebuild read models from the log, while servers keep serving")
+    rb.add_argument("names", nargs="*", metavar="NAME",
+                    help="the projections to rebuild (default: all): encounter_list, combatant_statistics")
+    rb.add_argument("--batch-size", type=int, default=5000, help="events per transaction (default 5000)")
+    rb.set_defaults(func=cmd_rebuild)
+
+
+def cmd_rebuild(args: argparse.Namespace) -> int:
+    from projections.catalog import named
+
+    try:
+        projections = named(args.names)
+    except KeyError as exc:
+        print(f"fracas projections rebuild: {exc.args[0]}", file=sys.stderr)
+        return 2
+    return asyncio.run(_rebuild(projections, max(1, args.batch_size)))
+
+
+async def _rebuild(projections: list[Any], batch_size: int) -> int:
+    import asyncpg
+
+    from projections.rebuild import RebuildBusy, rebuild
+    from server.cli import _database_url
+    from server.migrations import migrate
+    from server.settings import Settings
+
+    conn = await asyncpg.connect(_database_url(Settings.from_env()))
+    try:
+        await migrate(conn)
+        for p in projections:
+            try:
+                done = await rebuild(conn, p, batch_size=batch_size)
+            except RebuildBusy as exc:
+                print(f"fracas projections rebuild: {exc}", file=sys.stderr)
+                return 1
+            print(f"{done.projection}: {done.events:,} events in {done.seconds:.2f} s "
+                  f"({done.rate:,.0f} events/s); generation {done.generation} is live")
+    finally:
+        await conn.close()
+    return 0

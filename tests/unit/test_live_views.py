@@ -1,0 +1,149 @@
+"""The pure parts of the live streams: prompts, presence, the SSE framing, the outbox, the log
+redaction of ``?token=``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from datetime import UTC, datetime
+
+import msgspec
+import pytest
+
+from domain.core.encounter import Combatant, EncounterState
+from projections.presence import Connected, Presence, presence_for, with_presence
+from projections.prompts import prompts_for
+from projections.visibility import GM, Viewer
+from server.live import Outbox, RedactTokens, SlowConsumer, sse_bytes
+from server.live_feed import Item
+
+MIRA, KESS, BANDIT, ASSASSIN = "mira", "kess", "bandit", "assassin"
+
+
+def view(**rules: object) -> dict[str, object]:
+    return {
+        "combatants": {
+            MIRA: {"id": MIRA, "controller": "player", "sheet": {}},
+            KESS: {"id": KESS, "controller": "player", "sheet": {}},
+            BANDIT: {"id": BANDIT, "controller": "gm", "sheet": {}},
+        },
+        "turn": None,
+        "round": 1,
+        "rules": rules,
+    }
+
+
+def exchange(stage: str, awaiting: str) -> dict[str, object]:
+    return {"id": 9, "stage": stage, "awaiting": awaiting,
+            "choices": [{"name": "Evade", "action_points": 1}, {"name": "TakeIt", "action_points": 0}]}
+
+
+def test_the_defence_prompts_the_defenders_player_only() -> None:
+    """"Pending decisions reach the client that must decide (the defender's player)"."""
+    v = view(exchange=exchange("defence", MIRA))
+    (p,) = prompts_for(v, Viewer("player", frozenset({MIRA})))
+    assert (p.kind, p.command, p.combatant_id, p.choice_field, p.stage) == (
+        "attack_exchange", "Defend", MIRA, "defence", "defence")
+    assert p.body == {"type": "Defend", "attack": 9, "combatant_id": MIRA}
+    assert [(c.name, c.action_points) for c in p.choices] == [("Evade", 1), ("TakeIt", 0)]
+    assert prompts_for(v, Viewer("player", frozenset({KESS}))) == []
+    assert prompts_for(v, Viewer("spectator")) == []
+    assert prompts_for(v, GM) == []  # a player's decision: the GM may step in, but is not prompted
+
+
+@pytest.mark.parametrize(("stage", "awaiting", "command", "field"), [
+    ("defence", BANDIT, "Defend", "defence"),
+    ("riposte", BANDIT, "Defend", "defence"),
+    ("critical", BANDIT, "ChooseCriticalEffect", "effect"),
+    ("spend", BANDIT, "SpendSuccesses", "split"),
+    ("pull", BANDIT, "PullYourPunch", "pull"),
+    ("mishap", "gm", "ResolveMishap", "result"),
+])
+def test_the_gm_is_prompted_for_npcs_and_mishaps(stage: str, awaiting: str, command: str, field: str) -> None:
+    (p,) = prompts_for(view(exchange=exchange(stage, awaiting)), GM)
+    assert (p.command, p.choice_field) == (command, field)
+    assert p.combatant_id == (None if awaiting == "gm" else BANDIT)
+    assert ("combatant_id" in p.body) == (awaiting != "gm")
+    assert prompts_for(view(exchange=exchange(stage, awaiting)), Viewer("player", frozenset({MIRA}))) == []
+
+
+def test_a_rolling_exchange_prompts_nobody() -> None:
+    assert prompts_for(view(exchange=exchange("rolling", MIRA)), Viewer("player", frozenset({MIRA}))) == []
+
+
+def test_a_called_check_and_a_due_status_prompt_the_character() -> None:
+    v = view(checks={"12": {"id": 12, "combatant_id": MIRA, "status": "called"},
+                     "7": {"id": 7, "combatant_id": MIRA, "status": "rolled"}})
+    v["turn"] = MIRA
+    v["combatants"][MIRA]["sheet"] = {"statuses": [{"name": "Bleeding", "due": True},  # type: ignore[index]
+                                                   {"name": "Burning", "due": False}]}
+    prompts = prompts_for(v, Viewer("player", frozenset({MIRA})))
+    assert [(p.kind, p.command, p.body) for p in prompts] == [
+        ("check", "RollCheck", {"type": "RollCheck", "combatant_id": MIRA, "check": 12}),
+        ("status_due", "ResolveStatus", {"type": "ResolveStatus", "combatant_id": MIRA, "status": "Bleeding"}),
+    ]
+    assert prompts_for(v, Viewer("player", frozenset({KESS}))) == []
+
+
+def state_with_hidden() -> EncounterState:
+    def c(cid: str, controller: str, hidden: bool = False) -> Combatant:
+        return Combatant(id=cid, name=cid.title(), side="x", controller=controller, sheet={}, hidden=hidden)  # type: ignore[arg-type]
+
+    return EncounterState(
+        id="e", ruleset="places-of-power", name="n", dice_policy="seeded", seed_sha256="", version=5,
+        combatants={MIRA: c(MIRA, "player"), KESS: c(KESS, "player"), ASSASSIN: c(ASSASSIN, "player", True)},
+        concealed=[ASSASSIN],
+    )
+
+
+def connected(role: str, *combatants: str, transport: str = "websocket") -> Connected:
+    return Connected(connection_id=f"c-{role}-{'-'.join(combatants)}", token_id="t", role=role,
+                     combatant_ids=list(combatants), label=f"{role} label", transport=transport,
+                     connected_at=datetime(2026, 1, 1, tzinfo=UTC))
+
+
+def test_presence_the_gm_sees_every_connection_players_see_who_is_at_the_table() -> None:
+    rows = [connected("gm"), connected("player", MIRA), connected("player", ASSASSIN), connected("spectator")]
+    state = state_with_hidden()
+    gm = presence_for(rows, state, GM)
+    assert gm.roles == {"gm": 1, "player": 2, "spectator": 1}
+    assert gm.combatants == [ASSASSIN, MIRA]
+    assert gm.connections == rows
+    kess = presence_for(rows, state, Viewer("player", frozenset({KESS})))
+    # the hidden combatant's player is not counted: it would tell of the hidden combatant
+    assert kess == Presence(roles={"gm": 1, "player": 1, "spectator": 1}, combatants=[MIRA])
+    assert b"label" not in msgspec.json.encode(kess) and b"token_id" not in msgspec.json.encode(kess)
+
+
+def test_presence_goes_alongside_the_state() -> None:
+    p = Presence(roles={"gm": 1, "player": 0, "spectator": 0}, combatants=[])
+    out = json.loads(with_presence(b'{"version":3}', p))
+    assert out == {"version": 3, "presence": {"roles": {"gm": 1, "player": 0, "spectator": 0}, "combatants": []}}
+
+
+def test_an_sse_message_carries_its_type_and_version() -> None:
+    assert sse_bytes(Item("event", 7, b'{"type":"event","version":7}', "")) == (
+        b'event: event\nid: 7\ndata: {"type":"event","version":7}\n\n')
+
+
+async def test_the_outbox_keeps_order_and_gives_up_on_a_client_that_takes_nothing() -> None:
+    box = Outbox(limit=2, timeout=0.05)
+    for n in range(2):
+        await box.put(Item("event", n, b"x", "x"))
+    with pytest.raises(SlowConsumer):
+        await box.put(Item("event", 2, b"x", "x"))
+    taker = asyncio.create_task(box.get())
+    assert (await taker).version == 0
+    await box.put(Item("event", 3, b"x", "x"))  # room again
+    box.close()
+    assert [(await box.get()).version, (await box.get()).version] == [1, 3]  # type: ignore[union-attr]
+    assert await box.get() is None
+
+
+def test_tokens_in_urls_are_kept_out_of_the_logs() -> None:
+    record = logging.LogRecord("uvicorn.error", logging.INFO, "", 0, '%s - "WebSocket %s" [accepted]',
+                               ("127.0.0.1:5", "/encounters/e/live?after=3&token=frc_secret"), None)
+    assert RedactTokens().filter(record)
+    assert "frc_secret" not in record.getMessage() and "token=[redacted]" in record.getMessage()
+    assert "after=3" in record.getMessage()
