@@ -24,7 +24,7 @@ from server.auth import TokenStore
 from server.database import create_pool
 from server.encounters import EncounterService
 from server.limits import TokenBuckets, rate_limit
-from server.migrations import migrate
+from server.migrations import migrate_dsn
 from server.problems import EXCEPTION_HANDLERS
 from server.settings import Settings
 from server.store import EventStore
@@ -45,9 +45,8 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     async def startup(app: Litestar) -> None:
         if not dsn:
             raise RuntimeError("No database: set DATABASE_URL, or start with `fracas serve`.")
+        applied = await migrate_dsn(dsn)  # as the connecting user; the pool then runs as fracas_writer
         pool = await create_pool(dsn, settings.pool_size)
-        async with pool.acquire() as conn:
-            applied = await migrate(conn)
         log.info("Migrations: %s", ", ".join(applied) if applied else "up to date")
         app.state.pool = pool
         app.state.tokens = TokenStore(pool)

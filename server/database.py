@@ -45,7 +45,29 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     transaction left open."""
 
 
+WRITER_ROLE = "fracas_writer"
+
+# Each pooled connection runs as fracas_writer (migrations/0007_writer_role.sql: SELECT and
+# INSERT on events, never UPDATE, DELETE or TRUNCATE) where the role exists and the connecting
+# user may take it; else as the connecting user. The role stays set: releases skip the reset.
+_RUN_AS_WRITER = f"""DO $$ BEGIN
+    IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{WRITER_ROLE}') THEN
+        SET ROLE {WRITER_ROLE};
+    END IF;
+EXCEPTION WHEN insufficient_privilege THEN NULL;
+END $$"""
+
+
+async def run_as_writer(conn: asyncpg.Connection) -> None:
+    await conn.execute(_RUN_AS_WRITER)
+
+
 async def create_pool(dsn: str, size: int) -> asyncpg.Pool:
-    pool = await asyncpg.create_pool(dsn, min_size=min(2, size), max_size=size, reset=_keep_session)
+    """The server's pool. Create it after migrating (``migrate_dsn``): its connections run as
+    the writer role, which may not change the schema."""
+    pool = await asyncpg.create_pool(
+        dsn, min_size=min(2, size), max_size=size, reset=_keep_session, init=run_as_writer
+    )
     assert pool is not None
+    log.info("Database: queries run as %s", await pool.fetchval("SELECT current_user"))
     return pool

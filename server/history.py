@@ -14,10 +14,13 @@ it uses the route helpers of ``server.api``, which therefore cannot import it.
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 import msgspec
 from litestar import Request, Response, get
+from litestar.openapi.spec import OpenAPIMediaType, Operation, Reference, Schema
+from litestar.openapi.spec.enums import OpenAPIType
 from litestar.params import FromPath, QueryParameter
 
 from domain.core.encounter import EncounterState
@@ -28,8 +31,18 @@ from server.api import ETAG, GUARDED_READ_ERRORS, JSON, service_of
 from server.auth import authorize
 from server.encounters import EventView, event_view, visible_events
 
-TEXT = "text/plain; charset=utf-8"
+TEXT = "text/plain"  # Litestar adds "; charset=utf-8" to text/* itself
 _encode = msgspec.json.Encoder().encode
+
+
+@dataclass
+class _JsonOrTextOperation(Operation):
+    """The log's 200 in the OpenAPI document: JSON, or plain text when asked for."""
+
+    def __post_init__(self) -> None:
+        ok = self.responses.get("200") if self.responses else None
+        if ok is not None and not isinstance(ok, Reference) and ok.content is not None:
+            ok.content[TEXT] = OpenAPIMediaType(schema=Schema(type=OpenAPIType.STRING))
 
 
 class EncounterLog(msgspec.Struct, kw_only=True):
@@ -66,7 +79,7 @@ async def get_state(
 
 
 @get("/encounters/{encounter_id:uuid}/log", summary="The readable log", tags=["history"],
-     responses=GUARDED_READ_ERRORS,
+     responses=GUARDED_READ_ERRORS, operation_class=_JsonOrTextOperation,
      description="One sentence per step in the game's words (\"Mira attacks the Bandit: a heavy attack with the "
                  "Sabre at Melee range (2 AP). 16 against Normal: a Full Success, two extra Successes.\"), "
                  "with the versions it tells, the round, and whether a retcon undid it. Filtered for the "

@@ -50,13 +50,16 @@ async def migrate(conn: asyncpg.Connection, directory: Path = MIGRATIONS_DIR) ->
     applied_now: list[str] = []
     async with conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock($1)", LOCK_KEY)
-        await conn.execute(
-            """CREATE TABLE IF NOT EXISTS schema_migrations (
-                   number integer PRIMARY KEY,
-                   name text NOT NULL,
-                   checksum text NOT NULL,
-                   applied_at timestamptz NOT NULL DEFAULT now())"""
-        )
+        # created only where missing: a server connecting as a user that may not create
+        # tables (a login member of fracas_writer) still starts on a migrated database
+        if await conn.fetchval("SELECT to_regclass('schema_migrations')") is None:
+            await conn.execute(
+                """CREATE TABLE IF NOT EXISTS schema_migrations (
+                       number integer PRIMARY KEY,
+                       name text NOT NULL,
+                       checksum text NOT NULL,
+                       applied_at timestamptz NOT NULL DEFAULT now())"""
+            )
         rows = await conn.fetch("SELECT number, name, checksum FROM schema_migrations")
         done = {r["number"]: r for r in rows}
         for m in migrations:
