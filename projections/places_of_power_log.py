@@ -21,6 +21,11 @@ D = Mapping[str, Any]
 # ------------------------------------------------------------------------------- helpers
 
 
+def because(d: D) -> str:
+    """" (the reason)" when the event gives one."""
+    return f" ({d['reason']})" if d.get("reason") else ""
+
+
 def ap(d: D) -> str:
     """" (2 AP)" when the step cost Action Points."""
     n = d.get("action_points") or 0
@@ -109,10 +114,9 @@ def check_called(d: D, s: Story) -> str:
     s.remember("checks", d.get("check"), dict(d))
     edges = [x for x, on in (("at Advantage", d.get("advantage")), ("at Disadvantage", d.get("disadvantage")),
                              ("with the occupation die", d.get("occupation"))) if on]
-    reason = f" ({d['reason']})" if d.get("reason") else ""
     return (f"The GM calls for {a(d.get('difficulty', 'Normal'))} {d.get('attribute', '').title()} + "
             f"{d.get('skill', '')} check from {s.who(d.get('combatant_id'))}"
-            f"{' ' + listed(edges) if edges else ''}{reason}.")
+            f"{' ' + listed(edges) if edges else ''}{because(d)}.")
 
 
 def check_name(check: Any, s: Story) -> str:
@@ -129,13 +133,11 @@ def check_rolled(d: D, s: Story) -> str:
 
 
 def condition_taken(d: D, s: Story) -> str:
-    reason = f" ({d['reason']})" if d.get("reason") else ""
-    return f"{s.Who(d.get('combatant_id'))} is {d.get('condition')}{reason}."
+    return f"{s.Who(d.get('combatant_id'))} is {d.get('condition')}{because(d)}."
 
 
 def condition_removed(d: D, s: Story) -> str:
-    reason = f" ({d['reason']})" if d.get("reason") else ""
-    return f"{s.Who(d.get('combatant_id'))} is no longer {d.get('condition')}{reason}."
+    return f"{s.Who(d.get('combatant_id'))} is no longer {d.get('condition')}{because(d)}."
 
 
 def skill_marked(d: D, s: Story) -> str:
@@ -144,8 +146,7 @@ def skill_marked(d: D, s: Story) -> str:
 
 def hits_set(d: D, s: Story) -> str:
     hits = int(d.get("hits") or 0)
-    reason = f" ({d['reason']})" if d.get("reason") else ""
-    return f"{s.Who(d.get('combatant_id'))} now has {count(hits, 'Hit')}: {hits_level(hits)}{reason}."
+    return f"{s.Who(d.get('combatant_id'))} now has {count(hits, 'Hit')}: {hits_level(hits)}{because(d)}."
 
 
 # ---------------------------------------------------------------------------- Hero Points
@@ -158,8 +159,7 @@ def session_started(d: D, s: Story) -> str:
 
 
 def hero_point_awarded(d: D, s: Story) -> str:
-    reason = f" ({d['reason']})" if d.get("reason") else ""
-    return f"The GM awards {s.who(d.get('combatant_id'))} a Hero Point{reason}."
+    return f"The GM awards {s.who(d.get('combatant_id'))} a Hero Point{because(d)}."
 
 
 HERO_USES = {
@@ -194,19 +194,17 @@ def check_outcome_changed(d: D, s: Story) -> str:
 
 def opposed_rolled(d: D, s: Story) -> str:
     sides = [f"{s.who(x.get('combatant_id'))} {x.get('total', '?')}" for x in d.get("sides") or []]
-    reason = f" ({d['reason']})" if d.get("reason") else ""
     if d.get("winner") is None:
         result = "a tie: the GM decides"
     else:
         result = f"{s.who(d.get('winner'))} wins" + (" by a level" if d.get("by_a_level") else "")
-    return f"Opposed roll{reason}: {listed(sides)}; {result}."
+    return f"Opposed roll{because(d)}: {listed(sides)}; {result}."
 
 
 def willpower_tested(d: D, s: Story) -> str:
     face = (d.get("die") or {}).get("face", "?")
-    reason = f" ({d['reason']})" if d.get("reason") else ""
     result = "holds firm" if d.get("held") else "gives way"
-    return f"{s.Who(d.get('combatant_id'))} tests Willpower{reason}: {face} against {d.get('willpower')}, {result}."
+    return f"{s.Who(d.get('combatant_id'))} tests Willpower{because(d)}: {face} against {d.get('willpower')}, {result}."
 
 
 def skill_level_rolled(d: D, s: Story) -> str:
@@ -320,8 +318,7 @@ def hits_taken(d: D, s: Story) -> str:
 
 
 def knocked_prone(d: D, s: Story) -> str:
-    reason = f" ({d['reason']})" if d.get("reason") else ""
-    return f"{s.Who(d.get('combatant_id'))} is Prone{reason}."
+    return f"{s.Who(d.get('combatant_id'))} is Prone{because(d)}."
 
 
 MISHAPS = {
@@ -386,8 +383,7 @@ def grapple_attempted(d: D, s: Story) -> str:
 
 
 def grapple_ended(d: D, s: Story) -> str:
-    reason = f" ({d['reason']})" if d.get("reason") else ""
-    return f"{s.Who(d.get('controller'))} no longer holds {s.who(d.get('held'))}{reason}."
+    return f"{s.Who(d.get('controller'))} no longer holds {s.who(d.get('held'))}{because(d)}."
 
 
 def break_free_rolled(d: D, s: Story) -> str:
@@ -446,8 +442,7 @@ def status_applied(d: D, s: Story) -> str:
 
 
 def status_removed(d: D, s: Story) -> str:
-    reason = f" ({d['reason']})" if d.get("reason") else ""
-    return f"{s.Who(d.get('combatant_id'))} is no longer {d.get('status')}{reason}."
+    return f"{s.Who(d.get('combatant_id'))} is no longer {d.get('status')}{because(d)}."
 
 
 def status_rolled(d: D, s: Story) -> str:
@@ -494,8 +489,7 @@ def spell_costs_set(d: D, s: Story) -> str:
 
 
 def mere_set(d: D, s: Story) -> str:
-    reason = f" ({d['reason']})" if d.get("reason") else ""
-    return f"{s.Who(d.get('combatant_id'))} now has {d.get('mere')} Mere{reason}."
+    return f"{s.Who(d.get('combatant_id'))} now has {d.get('mere')} Mere{because(d)}."
 
 
 # --------------------------------------------------------------------------------- injuries
@@ -580,11 +574,10 @@ def morale_tests(d: D, s: Story) -> str:
 
 
 def morale_checked(d: D, s: Story) -> str:
-    reason = f" ({d['reason']})" if d.get("reason") else ""
     fled = f" {cap(listed(s.who(c) for c in d['fled']))} flee{'s' if len(d['fled']) == 1 else ''} the battle." \
         if d.get("fled") else ""
     tests = morale_tests(d, s)
-    return f"Morale Check{reason}" + (f": {tests}." if tests else ".") + fled
+    return f"Morale Check{because(d)}" + (f": {tests}." if tests else ".") + fled
 
 
 def surrender_demanded(d: D, s: Story) -> str:
