@@ -168,7 +168,7 @@ class EncounterService:
         if rec is None:
             raise not_found(encounter_id)
         ruleset = self.registry.get(rec["ruleset"])
-        rows = await self.store.read(encounter_id, 0)
+        rows = await self.store.read(encounter_id, 0, fold_only=True)
         state = ruleset.replay([self._decode(ruleset, r) for r in rows])
         entry = Entry(ruleset=ruleset, seed=bytes(rec["seed"]), state=state, last_hash=bytes(rows[-1]["hash"]))
         entry = self._cache.setdefault(encounter_id, entry)
@@ -333,8 +333,13 @@ class EncounterService:
         return msgspec.structs.replace(first, token=secret)
 
     def decode_command(self, ruleset: Ruleset, body: bytes) -> Command:
-        names = ", ".join(t.__struct_config__.tag for t in ruleset.command_types)
-        return decode_body(ruleset.command_decoder, body, "invalid_command", f" Commands of {ruleset.name}: {names}.")
+        try:
+            command: Command = ruleset.command_decoder.decode(body)
+            return command
+        except (msgspec.DecodeError, RecursionError):  # decode again for the problem, naming the commands
+            names = ", ".join(t.__struct_config__.tag for t in ruleset.command_types)
+            return decode_body(ruleset.command_decoder, body, "invalid_command",
+                               f" Commands of {ruleset.name}: {names}.")
 
     async def ruleset_of(self, encounter_id: str) -> Ruleset:
         return (await self._entry(encounter_id)).ruleset

@@ -1,0 +1,124 @@
+"""Group commit (server/store.py): commands waiting for a free statement slot are appended
+together, in one statement, and each still gets its own answer.
+
+With ``max_in_flight=1`` the first of several concurrent appends goes alone and the others
+wait, so the next statement carries them all: the tests below make every way one command
+of a group can fail happen inside such a group, and check that the others are appended
+exactly once and the failing one gets the error it would have got alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import uuid
+from typing import Any
+
+import asyncpg
+import msgspec
+import pytest
+
+from server.database import create_pool
+from server.store import (
+    GENESIS_HASH,
+    EventStore,
+    Idempotency,
+    IdempotencyConflict,
+    TokenRevoked,
+    UnstorableText,
+    VersionConflict,
+    chain,
+)
+
+
+class Noted(msgspec.Struct, tag="Noted"):
+    text: str
+
+
+async def _encounter(conn: asyncpg.Connection) -> tuple[str, bytes]:
+    """A registered encounter and its GM token's hash."""
+    enc = str(uuid.uuid4())
+    await conn.execute(
+        "INSERT INTO encounters (id, ruleset, name, seed) VALUES ($1, 'places-of-power', 'group', '\\x00')", enc
+    )
+    token_hash = hashlib.sha256(enc.encode()).digest()
+    await conn.execute(
+        "INSERT INTO tokens (id, encounter_id, role, label, secret_hash) VALUES ($1, $2, 'gm', 'GM', $3)",
+        str(uuid.uuid4()), enc, token_hash,
+    )
+    return enc, token_hash
+
+
+def _rows(enc: str, first_version: int, *texts: str) -> Any:
+    return chain(enc, GENESIS_HASH, first_version, [Noted(t) for t in texts], {"actor": {"role": "gm"}})
+
+
+@pytest.fixture
+async def store(database_url: str) -> Any:
+    pool = await create_pool(database_url, 4)
+    try:
+        yield EventStore(pool, max_in_flight=1)
+    finally:
+        await pool.close()
+
+
+async def _stored(conn: asyncpg.Connection, enc: str) -> list[tuple[int, str]]:
+    rows = await conn.fetch("SELECT version, data->>'text' AS t FROM events WHERE encounter_id = $1 ORDER BY version",
+                            enc)
+    return [(r["version"], r["t"]) for r in rows]
+
+
+async def test_waiting_appends_go_in_one_statement_each_appended_once(store: EventStore, conn: asyncpg.Connection) -> None:
+    encounters = [await _encounter(conn) for _ in range(12)]
+    appends = [store.append(enc, _rows(enc, 1, f"{n}a", f"{n}b"), th) for n, (enc, th) in enumerate(encounters)]
+    await asyncio.gather(*appends)
+    assert store.grouped >= 11  # all but the first went together
+    for n, (enc, _) in enumerate(encounters):
+        assert await _stored(conn, enc) == [(1, f"{n}a"), (2, f"{n}b")]
+
+
+async def test_each_command_of_a_group_gets_its_own_answer(store: EventStore, conn: asyncpg.Connection) -> None:
+    good = [await _encounter(conn) for _ in range(4)]
+    revoked_enc, revoked_hash = await _encounter(conn)
+    await conn.execute("UPDATE tokens SET revoked_at = now() WHERE encounter_id = $1", revoked_enc)
+    taken_enc, taken_hash = await _encounter(conn)
+    await store.append(taken_enc, _rows(taken_enc, 1, "first"), taken_hash)  # version 1 is taken
+    nul_enc, nul_hash = await _encounter(conn)
+    key_enc, key_hash = await _encounter(conn)
+    idem = Idempotency("scope", "key-1", b"h", 200, b'{"version":1}')
+    await store.append(key_enc, _rows(key_enc, 1, "keyed"), key_hash, idem)  # the key is used
+
+    results = await asyncio.gather(
+        *[store.append(enc, _rows(enc, 1, "ok"), th) for enc, th in good[:2]],
+        store.append(revoked_enc, _rows(revoked_enc, 1, "revoked"), revoked_hash),
+        store.append(taken_enc, _rows(taken_enc, 1, "again"), taken_hash),
+        store.append(nul_enc, _rows(nul_enc, 1, "a\u0000b"), nul_hash),
+        store.append(key_enc, _rows(key_enc, 2, "keyed again"), key_hash, idem),
+        *[store.append(enc, _rows(enc, 1, "ok"), th) for enc, th in good[2:]],
+        return_exceptions=True,
+    )
+    assert results[:2] == [None, None] and results[-2:] == [None, None]
+    assert isinstance(results[2], TokenRevoked)
+    assert isinstance(results[3], VersionConflict)
+    assert isinstance(results[4], UnstorableText)
+    assert isinstance(results[5], IdempotencyConflict)
+    for enc, _ in good:
+        assert await _stored(conn, enc) == [(1, "ok")]
+    assert await _stored(conn, revoked_enc) == []
+    assert await _stored(conn, taken_enc) == [(1, "first")]
+    assert await _stored(conn, nul_enc) == []
+    assert await _stored(conn, key_enc) == [(1, "keyed")]
+
+
+async def test_a_group_stores_idempotency_answers_byte_for_byte(store: EventStore, conn: asyncpg.Connection) -> None:
+    encounters = [await _encounter(conn) for _ in range(5)]
+    answers = [f'{{"version":1,"note":"é ✓ {n}"}}'.encode() for n in range(5)]
+    await asyncio.gather(*(
+        store.append(enc, _rows(enc, 1, "k"), th, Idempotency(f"s{n}", f"k{n}", bytes([n]) * 32, 201, answers[n]))
+        for n, (enc, th) in enumerate(encounters)
+    ))
+    assert store.grouped >= 4
+    for n in range(5):
+        row = await conn.fetchrow("SELECT request_hash, status, response FROM idempotency_keys WHERE scope = $1",
+                                  f"s{n}")
+        assert (bytes(row["request_hash"]), row["status"], bytes(row["response"])) == (bytes([n]) * 32, 201, answers[n])
