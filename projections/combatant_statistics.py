@@ -33,6 +33,7 @@ import asyncpg
 import msgspec
 
 from projections.event_log import LoggedEvent, Slice, by_encounter, effective_versions
+from projections.rows import as_json
 from projections.runner import Projection
 
 NAME = "combatant_statistics"
@@ -190,36 +191,36 @@ _TABLES = ("combatant_statistics", "combatant_statistics_combatants", "combatant
            "combatant_statistics_encounters")
 _KNOWN_ATTACKS = """
 SELECT a.encounter_id::text AS encounter_id, a.attack_id, a.attacker, a.defender
-FROM unnest($2::uuid[], $3::int[]) AS x(encounter_id, attack_id)
+FROM (SELECT (j->>0)::uuid AS encounter_id, (j->>1)::int AS attack_id FROM json_array_elements($2::json) j) x
 JOIN combatant_statistics_attacks a
   ON a.generation = $1 AND a.encounter_id = x.encounter_id AND a.attack_id = x.attack_id
 """
 _ADD_ATTACKS = """
 INSERT INTO combatant_statistics_attacks (generation, encounter_id, attack_id, attacker, defender)
-SELECT $1, x.* FROM unnest($2::uuid[], $3::int[], $4::text[], $5::text[]) AS x
+SELECT $1, (j->>0)::uuid, (j->>1)::int, j->>2, j->>3 FROM json_array_elements($2::json) j
 ON CONFLICT (generation, encounter_id, attack_id) DO UPDATE SET attacker = excluded.attacker, defender = excluded.defender
 """
 _REMOVE = """
 UPDATE combatant_statistics_combatants c SET removed = true
-FROM unnest($2::uuid[], $3::text[]) AS x(encounter_id, combatant_id)
+FROM (SELECT (j->>0)::uuid AS encounter_id, j->>1 AS combatant_id FROM json_array_elements($2::json) j) x
 WHERE c.generation = $1 AND c.encounter_id = x.encounter_id AND c.combatant_id = x.combatant_id
 """
 _JOIN = """
 INSERT INTO combatant_statistics_combatants (generation, encounter_id, combatant_id, seq, name, side, controller, removed)
-SELECT $1, x.* FROM unnest($2::uuid[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::bool[]) AS x
+SELECT $1, (j->>0)::uuid, j->>1, (j->>2)::int, j->>3, j->>4, j->>5, (j->>6)::bool FROM json_array_elements($2::json) j
 ON CONFLICT (generation, encounter_id, combatant_id) DO UPDATE SET
     seq = excluded.seq, name = excluded.name, side = excluded.side, controller = excluded.controller,
     removed = excluded.removed
 """
 _ADD_COUNTS = """
 INSERT INTO combatant_statistics (generation, encounter_id, combatant_id, opponent_id, stat, value)
-SELECT $1, x.* FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::bigint[]) AS x
+SELECT $1, (j->>0)::uuid, j->>1, j->>2, j->>3, (j->>4)::bigint FROM json_array_elements($2::json) j
 ON CONFLICT (generation, encounter_id, combatant_id, opponent_id, stat)
 DO UPDATE SET value = combatant_statistics.value + excluded.value
 """
 _VERSIONS = """
 INSERT INTO combatant_statistics_encounters (generation, encounter_id, version)
-SELECT $1, x.* FROM unnest($2::uuid[], $3::int[]) AS x
+SELECT $1, (j->>0)::uuid, (j->>1)::int FROM json_array_elements($2::json) j
 ON CONFLICT (generation, encounter_id) DO UPDATE SET version = greatest(combatant_statistics_encounters.version,
                                                                         excluded.version)
 """
@@ -238,8 +239,7 @@ class CombatantStatistics(Projection):
         wanted = {(s.encounter_id, e.data["attack_id"]) for s in batch if s.history is None for e in s.events
                   if e.type != "AttackDeclared" and isinstance(e.data.get("attack_id"), int)}
         if wanted:
-            encs, ids = zip(*wanted, strict=True)
-            for r in await conn.fetch(_KNOWN_ATTACKS, generation, list(encs), list(ids)):
+            for r in await conn.fetch(_KNOWN_ATTACKS, generation, as_json(list(wanted))):
                 tally.attacks[(r["encounter_id"], str(r["attack_id"]))] = (r["attacker"], r["defender"])
         for s in batch:
             tally.fold_slice(s)
@@ -250,23 +250,22 @@ async def write(conn: asyncpg.Connection, generation: int, tally: Tally) -> None
     """A tally into ``generation``'s rows: a handful of statements, whatever its size."""
     if tally.new_attacks:
         keys = list(tally.new_attacks)
-        await conn.execute(_ADD_ATTACKS, generation, [k[0] for k in keys], [int(k[1]) for k in keys],
-                           [tally.new_attacks[k][0] for k in keys], [tally.new_attacks[k][1] for k in keys])
+        await conn.execute(_ADD_ATTACKS, generation,
+                           as_json([(k[0], int(k[1]), *tally.new_attacks[k]) for k in keys]))
     if tally.removed:
         gone = list(tally.removed)
-        await conn.execute(_REMOVE, generation, [k[0] for k in gone], [k[1] for k in gone])
+        await conn.execute(_REMOVE, generation, as_json([(k[0], k[1]) for k in gone]))
     if tally.members:
         keys = list(tally.members)
         ms = [tally.members[k] for k in keys]
-        await conn.execute(_JOIN, generation, [k[0] for k in keys], [k[1] for k in keys], [m.seq for m in ms],
-                           [m.name for m in ms], [m.side for m in ms], [m.controller for m in ms],
-                           [m.removed for m in ms])
+        await conn.execute(_JOIN, generation, as_json([
+            (k[0], k[1], m.seq, m.name, m.side, m.controller, m.removed) for k, m in zip(keys, ms, strict=True)
+        ]))
     if tally.counts:
         keys = sorted(tally.counts)  # in key order: the index is walked once
-        await conn.execute(_ADD_COUNTS, generation, [k[0] for k in keys], [k[1] for k in keys], [k[2] for k in keys],
-                           [k[3] for k in keys], [tally.counts[k] for k in keys])
+        await conn.execute(_ADD_COUNTS, generation, as_json([(*k, tally.counts[k]) for k in keys]))
     if tally.versions:
-        await conn.execute(_VERSIONS, generation, list(tally.versions), list(tally.versions.values()))
+        await conn.execute(_VERSIONS, generation, as_json(list(tally.versions.items())))
 
 
 # ------------------------------------------------------------------------------ reading

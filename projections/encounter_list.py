@@ -22,6 +22,7 @@ import asyncpg
 import msgspec
 
 from projections.event_log import LoggedEvent, Slice, by_encounter, effective_versions
+from projections.rows import as_json
 from projections.runner import Projection
 
 NAME = "encounter_list"
@@ -115,11 +116,11 @@ _UPSERT = """
 INSERT INTO encounter_list (generation, encounter_id, ruleset, name, status, round, combatants, hidden_combatants,
                             concealed, version, created_at, started_at, ended_at, last_activity)
 SELECT $1, x.encounter_id, x.ruleset, x.name, x.status, x.round, x.combatants, x.hidden_combatants,
-       x.concealed::jsonb, x.version, x.created_at, x.started_at, x.ended_at, x.last_activity
-FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[], $9::text[], $10::int[],
-            $11::timestamptz[], $12::timestamptz[], $13::timestamptz[], $14::timestamptz[])
-     AS x(encounter_id, ruleset, name, status, round, combatants, hidden_combatants, concealed, version,
-          created_at, started_at, ended_at, last_activity)
+       x.concealed, x.version, x.created_at, x.started_at, x.ended_at, x.last_activity
+FROM json_to_recordset($2::json)
+     AS x(encounter_id uuid, ruleset text, name text, status text, round int, combatants int, hidden_combatants int,
+          concealed jsonb, version int, created_at timestamptz, started_at timestamptz, ended_at timestamptz,
+          last_activity timestamptz)
 ON CONFLICT (generation, encounter_id) DO UPDATE SET
     ruleset = excluded.ruleset, name = excluded.name, status = excluded.status, round = excluded.round,
     combatants = excluded.combatants, hidden_combatants = excluded.hidden_combatants,
@@ -139,13 +140,7 @@ class EncounterList(Projection):
             fold_slice(rows, s)
         # an event of an encounter whose opening was never read has nothing to list
         done = [r for r in rows.values() if r.created_at is not None and r.last_activity is not None]
-        await conn.execute(
-            _UPSERT, generation, [r.encounter_id for r in done], [r.ruleset for r in done], [r.name for r in done],
-            [r.status for r in done], [r.round for r in done], [r.combatants for r in done],
-            [r.hidden_combatants for r in done], [msgspec.json.encode(r.concealed).decode() for r in done],
-            [r.version for r in done], [r.created_at for r in done], [r.started_at for r in done],
-            [r.ended_at for r in done], [r.last_activity for r in done],
-        )
+        await conn.execute(_UPSERT, generation, as_json(done))
 
 
 # ------------------------------------------------------------------------------ reading
