@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.core.dice import ReportedDice, SeededDice, choose_dice, seed_commitment
-from domain.core.encounter import AddCombatant, Command, EncounterState, EndEncounter, EndTurn, Event
+from domain.core.encounter import AddCombatant, Command, EncounterState, EndEncounter, EndTurn, Event, RemoveCombatant
 from domain.core.encounter import RevealCombatant, RollInitiative, StartEncounter
 from domain.core.errors import RuleViolation
 from domain.core.ruleset import Ruleset
@@ -26,6 +26,7 @@ from domain.places_of_power.actions import TakeAction
 from domain.places_of_power.attacks import Attack, ChooseCriticalEffect, Defend, ResolveMishap, SpendSuccesses
 from domain.places_of_power.check_rolls import CallForCheck, RollCheck
 from domain.places_of_power.pull_your_punch import PullYourPunch
+from domain.places_of_power.statuses import ApplyStatus, RemoveStatus, ResolveStatus, Stabilise
 from domain.rulesets import default_registry
 
 POP = "places-of-power"
@@ -46,12 +47,16 @@ SHEETS: list[dict[str, Any]] = [
      "skills": {"Athletics": "D6", "Brawling": "D6"}},
 ]
 ACTIONS = ("TakeCover", "NotchArrow", "Stand", "Dash")
+# Status Effects the GM puts on someone now and then (long_fight), and how long each lasts
+STATUSES = (("Bleeding", "until_removed"), ("Burning", "until_removed"), ("Staggered", "turns"),
+            ("Frightened", "end_of_round"), ("Exposed", "end_of_round"), ("Deafened", "turns"))
 CRITICAL_EFFECTS = ("UnavoidableHit", "BypassArmour", "Knockdown", "RefundActionPoint")
 
 
 @dataclass
 class Fight:
-    """One encounter driven through the decider; ``events`` is its history."""
+    """One encounter driven through the decider; ``events`` is its history, ``groups`` the
+    same events grouped by the command that recorded them (as the store appends them)."""
 
     ruleset: Ruleset
     encounter_id: str
@@ -59,6 +64,9 @@ class Fight:
     rng: random.Random
     state: EncounterState
     events: list[Event] = field(default_factory=list)
+    groups: list[list[Event]] = field(default_factory=list)
+    commands: list[Command | None] = field(default_factory=list)  # each group's command (None: the opening)
+    recruited: int = 0  # the number after the highest ``c{n}`` added
 
     @classmethod
     def open(cls, rng: random.Random, name: str = "A random fight", encounter_id: str | None = None) -> Fight:
@@ -67,7 +75,7 @@ class Fight:
         seed = rng.randbytes(32)
         events = list(ruleset.open(encounter_id, name, "seeded", seed_commitment(seed)))
         return cls(ruleset=ruleset, encounter_id=encounter_id, seed=seed, rng=rng, state=ruleset.replay(events),
-                   events=events)
+                   events=events, groups=[list(events)], commands=[None])
 
     def send(self, command: Command) -> list[Event]:
         """Decide and evolve ``command``; a refusal (RuleViolation) changes nothing."""
@@ -79,6 +87,9 @@ class Fight:
         for event in new:
             self.state = self.ruleset.evolve(self.state, event)
         self.events.extend(new)
+        if new:
+            self.groups.append(list(new))
+            self.commands.append(command)
         return new
 
     def attempt(self, command: Command) -> bool:
@@ -91,18 +102,33 @@ class Fight:
     # ---------------------------------------------------------------- the fight
 
     def seat(self, count: int, *, hidden: bool = False) -> list[str]:
-        ids = []
-        for i in range(count):
-            cid = f"c{i}"
-            gm = i % 2 == 1
-            self.send(AddCombatant(
-                combatant_id=cid, name=f"{'Bandit' if gm else 'Hero'} {i}", side="enemies" if gm else "party",
-                controller="gm" if gm else "player", sheet=self.rng.choice(SHEETS), hidden=hidden and i == count - 1,
-            ))
-            ids.append(cid)
+        ids = [self._recruit(i, hidden=hidden and i == count - 1) for i in range(count)]
         self.send(RollInitiative())
         self.send(StartEncounter())
         return ids
+
+    def _recruit(self, i: int, *, hidden: bool = False) -> str:
+        """Add combatant ``c{i}``: a player's hero for even ``i``, the GM's bandit for odd."""
+        cid, gm = f"c{i}", i % 2 == 1
+        self.recruited = max(self.recruited, i + 1)
+        self.send(AddCombatant(
+            combatant_id=cid, name=f"{'Bandit' if gm else 'Hero'} {i}", side="enemies" if gm else "party",
+            controller="gm" if gm else "player", sheet=self.rng.choice(SHEETS), hidden=hidden,
+        ))
+        return cid
+
+    def reinforce(self) -> None:
+        """The GM carries the dead and the Helpless off and sends a fresh fighter of the same
+        kind in for each (numbered on from the highest yet: odd for the GM's, even for a
+        player's), so that a long fight keeps fighting."""
+        if getattr(self.state.rules, "exchange", None) is not None:
+            return
+        for cid, c in list(self.state.combatants.items()):
+            out = c.sheet.dead or c.sheet.hits >= 4 or c.sheet.helpless_for_fight
+            if out and cid != self.state.turn:
+                self.send(RemoveCombatant(combatant_id=cid))
+                n = self.recruited  # of the same kind: the parity of the number keeps player or GM
+                self._recruit(n + (n % 2 != int(cid[1:]) % 2))
 
     def step(self) -> None:
         """One decision: the open exchange's, else the turn's."""
@@ -134,6 +160,35 @@ class Fight:
                 if self.attempt(RollCheck(combatant_id=turn, check=check)):
                     return
         self.attempt(EndTurn(combatant_id=turn)) or self._stuck(turn)
+
+    def afflict(self, chance: float) -> None:
+        """Status Effects: whoever has the turn settles what fell due (Bleeding, Burning) and
+        sometimes Stabilises a bleeding combatant; with ``chance`` the GM then puts a status
+        on someone, and with a tenth of it removes one."""
+        state = self.state
+        if getattr(state.rules, "exchange", None) is not None:
+            return
+        turn = state.combatants.get(state.turn or "")
+        if turn is not None:
+            for s in turn.sheet.statuses:
+                if s.due:
+                    self.attempt(ResolveStatus(combatant_id=turn.id, status=s.name))
+            bleeding = [c.id for c in self.state.combatants.values()
+                        if any(s.name == "Bleeding" for s in c.sheet.statuses)]
+            if bleeding and self.rng.random() < 0.3:
+                self.attempt(Stabilise(combatant_id=turn.id, target=self.rng.choice(bleeding), status="Bleeding"))
+        ids = list(self.state.combatants)
+        if ids and self.rng.random() < chance:
+            cid = self.rng.choice(ids)
+            name, lasts = self.rng.choice(STATUSES)
+            others = [o for o in ids if o != cid]
+            source = self.rng.choice(others) if name == "Frightened" and others else None
+            self.attempt(ApplyStatus(combatant_id=cid, status=name, lasts=lasts, turns=2 if lasts == "turns" else 0,
+                                     source=source))
+        elif ids and self.rng.random() < chance / 10:
+            c = self.state.combatants[self.rng.choice(ids)]
+            if c.sheet.statuses:
+                self.attempt(RemoveStatus(combatant_id=c.id, status=self.rng.choice(c.sheet.statuses).name))
 
     def _answer(self, ex: Any) -> None:
         who, attack = ex.awaiting, ex.id
@@ -174,6 +229,20 @@ def random_fight(rng: random.Random, *, steps: int, combatants: int = 3, hidden:
     return fight
 
 
+def long_fight(rng: random.Random, *, events: int, combatants: int = 4, hidden: bool = True,
+               statuses: float = 0.05) -> Fight:
+    """One fight of ``events`` events or a few more (the last command's): ``combatants`` on the
+    field at any time, the fallen replaced by fresh ones (``Fight.reinforce``), Status Effects
+    put on someone after about one step in 1/``statuses`` (``Fight.afflict``)."""
+    fight = Fight.open(rng)
+    fight.seat(combatants, hidden=hidden)
+    while len(fight.events) < events:
+        fight.afflict(statuses)
+        fight.step()
+        fight.reinforce()
+    return fight
+
+
 def fights(seed: int, *, events: int, steps: int = 60) -> Iterator[Fight]:
     """Fights until together they hold at least ``events`` events."""
     rng = random.Random(seed)
@@ -204,3 +273,30 @@ async def store(conn: Any, batch: Iterable[Fight]) -> int:
         await conn.copy_records_to_table("encounters", records=encounters, columns=("id", "ruleset", "name", "seed"))
         await conn.copy_records_to_table("events", records=events, columns=_EVENT_COLUMNS)
     return len(events)
+
+
+async def append(pool: Any, fight: Fight, batch: int = 500) -> None:
+    """Write one fight through the server's own ``EventStore`` (``pool``: the server's asyncpg
+    pool): the encounter, its GM token and first event in one ``open``, then the commands'
+    events in appends of about ``batch`` rows, each command's events chained with that
+    command's own metadata, as the server chains them."""
+    from server.auth import hash_secret, new_secret
+    from server.encounters import EncounterService
+    from server.store import GENESIS_HASH, EventStore, chain, new_uuid
+
+    store, schema, eid = EventStore(pool), fight.ruleset.schema_versions, fight.encounter_id
+    metadata = EncounterService._metadata  # the server's metadata for a command's events
+    actor = {"role": "gm"}
+    token = hash_secret(new_secret())
+    first = chain(eid, GENESIS_HASH, 1, fight.groups[0], metadata(actor, None), schema)
+    await store.open(eid, fight.ruleset.id, fight.state.name, fight.seed, (new_uuid(), token), first)
+    last, version, rows = first[-1].hash, len(first) + 1, []
+    for group, command in zip(fight.groups[1:], fight.commands[1:], strict=True):
+        chained = chain(eid, last, version, group, metadata(actor, None, command), schema)
+        rows += chained
+        last, version = chained[-1].hash, version + len(chained)
+        if len(rows) >= batch:
+            await store.append(eid, rows, token)
+            rows = []
+    if rows:
+        await store.append(eid, rows, token)

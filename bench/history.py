@@ -24,25 +24,10 @@ from typing import Any
 
 import msgspec
 
-import bench.fights as fights
 from bench.fights import Fight, random_fight
-from domain.core.encounter import Command, Event, Retcon, Retconned
+from domain.core.encounter import Retcon, Retconned
 from projections.readable_log import LogEvent, render
 from projections.visibility import REDACTED, Scope, Viewer, event_data_for
-
-
-class Recorded(Fight):
-    """A fight that also keeps its events grouped by command."""
-
-    groups: list[list[Event]]
-
-    def send(self, command: Command) -> list[Event]:
-        if not hasattr(self, "groups"):
-            self.groups = [list(self.events)]
-        new = super().send(command)
-        if new:
-            self.groups.append(list(new))
-        return new
 
 
 def best(repeat: int, work: Callable[[], Any]) -> float:
@@ -54,7 +39,7 @@ def best(repeat: int, work: Callable[[], Any]) -> float:
     return min(times)
 
 
-def log_events(fight: Recorded, viewer: Viewer | None) -> list[LogEvent]:
+def log_events(fight: Fight, viewer: Viewer | None) -> list[LogEvent]:
     out, version = [], 0
     scope = Scope.of(fight.state, viewer) if viewer is not None else None
     for i, group in enumerate(fight.groups):
@@ -77,13 +62,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
 
-    rng = random.Random(args.seed)
-    fights.Fight = Recorded  # type: ignore[misc] - random_fight opens its fight through this name
-    try:
-        fight = random_fight(rng, steps=args.steps, combatants=4, hidden=True)
-    finally:
-        fights.Fight = Fight  # type: ignore[misc]
-    assert isinstance(fight, Recorded)
+    fight = random_fight(random.Random(args.seed), steps=args.steps, combatants=4, hidden=True)
     n = len(fight.events)
     ruleset = fight.ruleset
     player = Viewer("player", frozenset({next(iter(fight.state.combatants))}))

@@ -51,6 +51,22 @@ from domain.core.upcasting import SCHEMA_VERSIONS, UPCASTERS
 
 replace = msgspec.structs.replace
 
+# Which ``Ruleset`` method folds each lifecycle event (any other event: ``evolve_action``).
+_LIFECYCLE_STEPS: tuple[tuple[type[Event], str], ...] = (
+    (CombatantAdded, "_evolve_added"),
+    (CombatantRemoved, "_evolve_removed"),
+    (InitiativeRolled, "_evolve_initiative"),
+    (TurnOrderSet, "_evolve_order"),
+    (EncounterStarted, "_evolve_started"),
+    (RoundStarted, "_evolve_round"),
+    (TurnEnded, "_evolve_turn_ended"),
+    (EncounterEnded, "_evolve_ended"),
+    (CombatantRevealed, "_evolve_revealed"),
+    (RollRevealed, "_evolve_roll_revealed"),
+    (EncounterOpened, "_evolve_opened"),
+    (Retconned, "_evolve_retconned"),
+)
+
 
 class CommandInfo(msgspec.Struct, kw_only=True):
     """What a frontend needs to offer a command in a menu."""
@@ -86,6 +102,8 @@ class Ruleset(ABC):
         self.event_type: Any = Union[self.event_types]  # noqa: UP007
         self.command_decoder = msgspec.json.Decoder(self.command_type)
         self.event_decoder = msgspec.json.Decoder(self.event_type)
+        # how evolve folds each event type (see _step_for), filled as types are met
+        self._steps: dict[type[Event], tuple[Callable[[EncounterState, Any], EncounterState], bool, bool]] = {}
 
     def decode_event(self, type_name: str, schema_version: int, data: str | bytes) -> Event:
         """Decode a stored payload, upcasting it first when it was written by older rules."""
@@ -162,23 +180,34 @@ class Ruleset(ABC):
         back to the state at its target version, which this fold has passed (so a history
         with retcons is replayed from its opening)."""
         # the states a retcon goes back to, kept as the fold passes them
-        targets = {e.to_version for e in events if isinstance(e, Retconned)}
+        kinds = set(map(type, events))  # a quick look first: most histories hold no retcon
+        targets = ({e.to_version for e in events if isinstance(e, Retconned)}
+                   if any(issubclass(kind, Retconned) for kind in kinds) else set())
         kept: dict[int, EncounterState] = {}
-        for event in events:
-            if state is None:
-                if not isinstance(event, EncounterOpened):
-                    raise ValueError("an encounter's history starts with EncounterOpened")
-                state = self.initial_state(event)
-            elif isinstance(event, Retconned):
+        rest = iter(events)
+        if state is None:
+            event = next(rest, None)
+            if event is None:
+                raise ValueError("no events to replay")
+            if not isinstance(event, EncounterOpened):
+                raise ValueError("an encounter's history starts with EncounterOpened")
+            state = self.initial_state(event)
+            if state.version in targets:
+                kept[state.version] = state
+        evolve = self.evolve
+        if not targets:  # no retcon: a plain fold
+            for event in rest:
+                state = evolve(state, event)
+            return state
+        for event in rest:
+            if isinstance(event, Retconned):
                 if event.to_version not in kept:
                     raise NeedsHistory("a Retconned event is replayed with the history up to its target version")
                 state = retcon.retconned(kept[event.to_version], state, event)
             else:
-                state = self.evolve(state, event)
+                state = evolve(state, event)
             if state.version in targets:
                 kept[state.version] = state
-        if state is None:
-            raise ValueError("no events to replay")
         return state
 
     def decide(
@@ -233,85 +262,115 @@ class Ruleset(ABC):
                 return self.decide_action(state, command, dice)
 
     def evolve(self, state: EncounterState, event: Event) -> EncounterState:
-        match event:
-            case CombatantAdded():
-                state = self._evolve_added(state, event)
-            case CombatantRemoved():
-                combatants = dict(state.combatants)
-                del combatants[event.combatant_id]
-                order = [c for c in state.order if c != event.combatant_id]
-                state = replace(state, combatants=combatants, order=order)
-            case InitiativeRolled():
-                combatants = dict(state.combatants)
-                groups = {}
-                for roll in event.rolls:
-                    if roll.who in combatants:
-                        combatants[roll.who] = replace(combatants[roll.who], initiative=roll.total)
-                    else:
-                        groups[roll.who] = roll.total
-                state = replace(
-                    state,
-                    combatants=combatants,
-                    group_initiative=groups,
-                    order=list(event.order),
-                    initiative_rolled=True,
-                    initiative_version=state.version + 1,
-                )
-            case TurnOrderSet():
-                state = replace(state, order=list(event.order))
-            case EncounterStarted():
-                state = replace(state, status="active")
-            case RoundStarted():
-                combatants = {
-                    cid: replace(c, action_points=event.action_points.get(cid, c.action_points))
-                    for cid, c in state.combatants.items()
-                }
-                state = replace(
-                    state,
-                    round=event.round,
-                    combatants=combatants,
-                    turn=state.order[0] if state.order else None,
-                    acted=[],
-                )
-                state = self.round_began(state)
-                if state.turn is not None:
-                    state = self.turn_began(state, state.turn)
-            case TurnEnded():
-                combatants = state.combatants
-                if event.action_points is not None:
-                    combatants = dict(combatants)
-                    c = combatants[event.combatant_id]
-                    combatants[event.combatant_id] = replace(c, action_points=event.action_points)
-                acted = [*state.acted, event.combatant_id]
-                nxt = next((cid for cid in state.order if cid not in acted), None)
-                state = replace(state, combatants=combatants, turn=nxt, acted=acted)
-                state = self.turn_finished(state, event.combatant_id)
-                if nxt is not None:
-                    state = self.turn_began(state, nxt)
-            case EncounterEnded():
-                state = replace(state, status="ended", turn=None, seed=event.seed)
-            case CombatantRevealed():
-                combatants = dict(state.combatants)
-                combatants[event.combatant_id] = replace(combatants[event.combatant_id], hidden=False)
-                concealed = [c for c in state.concealed if c != event.combatant_id]
-                state = replace(state, combatants=combatants, concealed=concealed)
-            case RollRevealed():
-                state = replace(state, secret_versions=[v for v in state.secret_versions if v != event.version])
-            case EncounterOpened():
-                raise ValueError("EncounterOpened starts a history; it cannot follow one")
-            case Retconned():
-                raise NeedsHistory("a Retconned event goes back to an earlier state: replay the history")
-            case _:
-                state = self.evolve_action(state, event)
-        if getattr(event, "secret", False) is True:
+        kind = type(event)
+        step = self._steps.get(kind)
+        if step is None:
+            step = self._steps[kind] = self._step_for(kind)
+        fold, rolls, secret = step
+        state = fold(state, event)
+        if secret and getattr(event, "secret", False) is True:
             # an event with secret rolls: players see them once the GM reveals them (RevealRoll)
             state = replace(state, secret_versions=[*state.secret_versions, state.version + 1])
-        rolled = event.dice_rolled()
+        if not rolls:
+            return replace(state, version=state.version + 1)
         used = state.rolls_used
-        for die in rolled:
+        for die in event.dice_rolled():
             if die.index is not None and die.index >= used:
                 used = die.index + 1
         return replace(state, version=state.version + 1, rolls_used=used)
+
+    def _step_for(self, kind: type[Event]) -> tuple[Callable[[EncounterState, Any], EncounterState], bool, bool]:
+        """How ``evolve`` folds an event of type ``kind``: the lifecycle's own step for a
+        lifecycle event (or a subclass of one), else ``evolve_action``; whether the type can
+        roll dice (overrides ``dice_rolled``) and can be secret. Worked out once per type."""
+        fold = next((getattr(self, name) for base, name in _LIFECYCLE_STEPS if issubclass(kind, base)),
+                    self.evolve_action)
+        return fold, kind.dice_rolled is not Event.dice_rolled, hasattr(kind, "secret")
+
+    # One step per lifecycle event: the state after it, before ``evolve`` counts the version.
+
+    def _evolve_removed(self, state: EncounterState, event: CombatantRemoved) -> EncounterState:
+        combatants = dict(state.combatants)
+        del combatants[event.combatant_id]
+        order = [c for c in state.order if c != event.combatant_id]
+        return replace(state, combatants=combatants, order=order)
+
+    def _evolve_initiative(self, state: EncounterState, event: InitiativeRolled) -> EncounterState:
+        combatants = dict(state.combatants)
+        groups = {}
+        for roll in event.rolls:
+            if roll.who in combatants:
+                combatants[roll.who] = replace(combatants[roll.who], initiative=roll.total)
+            else:
+                groups[roll.who] = roll.total
+        return replace(
+            state,
+            combatants=combatants,
+            group_initiative=groups,
+            order=list(event.order),
+            initiative_rolled=True,
+            initiative_version=state.version + 1,
+        )
+
+    def _evolve_order(self, state: EncounterState, event: TurnOrderSet) -> EncounterState:
+        return replace(state, order=list(event.order))
+
+    def _evolve_started(self, state: EncounterState, event: EncounterStarted) -> EncounterState:
+        return replace(state, status="active")
+
+    def _evolve_round(self, state: EncounterState, event: RoundStarted) -> EncounterState:
+        grants = event.action_points
+        combatants = {}
+        for cid, c in state.combatants.items():
+            ap = grants.get(cid, c.action_points)
+            combatants[cid] = c if ap == c.action_points else replace(c, action_points=ap)
+        state = replace(
+            state,
+            round=event.round,
+            combatants=combatants,
+            turn=state.order[0] if state.order else None,
+            acted=[],
+        )
+        state = self.round_began(state)
+        if state.turn is not None:
+            state = self.turn_began(state, state.turn)
+        return state
+
+    def _evolve_turn_ended(self, state: EncounterState, event: TurnEnded) -> EncounterState:
+        combatants = state.combatants
+        if event.action_points is not None:
+            combatants = dict(combatants)
+            c = combatants[event.combatant_id]
+            combatants[event.combatant_id] = replace(c, action_points=event.action_points)
+        acted = [*state.acted, event.combatant_id]
+        nxt = None
+        for cid in state.order:
+            if cid not in acted:
+                nxt = cid
+                break
+        state = replace(state, combatants=combatants, turn=nxt, acted=acted)
+        state = self.turn_finished(state, event.combatant_id)
+        if nxt is not None:
+            state = self.turn_began(state, nxt)
+        return state
+
+    def _evolve_ended(self, state: EncounterState, event: EncounterEnded) -> EncounterState:
+        return replace(state, status="ended", turn=None, seed=event.seed)
+
+    def _evolve_revealed(self, state: EncounterState, event: CombatantRevealed) -> EncounterState:
+        combatants = dict(state.combatants)
+        combatants[event.combatant_id] = replace(combatants[event.combatant_id], hidden=False)
+        concealed = [c for c in state.concealed if c != event.combatant_id]
+        return replace(state, combatants=combatants, concealed=concealed)
+
+    def _evolve_roll_revealed(self, state: EncounterState, event: RollRevealed) -> EncounterState:
+        return replace(state, secret_versions=[v for v in state.secret_versions if v != event.version])
+
+    def _evolve_opened(self, state: EncounterState, event: EncounterOpened) -> EncounterState:
+        raise ValueError("EncounterOpened starts a history; it cannot follow one")
+
+    def _evolve_retconned(self, state: EncounterState, event: Retconned) -> EncounterState:
+        raise NeedsHistory("a Retconned event goes back to an earlier state: replay the history")
 
     # ----------------------------------------------------------- lifecycle
 

@@ -16,7 +16,8 @@ the GM's.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, get_args
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 
@@ -541,57 +542,75 @@ def mishap(state: EncounterState, cmd: ResolveMishap, dice: Dice) -> list[Event]
             ExchangeEnded(attack_id=ex.id, result="critical miss")]
 
 
+# The choices of the stages whose choices never vary, and each defence's (Choice values are
+# never changed in place, so states share them).
+FIXED_CHOICES: dict[str, tuple[Choice, ...]] = {
+    "mishap": (*(Choice(name=str(n)) for n in range(1, 7)), Choice(name="roll")),
+    "critical": tuple(Choice(name=e) for e in get_args(CriticalEffect)),
+    "spend": (Choice(name="Damage"), Choice(name="Precision")),
+    "pull": (Choice(name="PullYourPunch", action_points=1), Choice(name="LetItLand")),
+}
+DEFENCE_CHOICES: dict[str, Choice] = {n: Choice(name=n, action_points=cost) for n, cost in DEFENCE_COST.items()}
+
+
 def legal_choices(state: EncounterState, ex: Exchange) -> list[Choice]:
     """What the awaited party may choose now, with its cost: a frontend renders these."""
-    if ex.stage == "mishap":
-        return [Choice(name=str(n)) for n in range(1, 7)] + [Choice(name="roll")]
-    if ex.stage == "critical":
-        return [Choice(name=e) for e in get_args(CriticalEffect)]
-    if ex.stage == "spend":
-        return [Choice(name="Damage"), Choice(name="Precision")]
-    if ex.stage == "pull":
-        return [Choice(name="PullYourPunch", action_points=1), Choice(name="LetItLand")]
+    fixed = FIXED_CHOICES.get(ex.stage)
+    if fixed is not None:
+        return list(fixed)
     target = state.combatants.get(ex.awaiting)
     if target is None:
         return []
     s = sheet(target)
     head = ex.aim == "head" and ex.stage != "riposte"
-    has_armour = any(p.durability > 0 and (p.layer == "Helmet") == head for p in s.armour)
+    has_armour = False
+    for p in s.armour:
+        if p.durability > 0 and (p.layer == "Helmet") == head:
+            has_armour = True
+            break
     if ex.stage == "riposte":
-        return ([Choice(name="Armour")] if has_armour else []) + [Choice(name="TakeIt")]
+        return [DEFENCE_CHOICES["Armour"], DEFENCE_CHOICES["TakeIt"]] if has_armour else [DEFENCE_CHOICES["TakeIt"]]
     ap = target.action_points
     helpless = s.hits >= 4 or s.helpless_for_fight or s.dead
-    failed = any(t in ACTIVE for t in ex.tried)
+    failed = bool(ex.tried) and any(t in ACTIVE for t in ex.tried)
     unavoidable = ex.critical == "UnavoidableHit"
     no_armour = ex.critical == "BypassArmour" or ("TargetedHit" in ex.modifiers and ex.aim == "unarmoured")
     off_balance = s.off_balance_round == state.round and state.round > 0
     far = ex.band in FAR_ENOUGH
-    # Paralysed: "You cannot move or act"; Unconscious: "You cannot act at all."
-    helpless = helpless or has(target, "Paralysed") or has(target, "Unconscious")
-    # Staggered: "You can only perform a total of a single action per turn ... This applies to
-    # both Offensive and Defensive actions": once it is spent, only the armour or the blow.
-    staggered = status(target, "Staggered")
-    helpless = helpless or (staggered is not None and bool(staggered.used))
+    if s.statuses:
+        # Paralysed: "You cannot move or act"; Unconscious: "You cannot act at all."
+        helpless = helpless or has(target, "Paralysed") or has(target, "Unconscious")
+        # Staggered: "You can only perform a total of a single action per turn ... This applies to
+        # both Offensive and Defensive actions": once it is spent, only the armour or the blow.
+        staggered = status(target, "Staggered")
+        helpless = helpless or (staggered is not None and bool(staggered.used))
     free_to_dodge = not (helpless or failed or unavoidable or off_balance or ex.blindsided)
-    possible = {
-        "Evade": ex.melee and free_to_dodge and not s.prone,
-        "Parry": ex.melee and free_to_dodge and any(
-            w.kind == "melee" and w.name not in s.dropped_weapons for w in s.weapons),
-        "Dive": not ex.melee and far and free_to_dodge and not s.prone,
-        "Tank": (ex.melee or far) and not helpless and "Tank" not in ex.tried,
+    holding = _held_by(state, target.id) if rules(state).grapples else []
+    possible = []  # in the order of DEFENCE_COST
+    if ex.melee and free_to_dodge:
+        if not s.prone:
+            possible.append("Evade")
+        for w in s.weapons:
+            if w.kind == "melee" and w.name not in s.dropped_weapons:
+                possible.append("Parry")
+                break
+    if not ex.melee and far and free_to_dodge and not s.prone:
+        possible.append("Dive")
+    if (ex.melee or far) and not helpless:
+        if "Tank" not in ex.tried:
+            possible.append("Tank")
         # "If you have successfully Grappled an enemy and are currently in control of the
         # grapple ... If this is used against a ranged attack then it can only be done if the
         # attacker was at Near or greater range."
-        "HumanShield": (ex.melee or far) and not helpless and ex.attacker not in _held_by(state, target.id)
-        and bool(_held_by(state, target.id)),
-        "HelmetSacrifice": not ex.melee and head and not s.helmet_sacrificed and not helpless
-        and any(p.layer == "Helmet" and p.durability > 0 for p in s.armour),
-    }
-    choices = [Choice(name=n, action_points=DEFENCE_COST[n]) for n, ok in possible.items()
-               if ok and ap >= DEFENCE_COST[n]]
+        if holding and ex.attacker not in holding:
+            possible.append("HumanShield")
+    if (not ex.melee and head and not s.helmet_sacrificed and not helpless
+            and any(p.layer == "Helmet" and p.durability > 0 for p in s.armour)):
+        possible.append("HelmetSacrifice")
+    choices = [DEFENCE_CHOICES[n] for n in possible if ap >= DEFENCE_COST[n]]
     if has_armour and not no_armour:
-        choices.append(Choice(name="Armour"))
-    choices.append(Choice(name="TakeIt"))
+        choices.append(DEFENCE_CHOICES["Armour"])
+    choices.append(DEFENCE_CHOICES["TakeIt"])
     return choices
 
 
@@ -599,80 +618,101 @@ def _held_by(state: EncounterState, controller: str) -> list[str]:
     return [held for held, holder in rules(state).grapples.items() if holder == controller]
 
 
+def _declared(state: EncounterState, event: AttackDeclared) -> EncounterState:
+    ex = Exchange(
+        id=event.attack_id, attacker=event.attacker, defender=event.defender, attack=event.attack,
+        weapon=event.weapon, band=event.band, gun=event.gun, melee=event.melee, modifiers=event.modifiers,
+        aim=event.aim, difficulty=event.difficulty, base_damage=event.base_damage, total=0, outcome="",
+        extra=0, stage="rolling", awaiting=event.attacker,
+    )
+    deaf = status(state.combatants[event.defender], "Deafened") if event.from_behind else None
+    if deaf is not None and not deaf.level:
+        # "If attacked from behind you cannot mount an active defence until after the first blow."
+        ex = replace(ex, blindsided=True)
+        d = state.combatants[event.defender]
+        state = with_sheet(state, d.id, statuses=[replace(x, level=1) if x.name == "Deafened" else x
+                                                  for x in sheet(d).statuses])
+    return _set(pay_action_points(state, event.attacker, event.action_points), ex)
+
+
+def _rolled(state: EncounterState, event: AttackRolled) -> EncounterState:
+    ex = _current(state)
+    ex = replace(ex, total=event.total, outcome=event.outcome, extra=event.extra,
+                 dice_sides=[d.sides for d in event.dice])
+    if event.outcome == "Critical Miss":
+        return _set(state, replace(ex, stage="mishap", awaiting="gm"))
+    if event.outcome == "Critical Success":
+        return _set(state, replace(ex, stage="critical", awaiting=ex.attacker))
+    return _set(state, _after_roll(ex))
+
+
+def _critical_chosen(state: EncounterState, event: CriticalEffectChosen) -> EncounterState:
+    ex = replace(_current(state), critical=event.effect)
+    d = sheet(state.combatants[ex.defender])
+    if event.effect == "InflictCondition" and event.condition and event.condition not in d.conditions:
+        state = with_sheet(state, ex.defender, conditions=[*d.conditions, event.condition])
+    if event.effect == "Disarm":  # "The weapon your target is using is knocked from their hands"
+        held = next((w.name for w in d.weapons if w.name not in d.dropped_weapons), None)
+        if held is not None:
+            state = with_sheet(state, ex.defender, dropped_weapons=[*d.dropped_weapons, held])
+    if event.effect == "Knockback":
+        state = knock_back(state, ex.attacker, ex.defender)
+    if event.effect == "RefundActionPoint":  # "You gain back 1 Action Point."
+        combatants = dict(state.combatants)
+        c = combatants[ex.attacker]
+        combatants[c.id] = replace(c, action_points=c.action_points + 1)
+        state = replace(state, combatants=combatants)
+    return _set(state, _after_roll(ex))
+
+
+def _spent(state: EncounterState, event: SuccessesSpent) -> EncounterState:
+    ex = _current(state)
+    return _set(state, replace(ex, damage=event.damage, defence_difficulty=event.defence_difficulty,
+                               stage="defence", awaiting=ex.defender))
+
+
+def _defended(state: EncounterState, event: DefenceRolled) -> EncounterState:
+    state = pay_action_points(state, event.defender, event.action_points)
+    ex = _current(state)
+    ex = replace(ex, tried=[*ex.tried, event.defence])
+    if event.riposte:
+        ex = replace(ex, stage="riposte", awaiting=ex.attacker, damage=1)
+    return _set(state, ex)
+
+
+def _hits_taken(state: EncounterState, event: HitsTaken) -> EncounterState:
+    s = sheet(state.combatants[event.combatant_id])
+    return with_sheet(state, event.combatant_id, hits=min(event.hits, 20), dead=event.dead,
+                      injuries=event.injuries, helpless_for_fight=event.helpless_for_fight or s.helpless_for_fight)
+
+
+def _lethal_blow(state: EncounterState, event: LethalBlow) -> EncounterState:
+    return _set(state, replace(_current(state), stage="pull", awaiting=_current(state).attacker,
+                               damage=event.damage))
+
+
+# How each event of the exchange changes the state.
+EVOLVES: dict[type[Event], Callable[[EncounterState, Any], EncounterState]] = {
+    AttackDeclared: _declared,
+    AttackRolled: _rolled,
+    CriticalEffectChosen: _critical_chosen,
+    SuccessesSpent: _spent,
+    DefenceRolled: _defended,
+    ArmourTook: lambda state, event: with_sheet(state, event.combatant_id, armour=list(event.pieces)),
+    HelmetSacrificed: lambda state, event: with_sheet(state, event.combatant_id, armour=list(event.pieces),
+                                                      helmet_sacrificed=True),
+    CriticalDowngraded: lambda state, event: _set(state, replace(_current(state), critical=None)),
+    HitsTaken: _hits_taken,
+    KnockedProne: lambda state, event: with_sheet(state, event.combatant_id, prone=True),
+    LethalBlow: _lethal_blow,
+    MishapSuffered: lambda state, event: _mishap_effect(state, event),
+    ExchangeEnded: lambda state, event: with_rules(state, exchange=None),
+}
+
+
 def evolve(state: EncounterState, event: Event) -> EncounterState | None:
-    match event:
-        case AttackDeclared():
-            ex = Exchange(
-                id=event.attack_id, attacker=event.attacker, defender=event.defender, attack=event.attack,
-                weapon=event.weapon, band=event.band, gun=event.gun, melee=event.melee, modifiers=event.modifiers,
-                aim=event.aim, difficulty=event.difficulty, base_damage=event.base_damage, total=0, outcome="",
-                extra=0, stage="rolling", awaiting=event.attacker,
-            )
-            deaf = status(state.combatants[event.defender], "Deafened")
-            if event.from_behind and deaf is not None and not deaf.level:
-                # "If attacked from behind you cannot mount an active defence until after the first blow."
-                ex = replace(ex, blindsided=True)
-                d = state.combatants[event.defender]
-                state = with_sheet(state, d.id, statuses=[replace(x, level=1) if x.name == "Deafened" else x
-                                                          for x in sheet(d).statuses])
-            return _set(pay_action_points(state, event.attacker, event.action_points), ex)
-        case AttackRolled():
-            ex = _current(state)
-            ex = replace(ex, total=event.total, outcome=event.outcome, extra=event.extra,
-                         dice_sides=[d.sides for d in event.dice])
-            if event.outcome == "Critical Miss":
-                return _set(state, replace(ex, stage="mishap", awaiting="gm"))
-            if event.outcome == "Critical Success":
-                return _set(state, replace(ex, stage="critical", awaiting=ex.attacker))
-            return _set(state, _after_roll(ex))
-        case CriticalEffectChosen():
-            ex = replace(_current(state), critical=event.effect)
-            d = sheet(state.combatants[ex.defender])
-            if event.effect == "InflictCondition" and event.condition and event.condition not in d.conditions:
-                state = with_sheet(state, ex.defender, conditions=[*d.conditions, event.condition])
-            if event.effect == "Disarm":  # "The weapon your target is using is knocked from their hands"
-                held = next((w.name for w in d.weapons if w.name not in d.dropped_weapons), None)
-                if held is not None:
-                    state = with_sheet(state, ex.defender, dropped_weapons=[*d.dropped_weapons, held])
-            if event.effect == "Knockback":
-                state = knock_back(state, ex.attacker, ex.defender)
-            if event.effect == "RefundActionPoint":  # "You gain back 1 Action Point."
-                combatants = dict(state.combatants)
-                c = combatants[ex.attacker]
-                combatants[c.id] = replace(c, action_points=c.action_points + 1)
-                state = replace(state, combatants=combatants)
-            return _set(state, _after_roll(ex))
-        case SuccessesSpent():
-            ex = _current(state)
-            return _set(state, replace(ex, damage=event.damage, defence_difficulty=event.defence_difficulty,
-                                       stage="defence", awaiting=ex.defender))
-        case DefenceRolled():
-            state = pay_action_points(state, event.defender, event.action_points)
-            ex = _current(state)
-            ex = replace(ex, tried=[*ex.tried, event.defence])
-            if event.riposte:
-                ex = replace(ex, stage="riposte", awaiting=ex.attacker, damage=1)
-            return _set(state, ex)
-        case ArmourTook():
-            return with_sheet(state, event.combatant_id, armour=list(event.pieces))
-        case HelmetSacrificed():
-            return with_sheet(state, event.combatant_id, armour=list(event.pieces), helmet_sacrificed=True)
-        case CriticalDowngraded():
-            return _set(state, replace(_current(state), critical=None))
-        case HitsTaken():
-            s = sheet(state.combatants[event.combatant_id])
-            return with_sheet(state, event.combatant_id, hits=min(event.hits, 20), dead=event.dead,
-                              injuries=event.injuries, helpless_for_fight=event.helpless_for_fight or s.helpless_for_fight)
-        case KnockedProne():
-            return with_sheet(state, event.combatant_id, prone=True)
-        case LethalBlow():
-            return _set(state, replace(_current(state), stage="pull", awaiting=_current(state).attacker,
-                                       damage=event.damage))
-        case MishapSuffered():
-            return _mishap_effect(state, event)
-        case ExchangeEnded():
-            return with_rules(state, exchange=None)
-    return None
+    step = EVOLVES.get(type(event))
+    return None if step is None else step(state, event)
 
 
 def _after_roll(ex: Exchange) -> Exchange:
@@ -688,7 +728,7 @@ def _current(state: EncounterState) -> Exchange:
 
 
 def _set(state: EncounterState, ex: Exchange) -> EncounterState:
-    state = with_rules(state, exchange=ex)
+    # legal_choices reads the combatants, the round and the grapples, never the exchange in the state
     return with_rules(state, exchange=replace(ex, choices=legal_choices(state, ex)))
 
 

@@ -218,6 +218,8 @@ def evolve(state: EncounterState, event: Event) -> EncounterState | None:
 
 def turn_began(state: EncounterState, combatant_id: str) -> EncounterState:
     """A new turn: its Enemy may use a Special Action again."""
+    if not isinstance(rules(state).special_actions, SpecialActionsUsed):
+        return state  # none used yet
     u = used(state)
     if combatant_id not in u.this_turn:
         return state

@@ -439,9 +439,10 @@ GATES = (gate,)
 
 
 def turn_began(state: EncounterState, combatant_id: str) -> EncounterState:
-    p = positions(state)
-    fresh = replace(p, used=0, dashed=False, moved=False, free_actions=[])
-    return with_rules(state, positions=fresh) if fresh != p else state
+    p = getattr(rules(state), "positions", None)
+    if not isinstance(p, Positions) or (p.used == 0 and not p.dashed and not p.moved and not p.free_actions):
+        return state  # the turn's movement is fresh already (nobody placed: the default Positions)
+    return with_rules(state, positions=replace(p, used=0, dashed=False, moved=False, free_actions=[]))
 
 
 def dashed(state: EncounterState) -> EncounterState:

@@ -120,9 +120,7 @@ def non_lethal(ruleset: object, state: EncounterState, cmd: NonLethalAttack, dic
     )]
 
 
-def evolve(state: EncounterState, event: Event) -> EncounterState | None:
-    if not isinstance(event, NonLethalAttackRolled):
-        return None
+def _evolve_attack(state: EncounterState, event: NonLethalAttackRolled) -> EncounterState:
     state = spend(state, event.combatant_id, event.action_points)
     if not event.success:
         return state
@@ -187,10 +185,12 @@ def taunt(ruleset: object, state: EncounterState, cmd: Taunt, dice: Dice) -> lis
                         total=sum(d.face for d in rolled), difficulty=pay.difficulty, outcome=outcome)]
 
 
-def evolve_taunt(state: EncounterState, event: Event) -> EncounterState | None:
-    if not isinstance(event, TauntRolled):
-        return None
-    return spend(state, event.combatant_id, event.action_points)
+def evolve(state: EncounterState, event: Event) -> EncounterState | None:
+    if isinstance(event, NonLethalAttackRolled):
+        return _evolve_attack(state, event)
+    if isinstance(event, TauntRolled):
+        return spend(state, event.combatant_id, event.action_points)
+    return None
 
 
 COMMANDS = (*COMMANDS, Taunt)

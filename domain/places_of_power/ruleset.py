@@ -89,11 +89,37 @@ GATES: tuple[Callable[[Any, EncounterState, Command], None], ...] = tuple(
     g for m in MODULES for g in getattr(m, "GATES", ())
 )
 
-EVOLVERS = (
-    *(m.evolve for m in MODULES),
-    check_rolls.evolve, hits.evolve, hero_points.evolve, levelling.evolve, contests.evolve, attacks.evolve,
-    grapples.evolve, non_lethal.evolve, non_lethal.evolve_taunt, weapons_at_hand.evolve, healing.evolve,
-)
+
+def action_taken(state: EncounterState, event: ActionTaken) -> EncounterState:
+    """A common action: its Action Points paid, and what Stand, Take Cover and Dash change."""
+    combatants = dict(state.combatants)
+    c = combatants[event.combatant_id]
+    sheet = c.sheet
+    if event.action == "Stand":
+        sheet = replace(sheet, prone=False)
+    elif event.action == "TakeCover":
+        sheet = replace(sheet, in_cover=True)
+    combatants[c.id] = replace(c, action_points=c.action_points - event.action_points, sheet=sheet)
+    moved = movement.dashed(state) if event.action == "Dash" else state
+    return replace(moved, combatants=combatants)
+
+
+# Each rule module folds its own events: evolve(state, event) -> state for every type in its EVENTS
+# (and None for any other); a module may also give its step for each type, as EVOLVES.
+EVOLVES: dict[type[Event], Callable[[EncounterState, Any], EncounterState]] = {ActionTaken: action_taken}
+for _module in (*MODULES, check_rolls, hits, hero_points, levelling, contests, attacks, grapples, non_lethal,
+                weapons_at_hand, healing):
+    _steps = getattr(_module, "EVOLVES", {})
+    EVOLVES.update({kind: _steps.get(kind, _module.evolve) for kind in _module.EVENTS})
+
+
+def _hooks(name: str) -> tuple[Callable[..., Any], ...]:
+    """The modules' ``name`` hooks, in the order of MODULES."""
+    return tuple(getattr(m, name) for m in MODULES if hasattr(m, name))
+
+
+ROUND_BEGAN, TURN_BEGAN, TURN_FINISHED, BEFORE_END_TURN = (
+    _hooks("round_began"), _hooks("turn_began"), _hooks("turn_finished"), _hooks("before_end_turn"))
 
 
 class PlacesOfPower(Ruleset):
@@ -143,26 +169,22 @@ class PlacesOfPower(Ruleset):
         if rules(state).exchange is not None:
             ex = rules(state).exchange
             raise RuleViolation("exchange_pending", f"Attack {ex.id} is still waiting for a decision.")
-        for m in MODULES:
-            if hasattr(m, "before_end_turn"):
-                m.before_end_turn(state)
+        for hook in BEFORE_END_TURN:
+            hook(state)
 
     def round_began(self, state: EncounterState) -> EncounterState:
-        for m in MODULES:
-            if hasattr(m, "round_began"):
-                state = m.round_began(state)
+        for hook in ROUND_BEGAN:
+            state = hook(state)
         return state
 
     def turn_began(self, state: EncounterState, combatant_id: str) -> EncounterState:
-        for m in MODULES:
-            if hasattr(m, "turn_began"):
-                state = m.turn_began(state, combatant_id)
+        for hook in TURN_BEGAN:
+            state = hook(state, combatant_id)
         return state
 
     def turn_finished(self, state: EncounterState, combatant_id: str) -> EncounterState:
-        for m in MODULES:
-            if hasattr(m, "turn_finished"):
-                state = m.turn_finished(state, combatant_id)
+        for hook in TURN_FINISHED:
+            state = hook(state, combatant_id)
         return state
 
     def decide_action(self, state: EncounterState, command: Command, dice: Dice) -> list[Event]:
@@ -197,22 +219,10 @@ class PlacesOfPower(Ruleset):
         return decision(self, state, command, dice)
 
     def evolve_action(self, state: EncounterState, event: Event) -> EncounterState:
-        if isinstance(event, ActionTaken):
-            combatants = dict(state.combatants)
-            c = combatants[event.combatant_id]
-            sheet = c.sheet
-            if event.action == "Stand":
-                sheet = replace(sheet, prone=False)
-            elif event.action == "TakeCover":
-                sheet = replace(sheet, in_cover=True)
-            combatants[c.id] = replace(c, action_points=c.action_points - event.action_points, sheet=sheet)
-            moved = movement.dashed(state) if event.action == "Dash" else state
-            return statuses.after_event(state, replace(moved, combatants=combatants))
-        for evolve in EVOLVERS:
-            evolved = evolve(state, event)
-            if evolved is not None:
-                return statuses.after_event(state, evolved)
-        return super().evolve_action(state, event)
+        evolve = EVOLVES.get(type(event))
+        if evolve is None:
+            return super().evolve_action(state, event)
+        return statuses.after_event(state, evolve(state, event))
 
     def coverage(self) -> list[Section]:
         return COVERAGE

@@ -116,7 +116,11 @@ class Sheet(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     stat_block: StatBlock | None = None
 
     def __post_init__(self) -> None:
-        self.injury_records = reconcile(self.injury_records, self.injuries)
+        records = self.injury_records
+        # Every sheet built runs this (each replace during a replay too): records that already
+        # match a count of 0 or 1 have nothing to add and no two numbers to clash.
+        if records is None or len(records) != self.injuries or self.injuries > 1:
+            self.injury_records = reconcile(records, self.injuries)
 
     def attribute_die(self, attribute: str) -> str:
         return str(getattr(self.attributes, attribute))

@@ -152,11 +152,19 @@ EVENTS = (StatusApplied, StatusRemoved, StatusRolled)
 
 
 def statuses(c: Combatant) -> list[Status]:
-    return list(getattr(c.sheet, "statuses", ()))
+    return list(_borne(c))
+
+
+def _borne(c: Combatant) -> list[Status]:
+    """The combatant's statuses themselves, not a copy: to read, never to change."""
+    return getattr(c.sheet, "statuses", ())  # type: ignore[no-any-return]
 
 
 def status(c: Combatant, name: str) -> Status | None:
-    return next((s for s in statuses(c) if s.name == name), None)
+    for s in _borne(c):
+        if s.name == name:
+            return s
+    return None
 
 
 def has(c: Combatant, name: str) -> bool:
@@ -331,8 +339,11 @@ def before_end_turn(state: EncounterState) -> None:
 def round_began(state: EncounterState) -> EncounterState:
     """Statuses lasting "until the end of the round" end as the next round begins."""
     for cid, c in state.combatants.items():
-        kept = [s for s in statuses(c) if not (s.lasts == "end_of_round" and s.round < state.round)]
-        if len(kept) != len(statuses(c)):
+        borne = _borne(c)
+        if not borne:
+            continue
+        kept = [s for s in borne if not (s.lasts == "end_of_round" and s.round < state.round)]
+        if len(kept) != len(borne):
             state = _with_statuses(state, cid, kept)
     return state
 
@@ -340,7 +351,7 @@ def round_began(state: EncounterState) -> EncounterState:
 def turn_began(state: EncounterState, combatant_id: str) -> EncounterState:
     """Bleeding and Burning fall due; Staggered and Entangled's once-a-turn count resets."""
     c = state.combatants.get(combatant_id)
-    if c is None or not statuses(c) or sheet(c).dead:
+    if c is None or not _borne(c) or sheet(c).dead:
         return state
     new = [replace(s, due=s.name in DUE_AT_TURN_START, used=0) for s in statuses(c)]
     return _with_statuses(state, combatant_id, new)
@@ -349,7 +360,7 @@ def turn_began(state: EncounterState, combatant_id: str) -> EncounterState:
 def turn_finished(state: EncounterState, combatant_id: str) -> EncounterState:
     """A status lasting turns counts one of its bearer's turns."""
     c = state.combatants.get(combatant_id)
-    if c is None or not any(s.lasts == "turns" for s in statuses(c)):
+    if c is None or not any(s.lasts == "turns" for s in _borne(c)):
         return state
     new = [replace(s, turns=s.turns - 1) if s.lasts == "turns" else s for s in statuses(c)]
     return _with_statuses(state, combatant_id, [s for s in new if not (s.lasts == "turns" and s.turns <= 0)])
@@ -359,9 +370,11 @@ def after_event(before: EncounterState, after: EncounterState) -> EncounterState
     """What any event does to statuses: a Staggered combatant who paid Action Points has taken
     their one action; one brought back from Helpless is Staggered for 2 turns ("Upon recovery
     apply Staggered for 2 turns")."""
+    if after.combatants is before.combatants:
+        return after  # nobody changed
     for cid, c in after.combatants.items():
         was = before.combatants.get(cid)
-        if was is None:
+        if was is None or was is c:  # new, or unchanged: neither paid nor recovered
             continue
         st = status(c, "Staggered")
         if st is not None and c.action_points < was.action_points and not st.used:

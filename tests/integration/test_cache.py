@@ -70,10 +70,10 @@ async def test_a_read_that_overlaps_a_write_never_applies_an_event_twice(databas
     class GatedStore(EventStore):
         gate: asyncio.Event | None = None
 
-        async def read(self, encounter_id, after, limit=None):
+        async def read(self, encounter_id, after, limit=None, **kw):
             if self.gate is not None:
                 await self.gate.wait()
-            return await super().read(encounter_id, after, limit)
+            return await super().read(encounter_id, after, limit, **kw)
 
     pool = await create_pool(database_url, 4)
     try:
