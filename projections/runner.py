@@ -123,6 +123,7 @@ class ProjectionRunner:
         poll_seconds: float = 1.0,
         retry_seconds: float = 0.2,
         max_retry_seconds: float = 5.0,
+        connect_timeout: float = 5.0,
         decoder: Decoder | None = None,
     ) -> None:
         self.dsn = dsn
@@ -132,6 +133,7 @@ class ProjectionRunner:
         self.poll_seconds = poll_seconds
         self.retry_seconds = retry_seconds
         self.max_retry_seconds = max_retry_seconds
+        self.connect_timeout = connect_timeout
         self.decoder = decoder or Decoder()
         self.leading: set[str] = set()  # the projections this process runs now
         self.connections = 0  # how many times the connection was made (tests watch reconnects)
@@ -164,7 +166,7 @@ class ProjectionRunner:
                 conn: asyncpg.Connection | None = None
                 try:
                     try:
-                        conn = await asyncpg.connect(self.dsn)
+                        conn = await asyncpg.connect(self.dsn, timeout=self.connect_timeout)
                     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as e:
                         raise ConnectionError(f"cannot connect: {e}") from e
                     self.connections += 1
@@ -183,7 +185,7 @@ class ProjectionRunner:
                         conn.terminate()  # at once: a batch in flight is rolled back by the server
                     raise
                 except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError,
-                        asyncpg.AdminShutdownError, TimeoutError) as e:
+                        asyncpg.OperatorInterventionError, TimeoutError) as e:  # shutdown, crash, starting up
                     log.warning("projection runner: connection lost (%s); again in %.1fs", e, delay)
                 except Exception:
                     log.exception("projection runner: a batch failed; again in %.1fs", delay)

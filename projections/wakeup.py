@@ -47,11 +47,13 @@ class Waiter:
 
 class Wakeup:
     def __init__(self, dsn: str, *, channel: str = CHANNEL, retry_seconds: float = 0.5,
-                 max_retry_seconds: float = 5.0) -> None:
+                 max_retry_seconds: float = 2.0, timeout_seconds: float = 5.0) -> None:
         self.dsn = dsn
         self.channel = channel
         self.retry_seconds = retry_seconds
+        # while PostgreSQL is away, try again at least this often: streams catch up this soon after
         self.max_retry_seconds = max_retry_seconds
+        self.timeout_seconds = timeout_seconds  # to connect, and for the liveness probe
         self._waiters: dict[str | None, set[Waiter]] = {}
         self._task: asyncio.Task[None] | None = None
         self._connected = asyncio.Event()
@@ -108,13 +110,15 @@ class Wakeup:
         while True:
             conn: asyncpg.Connection | None = None
             try:
-                conn = await asyncpg.connect(self.dsn)
+                conn = await asyncpg.connect(self.dsn, timeout=self.timeout_seconds)
                 lost = asyncio.Event()
                 conn.add_termination_listener(lambda _c: lost.set())
                 await conn.add_listener(self.channel, self._notified)
                 self.connections += 1
                 self.server_pid = conn.get_server_pid()
                 self._connected.set()
+                if self.connections > 1:
+                    log.info("LISTEN connection is back")
                 delay = self.retry_seconds
                 self._wake(None)  # whatever was committed while we were away
                 while not lost.is_set():
@@ -123,7 +127,7 @@ class Wakeup:
                     if not lost.is_set() and conn.is_closed():
                         break
                     if not lost.is_set():
-                        await conn.execute("SELECT 1")  # notice a silently dead connection
+                        await conn.execute("SELECT 1", timeout=self.timeout_seconds)  # a silently dead one
             except asyncio.CancelledError:
                 if conn is not None and not conn.is_closed():
                     with contextlib.suppress(Exception):
@@ -131,6 +135,8 @@ class Wakeup:
                 raise
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as e:
                 log.warning("LISTEN connection lost (%s); reconnecting in %.1fs", e, delay)
+            except Exception:  # whatever it was, this task must live on: it is every reader's wake-up
+                log.exception("LISTEN connection failed; reconnecting in %.1fs", delay)
             self._connected.clear()
             if conn is not None and not conn.is_closed():
                 conn.terminate()

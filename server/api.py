@@ -36,7 +36,7 @@ from server.encounters import (
     visible_events,
 )
 from server.presence import live_connections
-from server.problems import PROBLEM_JSON, Problem, ProblemDetails, decode_body
+from server.problems import PROBLEM_JSON, Problem, ProblemDetails, database_unavailable, decode_body
 
 # ---------------------------------------------------------------------------- bodies
 
@@ -134,7 +134,8 @@ _ERROR_TEXT = {
     422: "The body does not match the schema, or the rules refuse the command (see `code`).",
     429: "Too many requests for this token: wait `Retry-After` seconds.",
     500: "A server fault.",
-    503: "The database is unavailable, or the encounter is too busy.",
+    503: "The database is unavailable (`database_unavailable`: send it again after `Retry-After` seconds; a write "
+         "with the same Idempotency-Key is recorded once), or the encounter is too busy (`encounter_busy`).",
 }
 
 
@@ -148,7 +149,7 @@ def errors(*statuses: int) -> dict[int, ResponseSpec]:
     }
 
 
-READ_ERRORS = errors(400, 404, 500)
+READ_ERRORS = errors(400, 404, 500, 503)
 WRITE_ERRORS = errors(400, 404, 412, 413, 422, 500, 503)
 GUARDED_READ_ERRORS = READ_ERRORS | errors(401, 403, 429)
 GUARDED_WRITE_ERRORS = WRITE_ERRORS | errors(401, 403, 429)
@@ -308,7 +309,8 @@ async def list_rulesets(request: Request) -> list[RulesetSummary]:
     return [RulesetSummary(id=r.id, name=r.name) for r in service_of(request).registry.all()]
 
 
-@get("/rulesets/{ruleset_id:str}", summary="A ruleset's commands, costs and sheet schema", tags=["rulesets"], responses=READ_ERRORS)
+@get("/rulesets/{ruleset_id:str}", summary="A ruleset's commands, costs and sheet schema", tags=["rulesets"],
+     responses=errors(400, 404, 500))
 async def get_ruleset(request: Request, ruleset_id: FromPath[str]) -> RulesetInfo:
     registry = service_of(request).registry
     if ruleset_id not in registry:
@@ -354,7 +356,7 @@ SkillDieParam = Literal["D4", "D6", "D8", "D10", "D12", "D20"]
 
 
 @get("/rulesets/places-of-power/odds", summary="Odds of a Places of Power check", tags=["rulesets"],
-     responses=READ_ERRORS,
+     responses=errors(400, 404, 500),
      description="Exact probabilities of each outcome class (Critical Failure .. Critical Success) for an "
                  "Attribute die + Skill die (+ the occupation D6) against a difficulty, at Advantage or "
                  "Disadvantage, counted over every way the dice can fall.")
@@ -379,12 +381,14 @@ async def check_odds(
     )
 
 
-@get("/health", summary="Is the server and its database up", tags=["health"], responses=errors(503))
+@get("/health", summary="Is the server and its database up", tags=["health"], responses=errors(503),
+     description="200 while PostgreSQL answers; else 503 `database_unavailable` with `details.database` "
+                 "`unavailable` and `Retry-After` (for a load balancer's health check).")
 async def health(request: Request) -> Response[Health]:
     try:
-        await request.app.state.pool.fetchval("SELECT 1", timeout=5)
+        await request.app.state.pool.fetchval("SELECT 1", timeout=2)
     except Exception as exc:  # the database is down or unreachable
-        raise Problem(503, "database_unavailable", "Database unavailable", str(exc)) from exc
+        raise database_unavailable("The database cannot be reached just now.", database="unavailable") from exc
     return Response(content=_encode(Health(status="ok", database="ok")), media_type=JSON)
 
 

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import logging
+import os
+import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 
@@ -62,12 +66,101 @@ async def run_as_writer(conn: asyncpg.Connection) -> None:
     await conn.execute(_RUN_AS_WRITER)
 
 
-async def create_pool(dsn: str, size: int) -> asyncpg.Pool:
+@dataclass(frozen=True)
+class Timeouts:
+    """How long the server waits on PostgreSQL before it answers 503 ``database_unavailable``
+    (``server/outage.py``) instead of hanging: to open a connection, to get one from the pool
+    (which may include opening it), for one statement, and to give a connection back (asyncpg
+    waits there for the cancellation of a statement that timed out; past it, the connection is
+    closed). The longest answer, from a server that stopped answering mid-statement: command +
+    release, 6 s."""
+
+    connect: float = 3.0
+    acquire: float = 3.0
+    command: float = 5.0
+    release: float = 1.0
+    quiet: float = 1.0  # after PostgreSQL did not answer in time, fail at once for this long
+
+    @classmethod
+    def from_env(cls) -> Timeouts:
+        env = os.environ.get
+        return cls(
+            connect=float(env("FRACAS_DB_CONNECT_TIMEOUT", cls.connect)),
+            acquire=float(env("FRACAS_DB_ACQUIRE_TIMEOUT", cls.acquire)),
+            command=float(env("FRACAS_DB_COMMAND_TIMEOUT", cls.command)),
+            release=float(env("FRACAS_DB_RELEASE_TIMEOUT", cls.release)),
+            quiet=float(env("FRACAS_DB_QUIET_SECONDS", cls.quiet)),
+        )
+
+
+class DatabaseNotAnswering(ConnectionError):
+    """PostgreSQL did not answer in time a moment ago: the pool fails at once for a short while."""
+
+
+class BoundedPool(asyncpg.Pool):
+    """An asyncpg pool that never waits for ever.
+
+    ``acquire`` (and so ``fetch``, ``execute``, ...) waits for a free connection at most
+    ``acquire_timeout``; opening one is bounded by the connect timeout, running a statement by
+    the command timeout. ``release`` waits at most ``release_timeout`` for PostgreSQL to
+    acknowledge the cancellation of a statement that timed out (asyncpg's default: for ever),
+    then closes the connection. The timers are only set where a wait can happen: an acquire
+    that finds a free connection, a release with no cancellation, set none.
+
+    When PostgreSQL has just not answered in time, every ``acquire`` for the next
+    ``quiet_seconds`` fails at once with ``DatabaseNotAnswering``: commands queued behind one
+    stuck on the same encounter are then answered at once, not each after its own timeout.
+    A lost connection (PostgreSQL stopped or restarted, the backend terminated) fails fast by
+    itself and is replaced on its next acquire, running ``init`` again: recovery needs
+    nothing more.
+    """
+
+    __slots__ = ("acquire_timeout", "release_timeout", "quiet_seconds", "_quiet_until")
+
+    def __init__(self, *args: Any, acquire_timeout: float, release_timeout: float, quiet_seconds: float,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.acquire_timeout = acquire_timeout
+        self.release_timeout = release_timeout
+        self.quiet_seconds = quiet_seconds
+        self._quiet_until = 0.0
+
+    async def _acquire(self, timeout: float | None) -> Any:
+        if self._quiet_until and time.monotonic() < self._quiet_until:
+            raise DatabaseNotAnswering("PostgreSQL did not answer a moment ago")
+        if timeout is None and self.acquire_timeout and (self._queue is None or self._queue.empty()):
+            timeout = self.acquire_timeout  # it will wait for a connection: bound the wait (0: no bound)
+        try:
+            return await super()._acquire(timeout)  # type: ignore[misc]
+        except TimeoutError:  # no connection in time, or opening one timed out
+            self._not_answering()
+            raise
+
+    async def release(self, connection: Any, *, timeout: float | None = None) -> None:
+        con = getattr(connection, "_con", None)
+        if timeout is None and con is not None and con._protocol._is_cancelling():
+            timeout = self.release_timeout
+        try:
+            await super().release(connection, timeout=timeout)
+        except TimeoutError:  # PostgreSQL did not acknowledge the cancellation: the connection is closed
+            self._not_answering()
+            raise
+
+    def _not_answering(self) -> None:
+        self._quiet_until = time.monotonic() + self.quiet_seconds
+
+
+async def create_pool(dsn: str, size: int, timeouts: Timeouts | None = None) -> asyncpg.Pool:
     """The server's pool. Create it after migrating (``migrate_dsn``): its connections run as
     the writer role, which may not change the schema."""
-    pool = await asyncpg.create_pool(
-        dsn, min_size=min(2, size), max_size=size, reset=_keep_session, init=run_as_writer
+    timeouts = timeouts or Timeouts.from_env()
+    pool = BoundedPool(
+        dsn, connection_class=asyncpg.Connection, record_class=asyncpg.Record,
+        min_size=min(2, size), max_size=size, max_queries=50_000, max_inactive_connection_lifetime=300.0,
+        loop=None, reset=_keep_session, init=run_as_writer,
+        timeout=timeouts.connect, command_timeout=timeouts.command,
+        acquire_timeout=timeouts.acquire, release_timeout=timeouts.release, quiet_seconds=timeouts.quiet,
     )
-    assert pool is not None
+    await pool
     log.info("Database: queries run as %s", await pool.fetchval("SELECT current_user"))
     return pool

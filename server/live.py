@@ -35,11 +35,12 @@ from litestar.connection import ASGIConnection
 from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response import Stream as StreamResponse
 
+from server import outage
 from server.api import GUARDED_READ_ERRORS
 from server.auth import Principal, authorize
 from server.encounters import event_view
 from server.live_feed import ErrorMessage, Feed, Hello, Item, Live, LiveSettings, heartbeat, item
-from server.problems import Problem
+from server.problems import Problem, database_unavailable
 from server.store import new_uuid
 
 log = logging.getLogger("fracas.live")
@@ -60,6 +61,8 @@ class Close(Exception):
 
 
 SLOW = Close(4408, "slow_consumer")
+STREAM_UNAVAILABLE = ("The database cannot be reached just now: reconnect in a few seconds with `after=` the last "
+                      "`version` received (SSE: `Last-Event-ID`), and nothing is missed or sent twice.")
 SHUTDOWN = Close(GOING_AWAY, "server_shutdown")
 CAUGHT_UP = Close(1000, "caught_up")
 
@@ -162,6 +165,13 @@ class Stream:
         except SlowConsumer:  # its outbox stayed full
             self.stalled()
             return SLOW
+        except Exception as exc:
+            # Only a stream that must read the table itself (far behind, or just opening) meets an
+            # outage: the others wait on their feed, which retries. Tell the client to come back.
+            if not outage.is_outage(exc):
+                raise
+            outage.outages.warn("live: closed a stream of %s, the database is unavailable: %s", self.encounter_id, exc)
+            return self._refuse(503, outage.CODE, outage.TITLE, STREAM_UNAVAILABLE)
         finally:
             if feed is not None:
                 live.leave(feed, self)
@@ -282,7 +292,10 @@ async def live_websocket(socket: WebSocket, encounter_id: FromPath[uuid.UUID]) -
     try:
         stream = await admit(socket, str(encounter_id), parse_after(socket.query_params.get("after")), "websocket",
                              state_mode=socket.query_params.get("state"))
-    except Problem as p:
+    except Exception as exc:
+        p = exc if isinstance(exc, Problem) else database_unavailable() if outage.is_outage(exc) else None
+        if p is None:
+            raise
         await _close(socket, Close(4000 + p.status, p.code, item(ErrorMessage(
             version=0, status=p.status, code=p.code, title=p.title, detail=p.detail))))
         return

@@ -36,6 +36,7 @@ from projections.patch import json_patch
 from projections.presence import Connected, Presence, presence_for
 from projections.prompts import Prompt, prompts_for
 from projections.visibility import Viewer, state_for
+from server import outage
 from server.encounters import EncounterService, EventView, event_view, visible_events
 from server.presence import PresenceStore
 
@@ -212,15 +213,19 @@ class Feed:
                 await self._task
 
     async def _run(self) -> None:
+        heartbeat = self.live.settings.heartbeat_seconds
         with self.live.wakeup.waiter(self.encounter_id) as waiter:
             while True:
                 try:
                     await self.refresh()
+                    wait = heartbeat
                 except asyncio.CancelledError:
                     raise
-                except Exception as exc:  # the database is away: keep the streams, try again
-                    log.warning("live feed of %s could not refresh: %s", self.encounter_id, exc)
-                await waiter.wait(self.live.settings.heartbeat_seconds)
+                except Exception as exc:  # the database is away: keep the streams, try again soon
+                    warn = outage.outages.warn if outage.is_outage(exc) else log.warning
+                    warn("live feed of %s could not refresh: %s", self.encounter_id, exc)
+                    wait = min(heartbeat, outage.RETRY_AFTER_SECONDS)
+                await waiter.wait(wait)
 
     async def refresh(self) -> None:
         """Read what is new (the state and its events), then who is connected and which tokens are
@@ -427,4 +432,4 @@ class Live:
                     if cid not in found and stream is not None:  # expired by another process meanwhile
                         self.spawn(stream.register())
             except Exception as exc:  # the database is away: the rows are refreshed next time
-                log.warning("live presence refresh failed: %s", exc)
+                (outage.outages.warn if outage.is_outage(exc) else log.warning)("live presence refresh failed: %s", exc)

@@ -10,6 +10,7 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
 from domain.core.errors import RuleViolation
+from server import outage
 from server.store import UnstorableText
 
 log = logging.getLogger("fracas")
@@ -104,7 +105,18 @@ def _on_http(request: Request, exc: HTTPException) -> Response[bytes]:
     )
 
 
+def database_unavailable(detail: str = outage.DETAIL, **details: Any) -> Problem:
+    """503: PostgreSQL cannot be reached just now (``server/outage.py``); retry after a while."""
+    p = Problem(503, outage.CODE, outage.TITLE, detail, **details)
+    p.headers["Retry-After"] = str(outage.RETRY_AFTER_SECONDS)
+    return p
+
+
 def _on_unexpected(request: Request, exc: Exception) -> Response[bytes]:
+    if outage.is_outage(exc):  # PostgreSQL is away: 503, not a fault of the server
+        outage.outages.warn("database unavailable on %s %s: %s: %s", request.method, request.url.path,
+                            type(exc).__name__, exc)
+        return _on_problem(request, database_unavailable())
     log.exception("unexpected error on %s %s", request.method, request.url.path)
     return problem_response(
         ProblemDetails(
