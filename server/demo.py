@@ -1,14 +1,15 @@
 """``fracas demo``: a short scripted Places of Power fight against a running server.
 
-It speaks only the public HTTP API, as any third-party frontend would: it opens an
-encounter with seeded dice, seats Mira and Kess (players, each acting with their own
-token) against two bandits (the GM's), rolls initiative and plays rounds. On each turn the
-combatant attacks someone on the other side; every decision the exchange then waits for
-(``state.rules.exchange``: ``stage``, ``awaiting``, ``choices``) is answered by whoever it
-waits for: a Critical's addition, the extra Successes, a defence (Parry or Evade when
-affordable, else the armour, else taking it), the GM's mishap, and, when a server has Pull
-your Punch, sparing a beaten enemy (the players) or not (the bandits). A step it does not
-know stops the fight there, told. Players act with their own tokens. The fight stops when one side is all Helpless or dead, or after ``rounds``
+It speaks only the public HTTP API, through the Python client (``server/client.py``), as any
+third-party frontend would: it opens an encounter with seeded dice, seats Mira and Kess
+(players, each acting with their own token) against two bandits (the GM's), rolls initiative
+and plays rounds. On each turn the combatant attacks someone on the other side; every
+decision the exchange then waits for (``state.rules.exchange``: ``stage``, ``awaiting``,
+``choices``) is answered by whoever it waits for: a Critical's addition, the extra
+Successes, a defence (Parry or Evade when affordable, else the armour, else taking it), the
+GM's mishap, and, when a server has Pull your Punch, sparing a beaten enemy (the players) or
+not (the bandits). A step it does not know stops the fight there, told. Players act with
+their own tokens. The fight stops when one side is all Helpless or dead, or after ``rounds``
 rounds; the GM ends the encounter and a summary is printed, with the URL of the event
 history and a spectator token to read it.
 
@@ -21,20 +22,20 @@ from __future__ import annotations
 
 import logging
 import re
-import time
 from collections.abc import Callable
 from typing import Any
 
 import httpx
 
 from domain.places_of_power.harm import HIT_LEVELS, penalty_points
+from server.client import ConnectionFailed, Fracas, FracasError, ProblemError, RetryPolicy
 
 RULESET = "places-of-power"
 ENCOUNTER_NAME = "Ambush at the ford (fracas demo)"
 SETUP_COMMANDS = 20
 COMMANDS_PER_ROUND = 80
 ATTACKS_PER_TURN = 2
-RATE_LIMIT_RETRIES = 5
+RATE_LIMIT_RETRIES = 5  # and busy answers, and broken connections (each write keeps its Idempotency-Key)
 
 Json = dict[str, Any]
 
@@ -114,42 +115,35 @@ CAST: dict[str, tuple[str, str, str, Json]] = {
 
 
 class Api:
-    """The public API over HTTP; every error answer becomes a ``DemoError``."""
+    """The public API over HTTP, through the Python client (``server/client.py``: bearer
+    tokens, an Idempotency-Key on every write, waits out 429 and busy answers); every error
+    answer becomes a ``DemoError``."""
 
     def __init__(self, base_url: str, *, timeout: float = 10.0) -> None:
         self.base = base_url.rstrip("/")
         self.http = httpx.Client(base_url=self.base, timeout=timeout)
+        self.retry = RetryPolicy(attempts=RATE_LIMIT_RETRIES + 1, max_retry_after=5.0)
 
     def close(self) -> None:
         self.http.close()
 
     def call(self, method: str, path: str, token: str | None = None, body: Json | None = None,
              what: str = "") -> Any:
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
         what = what or f"{method} {path}"
-        for attempt in range(RATE_LIMIT_RETRIES + 1):
-            try:
-                r = self.http.request(method, path, json=body, headers=headers)
-            except httpx.ConnectError as exc:
-                raise DemoError(f"Cannot reach a Fracas server at {self.base} ({exc}). Start one with "
-                                "`fracas serve` in another terminal, or name it with --url.") from exc
-            except httpx.TimeoutException as exc:
-                raise DemoError(f"The server at {self.base} did not answer {what} in time.") from exc
-            except httpx.HTTPError as exc:
-                raise DemoError(f"{what} failed: {exc}") from exc
-            if r.status_code == 429 and attempt < RATE_LIMIT_RETRIES:  # the token's rate limit: wait, then retry
-                time.sleep(min(float(r.headers.get("Retry-After") or 1), 5.0))
-                continue
-            break
-        if r.status_code >= 400:
-            try:
-                problem = r.json()
-            except ValueError:
-                problem = {"title": r.reason_phrase, "detail": r.text[:200]}
-            raise ServerProblem(what, r.status_code, problem if isinstance(problem, dict) else {})
+        api = Fracas(http=self.http, token=token, retry=self.retry)
         try:
-            return r.json() if r.content else None
-        except ValueError as exc:
+            return api.get(path) if method == "GET" else api.post(path, body).data
+        except ProblemError as p:
+            problem = {"code": p.code, "title": p.title, "detail": p.detail, "details": p.details}
+            raise ServerProblem(what, p.status, problem) from None
+        except ConnectionFailed as exc:
+            if isinstance(exc.__cause__, httpx.TimeoutException):
+                raise DemoError(f"The server at {self.base} did not answer {what} in time.") from exc
+            if isinstance(exc.__cause__, httpx.ConnectError):
+                raise DemoError(f"Cannot reach a Fracas server at {self.base} ({exc.__cause__}). Start one with "
+                                "`fracas serve` in another terminal, or name it with --url.") from exc
+            raise DemoError(f"{what} failed: {exc.__cause__}") from exc
+        except FracasError as exc:  # an answer that is not JSON
             raise DemoError(f"{what}: the answer from {self.base} is not JSON: is it a Fracas server?") from exc
 
 
