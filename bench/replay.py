@@ -18,7 +18,11 @@ is driven through the decider. Then, best of ``--repeat``:
   encounter's row and its events, decodes and replays them (``_entry``) and checks for newer
   rows (``_refresh``). The same steps are also timed one by one (read / decode / fold), and
   the read of every column (what the load read before it asked for the replay's columns only).
-  Against the target of 20 ms for 10,000 events. ``--no-db``: the fold alone.
+  Against the target of 20 ms for 10,000 events. The same cold load is then timed with a
+  state snapshot (``server.snapshots``, migrations/0008_snapshots.sql) taken 1,000 and 500
+  events behind the head, and at the head: the snapshot and the events after it read in one query, the
+  snapshot decoded, the tail folded (the full-replay load above stays the reference).
+  ``--no-db``: the fold alone.
 
 Figures, not assertions. ``others`` is the CPU (% of one core) processes foreign to the bench
 used meanwhile: above ~10% the figures are skewed.
@@ -44,6 +48,7 @@ from domain.rulesets import default_registry
 DATABASE = "fracas_bench_replay"
 FOLD_TARGET = 300_000  # events/s
 LOAD_TARGET = 0.020  # s for 10,000 events
+BEHIND = (1000, 500)  # events between a snapshot and the head (1000: FRACAS_SNAPSHOT_EVERY's default, the most)
 
 
 def best(repeat: int, work: Callable[[], Any]) -> float:
@@ -122,15 +127,58 @@ async def load(dsn: str, fight: Fight, repeat: int) -> dict[str, float]:
         events = [decode(ruleset, r) for r in rows]
         assert events == fight.events, "decoding the stored rows gives other events"
         await cold_current()  # warm the pool's prepared statements
-        return {
+        figures = {
             "current": await abest(repeat, cold_current),
             "read": await abest(repeat, read),
             "read_all": await abest(repeat, read_all),
             "decode": best(repeat, lambda: [decode(ruleset, r) for r in rows]),
             "fold": best(repeat, lambda: ruleset.replay(events)),
         }
+        figures.update(await from_snapshots(pool, fight, repeat))
+        return figures
     finally:
         await pool.close()
+
+
+async def from_snapshots(pool: Any, fight: Fight, repeat: int) -> dict[str, float]:
+    """The same cold load with a state snapshot (``server.snapshots``) taken ``BEHIND`` events
+    behind the head, then at the head (in that order: a snapshot replaces only an older one): the snapshot and the events after it in one query, the
+    snapshot decoded (``domain.core.snapshot.StateCodec``), the tail folded."""
+    from server.auth import TokenStore
+    from server.encounters import EncounterService
+    from server.snapshots import Snapshots
+    from server.store import EventStore
+
+    registry = default_registry()
+    snapshots = Snapshots(pool, registry, every=0)  # taken here by hand, never in the background
+    service = EncounterService(EventStore(pool), registry, TokenStore(pool), snapshots=snapshots)
+    eid, ruleset, n = fight.encounter_id, fight.ruleset, len(fight.events)
+
+    async def cold_current() -> None:
+        service._cache.clear()
+        state = await service.current(eid)
+        assert state == fight.state, "the load from the snapshot gives another state"
+
+    figures: dict[str, float] = {}
+    await cold_current()  # warm
+    assert snapshots.used == 0
+    figures["snapshot_none"] = await abest(repeat, cold_current)  # none taken yet: the whole log
+    for key, at in (*((f"snapshot_{b}", max(1, n - b)) for b in BEHIND), ("snapshot_head", n)):
+        state = ruleset.replay(fight.events[:at])
+        last_hash = await pool.fetchval("SELECT hash FROM events WHERE encounter_id = $1 AND version = $2", eid, at)
+        written = snapshots.written
+        await snapshots.take(eid, ruleset, state, bytes(last_hash))
+        assert snapshots.written == written + 1, "the snapshot was not written"
+        used = snapshots.used
+        await cold_current()  # warm
+        assert snapshots.used == used + 1, "the load did not use the snapshot"
+        figures[key] = await abest(repeat, cold_current)
+        if key == "snapshot_head":
+            data = snapshots.codec.encode(fight.state)
+            figures["snapshot_bytes"] = len(data)
+            figures["snapshot_encode"] = best(repeat, lambda: snapshots.codec.encode(fight.state))
+            figures["snapshot_decode"] = best(repeat, lambda: snapshots.codec.decode(data))
+    return figures
 
 
 def rate(n: int, seconds: float) -> str:
@@ -186,6 +234,14 @@ def main(argv: list[str] | None = None) -> int:
               f"{rate(n, cur)}  {scaled * 1000:.0f} ms: {scaled / cur:.2f}x")
         print(f"share of the load: read {figures['read'] / total:.0%}, decode {figures['decode'] / total:.0%}, "
               f"fold {figures['fold'] / total:.0%}")
+        print(f"with a state snapshot ({figures['snapshot_bytes'] / 1024:,.0f} KiB; encode and check "
+              f"{figures['snapshot_encode'] * 1000:.1f} ms, in the background; decode "
+              f"{figures['snapshot_decode'] * 1000:.1f} ms):")
+        for what, key in (("load: none taken yet (the whole log)", "snapshot_none"),
+                          *((f"load: snapshot {b:,} events behind the head", f"snapshot_{b}") for b in BEHIND),
+                          ("load: snapshot at the head", "snapshot_head")):
+            s = figures[key]
+            print(f"{what:46} {s * 1000:>8.1f} {'':>9} {'':>12}  {scaled * 1000:.0f} ms: {scaled / s:.2f}x")
     print(f"others: {others:.0f}% of a core" if others is not None else "others: unknown")
     return 0
 

@@ -27,6 +27,7 @@ from server.limits import TokenBuckets, rate_limit
 from server.migrations import migrate_dsn
 from server.problems import EXCEPTION_HANDLERS
 from server.settings import Settings
+from server.snapshots import Snapshots
 from server.store import EventStore
 from projections.catalog import all_projections
 from projections.runner import ProjectionRunner
@@ -50,7 +51,9 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
         log.info("Migrations: %s", ", ".join(applied) if applied else "up to date")
         app.state.pool = pool
         app.state.tokens = TokenStore(pool)
-        app.state.service = EncounterService(EventStore(pool), registry, app.state.tokens)
+        app.state.snapshots = Snapshots(pool, registry, settings.snapshot_every)
+        app.state.service = EncounterService(EventStore(pool), registry, app.state.tokens,
+                                             snapshots=app.state.snapshots)
         app.state.wakeup = Wakeup(dsn)
         await app.state.wakeup.start()
         # the read models follow the log in the background (one process at a time runs each)
@@ -66,6 +69,9 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
         wakeup = getattr(app.state, "wakeup", None)
         if wakeup is not None:
             await wakeup.stop()
+        snapshots = getattr(app.state, "snapshots", None)
+        if snapshots is not None:
+            await snapshots.close()
         pool = getattr(app.state, "pool", None)
         if pool is not None:
             await pool.close()

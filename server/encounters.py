@@ -28,6 +28,7 @@ from domain.core.ruleset import Registry, Ruleset
 from projections.visibility import REDACTED, Scope, Viewer, event_data_for, metadata_for, state_for
 from server.auth import IssuedToken, Principal, TokenStore, hash_secret, new_secret, unauthorized
 from server.problems import Problem, decode_body
+from server.snapshots import Snapshots
 from server.store import (
     GENESIS_HASH,
     EventStore,
@@ -150,12 +151,16 @@ def not_found(encounter_id: str) -> Problem:
 
 
 class EncounterService:
-    def __init__(self, store: EventStore, registry: Registry, tokens: TokenStore, cache_size: int = 10_000) -> None:
+    def __init__(
+        self, store: EventStore, registry: Registry, tokens: TokenStore, cache_size: int = 10_000,
+        snapshots: Snapshots | None = None,
+    ) -> None:
         self.store = store
         self.tokens = tokens
         self.registry = registry
         self.cache_size = cache_size
         self._cache: OrderedDict[str, Entry] = OrderedDict()
+        self.snapshots = snapshots  # None: every cold load replays the whole history
 
     # ----------------------------------------------------------------- loading
 
@@ -168,10 +173,15 @@ class EncounterService:
         if rec is None:
             raise not_found(encounter_id)
         ruleset = self.registry.get(rec["ruleset"])
-        rows = await self.store.read(encounter_id, 0, fold_only=True)
-        state = ruleset.replay([self._decode(ruleset, r) for r in rows])
-        entry = Entry(ruleset=ruleset, seed=bytes(rec["seed"]), state=state, last_hash=bytes(rows[-1]["hash"]))
+        loaded = await self.snapshots.load(encounter_id, ruleset, self._decode) if self.snapshots else None
+        if loaded is None:
+            rows = await self.store.read(encounter_id, 0, fold_only=True)
+            loaded = ruleset.replay([self._decode(ruleset, r) for r in rows]), bytes(rows[-1]["hash"])
+        state, last_hash = loaded
+        entry = Entry(ruleset=ruleset, seed=bytes(rec["seed"]), state=state, last_hash=last_hash)
         entry = self._cache.setdefault(encounter_id, entry)
+        if self.snapshots:
+            self.snapshots.consider(encounter_id, ruleset, entry.state, entry.last_hash)
         while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
         return entry
@@ -420,11 +430,15 @@ class EncounterService:
                 if new_state.version > entry.state.version:  # a concurrent read may be ahead already
                     entry.state = new_state
                     entry.last_hash = rows[-1].hash
+                if self.snapshots:
+                    self.snapshots.consider(encounter_id, entry.ruleset, entry.state, entry.last_hash)
                 return Reply(write.status, body, new_state.version)
-        raise Problem(
+        busy = Problem(
             503, "encounter_busy", "Encounter busy",
             "Too many commands raced for this encounter; send the command again.",
         )
+        busy.headers["Retry-After"] = "1"
+        raise busy
 
     def _decide(
         self, entry: Entry, encounter_id: str, state: EncounterState, command: Command,

@@ -17,6 +17,7 @@ class Settings:
     rate_limit: float = 50.0  # requests per second per token (0: off)
     rate_burst: int = 100
     cors_origins: tuple[str, ...] = ()
+    snapshot_every: int = 1000  # a state snapshot every this many versions (0: none)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -29,4 +30,5 @@ class Settings:
             rate_limit=float(os.environ.get("FRACAS_RATE_LIMIT", "50")),
             rate_burst=int(os.environ.get("FRACAS_RATE_BURST", "100")),
             cors_origins=tuple(o.strip() for o in os.environ.get("FRACAS_CORS_ORIGINS", "").split(",") if o.strip()),
+            snapshot_every=int(os.environ.get("FRACAS_SNAPSHOT_EVERY", "1000")),
         )

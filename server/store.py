@@ -234,8 +234,10 @@ class EventStore:
     encounter's lock (``EncounterService``) keeps two commands of one encounter out of one group.
     """
 
-    def __init__(self, pool: asyncpg.Pool, max_in_flight: int = 2, max_group: int = 64) -> None:
+    def __init__(self, pool: asyncpg.Pool, max_in_flight: int | None = None, max_group: int = 64) -> None:
         self.pool = pool
+        if max_in_flight is None:
+            max_in_flight = int(os.environ.get("FRACAS_APPEND_STATEMENTS", "2"))
         self.max_in_flight = max(1, max_in_flight)
         self.max_group = max(1, max_group)
         self._waiting: list[_Pending] = []
