@@ -125,6 +125,7 @@ class ProjectionRunner:
         max_retry_seconds: float = 5.0,
         connect_timeout: float = 5.0,
         decoder: Decoder | None = None,
+        settle_seconds: float = 0.1,
     ) -> None:
         self.dsn = dsn
         self.projections = list(projections)
@@ -134,6 +135,7 @@ class ProjectionRunner:
         self.retry_seconds = retry_seconds
         self.max_retry_seconds = max_retry_seconds
         self.connect_timeout = connect_timeout
+        self.settle_seconds = settle_seconds
         self.decoder = decoder or Decoder()
         self.leading: set[str] = set()  # the projections this process runs now
         self.connections = 0  # how many times the connection was made (tests watch reconnects)
@@ -217,3 +219,8 @@ class ProjectionRunner:
             await asyncio.sleep(self.poll_seconds)
         else:
             await waiter.wait(self.poll_seconds)  # type: ignore[attr-defined]
+        # Let the commits of the next moment gather: a batch costs about a dozen statements
+        # whether it carries one command's events or a thousand, so under a steady trickle of
+        # commands one batch per commit would cost more than the commands themselves. The read
+        # models are then at most this much later.
+        await asyncio.sleep(self.settle_seconds)
