@@ -81,22 +81,28 @@ async def stored_events(dsn: str, enc: str) -> list[asyncpg.Record]:
         await conn.close()
 
 
+def open_fight(base: str, name: str) -> tuple[str, dict[str, str], str]:
+    """A started fight of two players and two NPCs: (encounter id, the GM's auth header, whose turn)."""
+    opened = httpx.post(base + "/encounters", json={"ruleset": "places-of-power", "name": name}, timeout=10)
+    assert opened.status_code == 201, opened.text
+    enc = opened.json()["encounter_id"]
+    gm = {"Authorization": f"Bearer {opened.json()['gm_token']['token']}"}
+    for who, controller in (("Mira", "player"), ("Tam", "player"), ("Bandit", "gm"), ("Wolf", "gm")):
+        r = httpx.post(f"{base}/encounters/{enc}/combatants", headers=gm, timeout=10, json={
+            "name": who, "side": "party" if controller == "player" else "enemies", "controller": controller})
+        assert r.status_code == 201, r.text
+    cmd = f"{base}/encounters/{enc}/commands"
+    assert httpx.post(cmd, json={"type": "RollInitiative"}, headers=gm, timeout=10).status_code == 200
+    started = httpx.post(cmd, json={"type": "StartEncounter"}, headers=gm, timeout=10)
+    assert started.status_code == 200, started.text
+    return enc, gm, started.json()["state"]["turn"]
+
+
 def test_kill_9_mid_load_loses_no_acknowledged_command(env: dict[str, str]) -> None:  # noqa: F811
     with serving(env) as (base, proc):
-        opened = httpx.post(base + "/encounters", json={"ruleset": "places-of-power", "name": "Kill -9"}, timeout=10)
-        assert opened.status_code == 201, opened.text
-        enc = opened.json()["encounter_id"]
-        gm = {"Authorization": f"Bearer {opened.json()['gm_token']['token']}"}
-        for name, controller in (("Mira", "player"), ("Tam", "player"), ("Bandit", "gm"), ("Wolf", "gm")):
-            r = httpx.post(f"{base}/encounters/{enc}/combatants", headers=gm, timeout=10, json={
-                "name": name, "side": "party" if controller == "player" else "enemies", "controller": controller})
-            assert r.status_code == 201, r.text
-        cmd = f"{base}/encounters/{enc}/commands"
-        assert httpx.post(cmd, json={"type": "RollInitiative"}, headers=gm, timeout=10).status_code == 200
-        started = httpx.post(cmd, json={"type": "StartEncounter"}, headers=gm, timeout=10)
-        assert started.status_code == 200, started.text
+        enc, gm, turn = open_fight(base, "Kill -9")
 
-        load = Load(base, enc, gm, started.json()["state"]["turn"])
+        load = Load(base, enc, gm, turn)
         with ThreadPoolExecutor(WORKERS) as pool:
             running = [pool.submit(load.worker, i) for i in range(WORKERS)]
             deadline = time.monotonic() + 15

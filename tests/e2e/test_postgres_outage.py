@@ -33,7 +33,7 @@ import pytest
 
 from server.database import ensure_database
 from tests.e2e.test_cli import serving
-from tests.e2e.test_kill_server import stored_events
+from tests.e2e.test_kill_server import open_fight, stored_events
 
 WORKERS = 6
 ACKED_BEFORE_STOP = 30  # 2xx answers before PostgreSQL stops
@@ -225,22 +225,6 @@ def stopping(*flags: threading.Event) -> Iterator[None]:
             flag.set()
 
 
-def open_fight(base: str) -> tuple[str, dict[str, str], str]:
-    opened = httpx.post(base + "/encounters", json={"ruleset": "places-of-power", "name": "Outage"}, timeout=10)
-    assert opened.status_code == 201, opened.text
-    enc = opened.json()["encounter_id"]
-    gm = {"Authorization": f"Bearer {opened.json()['gm_token']['token']}"}
-    for name, controller in (("Mira", "player"), ("Tam", "player"), ("Bandit", "gm"), ("Wolf", "gm")):
-        r = httpx.post(f"{base}/encounters/{enc}/combatants", headers=gm, timeout=10, json={
-            "name": name, "side": "party" if controller == "player" else "enemies", "controller": controller})
-        assert r.status_code == 201, r.text
-    cmd = f"{base}/encounters/{enc}/commands"
-    assert httpx.post(cmd, json={"type": "RollInitiative"}, headers=gm, timeout=10).status_code == 200
-    started = httpx.post(cmd, json={"type": "StartEncounter"}, headers=gm, timeout=10)
-    assert started.status_code == 200, started.text
-    return enc, gm, started.json()["state"]["turn"]
-
-
 def wait_for(what: str, done: Any, timeout: float) -> float:
     """Poll ``done()`` until true; returns the seconds it took."""
     start = time.monotonic()
@@ -271,7 +255,7 @@ def test_stop_postgres_mid_load_503_then_recovery_without_restart(mode: str) -> 
             log: list[str] = []
             drain = threading.Thread(target=lambda: [log.append(line) for line in proc.stdout or []], daemon=True)
             drain.start()  # read the server's output, so that it never blocks on a full pipe
-            enc, gm, turn = open_fight(base)
+            enc, gm, turn = open_fight(base, "Outage")
             live = LiveClient(f"{base}/encounters/{enc}/live", gm)
             late = LiveClient(f"{base}/encounters/{enc}/live", gm, last_id=5)  # comes in the outage, had 1..5
             load = Load(f"{base}/encounters/{enc}/commands", gm, turn)
