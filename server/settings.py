@@ -18,6 +18,7 @@ class Settings:
     rate_burst: int = 100
     cors_origins: tuple[str, ...] = ()
     snapshot_every: int = 1000  # a state snapshot every this many versions (0: none)
+    gc_threshold: int = 50_000  # the collector's youngest generation threshold once started (0: Python's)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -31,4 +32,5 @@ class Settings:
             rate_burst=int(os.environ.get("FRACAS_RATE_BURST", "100")),
             cors_origins=tuple(o.strip() for o in os.environ.get("FRACAS_CORS_ORIGINS", "").split(",") if o.strip()),
             snapshot_every=int(os.environ.get("FRACAS_SNAPSHOT_EVERY", "1000")),
+            gc_threshold=int(os.environ.get("FRACAS_GC_THRESHOLD", "50000")),
         )

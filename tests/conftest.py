@@ -27,6 +27,9 @@ from server.settings import Settings
 TEMPLATE = "fracas_template"
 # Tests race many requests through one token: rate limiting has tests of its own.
 os.environ.setdefault("FRACAS_RATE_LIMIT", "0")
+# The in-process apps leave the test run's garbage collector as Python sets it (the servers the
+# e2e tests start tune theirs: server.app.tune_garbage_collector).
+os.environ.setdefault("FRACAS_GC_THRESHOLD", "0")
 
 
 def with_database(dsn: str, name: str) -> str:

@@ -58,7 +58,10 @@ def serving(env: dict[str, str]) -> Iterator[tuple[str, subprocess.Popen[str]]]:
 
 @pytest.fixture
 def env(database_url: str) -> dict[str, str]:
-    return {**os.environ, "DATABASE_URL": database_url}
+    """The servers these tests start run as deployed: their garbage collector tuned (the test
+    process's own apps are not: tests/conftest.py)."""
+    served = {k: v for k, v in os.environ.items() if k != "FRACAS_GC_THRESHOLD"}
+    return {**served, "DATABASE_URL": database_url}
 
 
 def test_console_script_is_installed() -> None:
