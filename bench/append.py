@@ -161,6 +161,33 @@ def postgres_server() -> Iterator[tuple[str, str]]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+@contextmanager
+def fresh_database(admin_dsn: str, name: str, *, migrate: bool = False) -> Iterator[str]:
+    """Database ``name`` afresh on the server of ``admin_dsn`` (an old one dropped), migrated when
+    ``migrate``, dropped at the end. Its DSN."""
+
+    async def recreate(create: bool) -> None:
+        admin = await asyncpg.connect(admin_dsn)
+        try:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            if create:
+                await admin.execute(f'CREATE DATABASE "{name}"')
+        finally:
+            await admin.close()
+
+    asyncio.run(recreate(True))
+    try:
+        dsn = with_database(admin_dsn, name)
+        if migrate:
+            from server.migrations import migrate_dsn
+
+            asyncio.run(migrate_dsn(dsn))
+        yield dsn
+    finally:
+        asyncio.run(recreate(False))
+
+
+
 async def prepare_database(admin_dsn: str) -> tuple[str, str, int | None]:
     """Create ``fracas_bench`` afresh, migrate it, add ``bench_raw``.
 

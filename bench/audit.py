@@ -16,22 +16,13 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
 
 from bench.fights import random_fight
+from bench.timing import best
 from domain.rulesets import default_registry
 from projections.audit import audit
 from projections.export_file import Header, parse, render, verify
 from server.store import GENESIS_HASH, chain
-
-
-def best(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def main() -> None:
@@ -57,8 +48,8 @@ def main() -> None:
             lines = b"".join(render(header, rows)).splitlines(keepends=True)  # noqa: B023
             assert verify(parse(lines), registry).report.ok
 
-        a = best(lambda: audit(fight.encounter_id, fight.ruleset, rows), args.repeat)  # noqa: B023
-        f = best(whole_file, args.repeat)
+        a = best(args.repeat, lambda: audit(fight.encounter_id, fight.ruleset, rows))  # noqa: B023
+        f = best(args.repeat, whole_file)
         n = len(rows)
         print(f"{steps:>6} {n:>7} {report.dice.seeded:>7} {a * 1000:>9.1f} {n / a:>9.0f} {f * 1000:>8.1f} {n / f:>9.0f}")
 

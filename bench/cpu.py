@@ -28,7 +28,6 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import asyncpg
 
 from bench.append import drop_database, postgres_server, prepare_database
 

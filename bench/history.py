@@ -18,25 +18,14 @@ from __future__ import annotations
 
 import argparse
 import random
-import time
-from collections.abc import Callable
-from typing import Any
 
 import msgspec
 
 from bench.fights import Fight, random_fight
+from bench.timing import best
 from domain.core.encounter import Retcon, Retconned
 from projections.readable_log import LogEvent, render
 from projections.visibility import REDACTED, Scope, Viewer, event_data_for
-
-
-def best(repeat: int, work: Callable[[], Any]) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def log_events(fight: Fight, viewer: Viewer | None) -> list[LogEvent]:

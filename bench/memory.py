@@ -36,16 +36,15 @@ import platform
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
 import asyncpg
 import httpx
 
-from bench.append import FRACAS_ENV, postgres_server, run_server, with_database
+from bench.append import FRACAS_ENV, fresh_database, postgres_server, run_server
 from server import demo
 
 DATABASE = "fracas_bench_memory"
@@ -86,36 +85,6 @@ def _kib_fields(path: Path) -> dict[str, int]:
 
 
 # ------------------------------------------------------------------------- database
-
-
-@contextmanager
-def fresh_database(admin_dsn: str, name: str) -> Iterator[str]:
-    """Database ``name`` afresh on the server of ``admin_dsn`` (an old one dropped), dropped at the end."""
-
-    async def recreate(create: bool) -> None:
-        admin = await asyncpg.connect(admin_dsn)
-        try:
-            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            if create:
-                await admin.execute(f'CREATE DATABASE "{name}"')
-        finally:
-            await admin.close()
-
-    asyncio.run(recreate(True))
-    try:
-        yield with_database(admin_dsn, name)
-    finally:
-        asyncio.run(recreate(False))
-
-
-@contextmanager
-def bench_database(admin_dsn: str) -> Iterator[str]:
-    """A fresh, migrated ``fracas_bench_memory``; dropped at the end."""
-    from server.migrations import migrate_dsn
-
-    with fresh_database(admin_dsn, DATABASE) as dsn:
-        asyncio.run(migrate_dsn(dsn))
-        yield dsn
 
 
 @dataclass(frozen=True)
@@ -204,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     with ExitStack() as stack:
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="fracas-bench-memory-")))
         admin_dsn, where = stack.enter_context(postgres_server())
-        dsn = stack.enter_context(bench_database(admin_dsn))
+        dsn = stack.enter_context(fresh_database(admin_dsn, DATABASE, migrate=True))
         serve = ["server.cli", "serve", "--host", "127.0.0.1", "--log-level", "warning"]
         server = stack.enter_context(run_server("fracas-memory", serve, dsn, workdir, FRACAS_ENV))
         pid, base_url = server.process.pid, f"http://127.0.0.1:{server.port}"

@@ -22,26 +22,12 @@ import time
 
 import asyncpg
 
-from bench.append import postgres_server, with_database
+from bench.append import fresh_database, postgres_server
 from bench.fights import fights, store
 from projections.catalog import all_projections
 from projections.rebuild import Rebuilt, rebuild
 
 DATABASE = "fracas_bench_projections"
-
-
-async def prepare(admin_dsn: str) -> str:
-    from server.migrations import migrate_dsn
-
-    admin = await asyncpg.connect(admin_dsn)
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
-        await admin.execute(f'CREATE DATABASE "{DATABASE}"')
-    finally:
-        await admin.close()
-    dsn = with_database(admin_dsn, DATABASE)
-    await migrate_dsn(dsn)
-    return dsn
 
 
 async def write_log(dsn: str, events: int, seed: int) -> tuple[int, int, collections.Counter[str]]:
@@ -109,18 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     with postgres_server() as (admin_dsn, where):
         print(f"PostgreSQL: {where}")
-        dsn = asyncio.run(prepare(admin_dsn))
-        try:
+        with fresh_database(admin_dsn, DATABASE, migrate=True) as dsn:
             asyncio.run(bench(dsn, args))
-        finally:
-            async def drop() -> None:
-                admin = await asyncpg.connect(admin_dsn)
-                try:
-                    await admin.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
-                finally:
-                    await admin.close()
-
-            asyncio.run(drop())
     return 0
 
 

@@ -36,59 +36,18 @@ import collections
 import random
 import sys
 import time
-from collections.abc import Awaitable, Callable
 from typing import Any
 
-import asyncpg
 
-from bench.append import cpu_snapshot, cpu_use, machine, postgres_server, with_database
+from bench.append import cpu_snapshot, cpu_use, fresh_database, machine, postgres_server
 from bench.fights import Fight, append, long_fight
+from bench.timing import abest, best
 from domain.rulesets import default_registry
 
 DATABASE = "fracas_bench_replay"
 FOLD_TARGET = 300_000  # events/s
 LOAD_TARGET = 0.020  # s for 10,000 events
 BEHIND = (1000, 500)  # events between a snapshot and the head (1000: FRACAS_SNAPSHOT_EVERY's default, the most)
-
-
-def best(repeat: int, work: Callable[[], Any]) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - t)
-    return min(times)
-
-
-async def abest(repeat: int, work: Callable[[], Awaitable[Any]]) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        await work()
-        times.append(time.perf_counter() - t)
-    return min(times)
-
-
-async def prepare(admin_dsn: str) -> str:
-    from server.migrations import migrate_dsn
-
-    admin = await asyncpg.connect(admin_dsn)
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
-        await admin.execute(f'CREATE DATABASE "{DATABASE}"')
-    finally:
-        await admin.close()
-    dsn = with_database(admin_dsn, DATABASE)
-    await migrate_dsn(dsn)
-    return dsn
-
-
-async def drop(admin_dsn: str) -> None:
-    admin = await asyncpg.connect(admin_dsn)
-    try:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
-    finally:
-        await admin.close()
 
 
 async def load(dsn: str, fight: Fight, repeat: int) -> dict[str, float]:
@@ -206,12 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.no_db:
         figures = {"fold": best(args.repeat, lambda: fight.ruleset.replay(fight.events))}
     else:
-        with postgres_server() as (admin_dsn, where):
-            dsn = asyncio.run(prepare(admin_dsn))
-            try:
-                figures = asyncio.run(load(dsn, fight, args.repeat))
-            finally:
-                asyncio.run(drop(admin_dsn))
+        with postgres_server() as (admin_dsn, where), fresh_database(admin_dsn, DATABASE, migrate=True) as dsn:
+            figures = asyncio.run(load(dsn, fight, args.repeat))
     others = cpu_use(before, cpu_snapshot(), None, []).others
     if where:
         print(f"PostgreSQL: {where}")

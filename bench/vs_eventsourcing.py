@@ -62,11 +62,10 @@ from typing import Any
 
 import asyncpg
 
-from bench.append import CpuSnapshot, cpu_snapshot, cpu_use, local_postmaster, postgres_server
+from bench.append import CpuSnapshot, cpu_snapshot, cpu_use, fresh_database, local_postmaster, postgres_server
 from bench.fights import fights
 from bench.live import run, tree_cpu
 from bench.loadgen import event_loop_factory, percentile
-from bench.memory import fresh_database
 from domain.core.encounter import Event
 
 INSTALL = 'pip install "eventsourcing[postgres]" "psycopg[binary]"   (or: pip install -e ".[bench]")'

@@ -53,6 +53,7 @@ import inspect
 import random
 import time
 import uuid
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
@@ -235,7 +236,7 @@ Plan = Generator[_Step, Any, Any]
 T = TypeVar("T")
 
 
-class _Base(Generic[T]):
+class _Base(ABC, Generic[T]):
     """What both clients share: the requests and the retry logic. ``T`` is the httpx client."""
 
     def __init__(self, base_url: str | None = None, token: str | None = None, *, http: T | None = None,
@@ -249,8 +250,9 @@ class _Base(Generic[T]):
         self._owns_http = http is None
         self.http: T = http if http is not None else self._new_http(base_url or DEFAULT_URL, transport, timeout)
 
+    @abstractmethod
     def _new_http(self, base_url: str, transport: Any, timeout: float) -> T:
-        raise NotImplementedError
+        """The httpx client this kind of client talks through."""
 
     def with_token(self, token: str | None) -> Any:
         """The same client (same connections, same policy) speaking with another token."""
@@ -314,8 +316,10 @@ class _Base(Generic[T]):
 
     # --------------------------------------------------------------------- plans
 
+    @abstractmethod
     def _run(self, plan: Plan) -> Any:
-        raise NotImplementedError
+        """Carry a plan out: send its requests, sleep its waits, call its decisions (blocking or
+        awaited: the one difference between ``Fracas`` and ``AsyncFracas``)."""
 
     def _headers(self, token: str | None) -> dict[str, str]:
         return {"Authorization": f"Bearer {token}"} if token else {}
