@@ -21,7 +21,7 @@ import asyncpg
 import msgspec
 
 # GENESIS_HASH, StoredRow and canonical_bytes are re-exported: the chain has one definition
-from projections.chain import GENESIS_HASH, StoredRow, canonical_bytes, encode_sorted, next_hash  # noqa: F401
+from projections.chain import GENESIS_HASH, StoredRow, canonical_bytes, encode_sorted, link_new, next_hash  # noqa: F401
 
 _encode_sorted = encode_sorted
 
@@ -54,13 +54,19 @@ class Idempotency:
     response: bytes
 
 
+_random_hex: list[str] = []
+_VARIANT = {c: "89ab"[int(c, 16) & 3] for c in "0123456789abcdef"}
+os.register_at_fork(after_in_child=_random_hex.clear)  # a forked child draws its own
+
+
 def new_uuid() -> str:
-    """A random (version 4) UUID as text; about twice as fast as ``str(uuid.uuid4())``."""
-    b = bytearray(os.urandom(16))
-    b[6] = (b[6] & 0x0F) | 0x40
-    b[8] = (b[8] & 0x3F) | 0x80
-    h = b.hex()
-    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+    """A random (version 4) UUID as text, from the operating system's random bytes drawn 4 KiB
+    at a time: about four times as fast as ``str(uuid.uuid4())``, which draws 16 bytes a call."""
+    if not _random_hex:
+        h = os.urandom(4096).hex()
+        _random_hex.extend(h[i:i + 32] for i in range(0, len(h), 32))
+    h = _random_hex.pop()
+    return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-{_VARIANT[h[16]]}{h[17:20]}-{h[20:]}"
 
 
 def chain(
@@ -72,30 +78,12 @@ def chain(
     schema_versions: dict[str, int] | None = None,
 ) -> list[StoredRow]:
     """Turn events into stored rows with versions, ids and the hash chain."""
-    now = datetime.now(UTC)
-    meta = _encode_sorted(metadata)
-    rows = []
-    h = prev_hash
-    for i, event in enumerate(events):
-        type_name = type(event).__struct_config__.tag
-        partial = StoredRow(
-            version=first_version + i,
-            event_id=new_uuid(),
-            type=type_name,
-            schema_version=(schema_versions or {}).get(type_name, 1),
-            data=_encode_sorted(event),
-            metadata=meta,
-            recorded_at=now,
-            hash=b"",
-        )
-        h = next_hash(h, encounter_id, partial)
-        rows.append(
-            StoredRow(
-                partial.version, partial.event_id, partial.type, partial.schema_version,
-                partial.data, partial.metadata, partial.recorded_at, h,
-            )
-        )
-    return rows
+    versions = schema_versions or {}
+    parts = []
+    for event in events:
+        type_name = event.__struct_config__.tag
+        parts.append((new_uuid(), type_name, versions.get(type_name, 1), _encode_sorted(event)))
+    return link_new(encounter_id, prev_hash, first_version, parts, _encode_sorted(metadata), datetime.now(UTC))
 
 
 _INSERT_EVENTS = """
