@@ -34,9 +34,12 @@ from server.store import (
     EventStore,
     Idempotency,
     IdempotencyConflict,
+    Pending,
+    PredecessorFailed,
     TokenRevoked,
     VersionConflict,
     chain,
+    failed,
     new_uuid,
 )
 
@@ -119,11 +122,37 @@ def visible_events(views: list[EventView], state: EncounterState, viewer: Viewer
 
 @dataclass
 class Entry:
+    """A cached encounter: ``state`` and ``last_hash`` are committed (the log holds them).
+
+    ``tail``: the last append this process handed to the store for the encounter, and ``tip``,
+    ``tip_hash``: the state and hash it leaves. While it is pending, the next command is decided
+    on the tip and its append follows the tail (``EventStore.settle``): it is appended only if
+    the tail is, so a command need not wait for the one before it to commit. ``lock`` is held
+    only while deciding (and while catching up with the database), never across an append."""
+
     ruleset: Ruleset
     seed: bytes
     state: EncounterState
     last_hash: bytes
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    tail: Pending | None = None
+    tip: EncounterState | None = None
+    tip_hash: bytes = b""
+
+    def base(self) -> tuple[EncounterState, bytes, Pending | None]:
+        """What the next command is decided on: (state, its last hash, the append it follows)."""
+        t = self.tail
+        if t is not None and self.tip is not None and not failed(t):
+            if not t.done.done():
+                return self.tip, self.tip_hash, t
+            if self.tip.version > self.state.version:  # appended: the tip is committed
+                self.state, self.last_hash = self.tip, self.tip_hash
+        return self.state, self.last_hash, None
+
+    async def settled(self) -> None:
+        """Wait until no append of this encounter is pending in this process."""
+        while self.tail is not None and not self.tail.done.done():
+            await asyncio.wait([self.tail.done])
 
 
 @dataclass(frozen=True)
@@ -387,13 +416,18 @@ class EncounterService:
                 return replay
         if isinstance(command, AddCombatant) and not command.combatant_id:
             command = msgspec.structs.replace(command, combatant_id=str(uuid.uuid4()))
-        async with entry.lock:
-            for _ in range(MAX_ATTEMPTS):
-                state = entry.state
+        # If-Match names a committed version, and a retcon reads the committed history: both are
+        # decided once the encounter's pending appends have settled.
+        settle_first = if_match is not None or isinstance(command, Retcon)
+        for _ in range(MAX_ATTEMPTS):
+            async with entry.lock:
+                if settle_first:
+                    await entry.settled()
+                state, prev_hash, after = entry.base()
                 if if_match is not None:
                     if if_match > state.version:
                         await self._refresh(encounter_id, entry)
-                        state = entry.state
+                        state, prev_hash, after = entry.base()
                     if if_match != state.version:
                         raise self._precondition_failed(if_match, state.version)
                 history = (await self.history(encounter_id, entry.ruleset, state.version)
@@ -401,6 +435,9 @@ class EncounterService:
                 try:
                     events, new_state = self._decide(entry, encounter_id, state, command, history)
                 except RuleViolation:
+                    if after is not None:  # refused on a state not yet committed: judge it on the committed one
+                        await entry.settled()
+                        continue
                     # The cache may trail another process: refuse only on the latest state.
                     if await self._refresh(encounter_id, entry):
                         if if_match is not None:
@@ -408,31 +445,36 @@ class EncounterService:
                         continue
                     raise
                 rows = chain(
-                    encounter_id, entry.last_hash, state.version + 1, events,
+                    encounter_id, prev_hash, state.version + 1, events,
                     self._metadata(principal.actor, idempotency_key, command), entry.ruleset.schema_versions,
                 )
                 body = self._result(encounter_id, new_state, rows, principal.viewer)
                 idem = Idempotency(scope, idempotency_key, write.rhash, write.status, body) if idempotency_key else None
-                try:
-                    await self.store.append(encounter_id, rows, principal.secret_hash, idem)
-                except TokenRevoked:
-                    self.tokens.forget(principal.secret_hash)
-                    raise _revoked() from None
-                except VersionConflict:
+                pending = self.store.prepare(encounter_id, rows, principal.secret_hash, idem, after)
+                entry.tail, entry.tip, entry.tip_hash = pending, new_state, rows[-1].hash
+            try:
+                await self.store.settle(pending)
+            except PredecessorFailed:
+                continue  # the command before it on this encounter was not appended: decide again
+            except TokenRevoked:
+                self.tokens.forget(principal.secret_hash)
+                raise _revoked() from None
+            except VersionConflict:
+                async with entry.lock:
                     await self._refresh(encounter_id, entry)
-                    if if_match is not None:
-                        raise self._precondition_failed(if_match, entry.state.version) from None
-                    continue
-                except IdempotencyConflict:
-                    replay = await self._stored(scope, idempotency_key or "", write.rhash)
-                    assert replay is not None
-                    return replay
-                if new_state.version > entry.state.version:  # a concurrent read may be ahead already
-                    entry.state = new_state
-                    entry.last_hash = rows[-1].hash
-                if self.snapshots:
-                    self.snapshots.consider(encounter_id, entry.ruleset, entry.state, entry.last_hash)
-                return Reply(write.status, body, new_state.version)
+                if if_match is not None:
+                    raise self._precondition_failed(if_match, entry.state.version) from None
+                continue
+            except IdempotencyConflict:
+                replay = await self._stored(scope, idempotency_key or "", write.rhash)
+                assert replay is not None
+                return replay
+            if new_state.version > entry.state.version:  # a concurrent read may be ahead already
+                entry.state = new_state
+                entry.last_hash = rows[-1].hash
+            if self.snapshots:
+                self.snapshots.consider(encounter_id, entry.ruleset, entry.state, entry.last_hash)
+            return Reply(write.status, body, new_state.version)
         busy = Problem(
             503, "encounter_busy", "Encounter busy",
             "Too many commands raced for this encounter; send the command again.",

@@ -45,6 +45,11 @@ class IdempotencyConflict(Exception):
     """Another request with the same Idempotency-Key committed first."""
 
 
+class PredecessorFailed(Exception):
+    """The append this one followed (``after``) was not appended, so neither is this one: it
+    was decided on a state that never came to be."""
+
+
 @dataclass(frozen=True)
 class Idempotency:
     scope: str
@@ -152,16 +157,19 @@ def _args(encounter_id: str, rows: Sequence[StoredRow], idem: Idempotency | None
 
 # Several commands' events in one statement (group commit): the commands travel as one JSON
 # array; each is appended only while its sender's token is valid; the answer names the ones
-# appended (by their index ``i``). A unique violation or an unstorable string fails the whole
-# statement, which appends nothing: the commands are then appended one by one, each getting
-# its own answer.
+# appended (by their index ``i``). A command that follows another of the group (``dep``: the same
+# encounter, decided on the state the earlier one leaves) is appended only if every earlier
+# command of its encounter in the group is. A unique violation or an unstorable string fails the
+# whole statement, which appends nothing: the commands are then appended one by one, each
+# getting its own answer.
 _APPEND_MANY = """
 WITH c AS (
-    SELECT * FROM json_to_recordset($1::json)
-        AS c(i int, enc uuid, tok text, rows json, scope text, key text, rh text, st int2, resp text)
+    SELECT c.*, EXISTS (SELECT 1 FROM tokens WHERE secret_hash = decode(c.tok, 'hex') AND revoked_at IS NULL) AS valid
+    FROM json_to_recordset($1::json)
+        AS c(i int, enc uuid, tok text, dep bool, rows json, scope text, key text, rh text, st int2, resp text)
 ), ok AS (
     SELECT * FROM c
-    WHERE EXISTS (SELECT 1 FROM tokens WHERE secret_hash = decode(c.tok, 'hex') AND revoked_at IS NULL)
+    WHERE c.valid AND (NOT c.dep OR NOT EXISTS (SELECT 1 FROM c e WHERE e.enc = c.enc AND e.i < c.i AND NOT e.valid))
 ), ins AS (
     INSERT INTO events (encounter_id, version, event_id, type, schema_version, data, metadata, recorded_at, hash)
     SELECT ok.enc, x.v, x.e, x.t, x.s, x.d, x.m, x.r, decode(x.h, 'hex')
@@ -183,6 +191,7 @@ class _Command(msgspec.Struct):
     i: int
     enc: str
     tok: str
+    dep: bool  # follows an earlier command of the group
     rows: list[_Row]
     scope: str | None
     key: str | None
@@ -199,15 +208,23 @@ def _rows(rows: Sequence[StoredRow]) -> list[_Row]:
     ]
 
 
-@dataclass
-class _Pending:
-    """An append waiting for the next group."""
+@dataclass(eq=False)
+class Pending:
+    """An append handed to the store: ``done`` is its outcome (None, or the exception ``append``
+    raises). ``after``: the append of the same encounter it follows, if that one was still
+    pending when this one was decided."""
 
     encounter_id: str
     rows: Sequence[StoredRow]
     token_hash: bytes
     idem: Idempotency | None
     done: asyncio.Future[None]
+    after: Pending | None = None
+
+
+def failed(p: Pending) -> bool:
+    """Settled without being appended."""
+    return p.done.done() and (p.done.cancelled() or p.done.exception() is not None)
 
 
 class EventStore:
@@ -228,10 +245,11 @@ class EventStore:
             max_in_flight = int(os.environ.get("FRACAS_APPEND_STATEMENTS", "2"))
         self.max_in_flight = max(1, max_in_flight)
         self.max_group = max(1, max_group)
-        self._waiting: list[_Pending] = []
+        self._waiting: list[Pending] = []
         self._in_flight = 0
         self._flushes: set[asyncio.Task[None]] = set()
         self.grouped = 0  # commands appended in a statement with others (a figure for tests and benches)
+        self.followed = 0  # appends prepared to follow a pending one of their encounter (likewise)
 
     async def append(
         self, encounter_id: str, rows: Sequence[StoredRow], token_hash: bytes, idem: Idempotency | None = None
@@ -240,18 +258,49 @@ class EventStore:
 
         Raises VersionConflict, IdempotencyConflict, TokenRevoked or UnstorableText.
         """
-        if self._in_flight < self.max_in_flight and not self._waiting:
+        await self.settle(self.prepare(encounter_id, rows, token_hash, idem))
+
+    def prepare(
+        self, encounter_id: str, rows: Sequence[StoredRow], token_hash: bytes, idem: Idempotency | None = None,
+        after: Pending | None = None,
+    ) -> Pending:
+        """An append to ``settle``. ``after``: a pending append of the same encounter that these
+        rows follow (they were decided on the state it leaves)."""
+        if after is not None:
+            self.followed += 1
+        return Pending(encounter_id, rows, token_hash, idem, asyncio.get_running_loop().create_future(), after)
+
+    async def settle(self, p: Pending) -> None:
+        """Append ``p``: at once and alone when a statement slot is free, nobody waits and it
+        follows nothing still pending; else with the next group. Raises what ``append`` raises,
+        or PredecessorFailed.
+
+        An append that follows another (``after``) goes in the same statement as that one or a
+        later one, never in a statement that could commit before it, and only if that one is
+        appended. So a command need not wait for the one before it on its encounter to commit
+        before it is decided and queued: both can go in one statement.
+        """
+        a = p.after
+        if a is not None and failed(a):
+            raise PredecessorFailed()
+        if (a is None or a.done.done()) and self._in_flight < self.max_in_flight and not self._waiting:
             self._in_flight += 1
             try:
-                await self._append_one(encounter_id, rows, token_hash, idem)
+                await self._append_one(p.encounter_id, p.rows, p.token_hash, p.idem)
+            except BaseException as exc:
+                if not p.done.done():
+                    p.done.set_exception(exc if isinstance(exc, Exception) else PredecessorFailed())
+                    p.done.exception()  # retrieved: raised here
+                raise
+            else:
+                p.done.set_result(None)
             finally:
                 self._in_flight -= 1
                 self._start_groups()
             return
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting.append(_Pending(encounter_id, rows, token_hash, idem, done))
+        self._waiting.append(p)
         self._start_groups()
-        await done
+        await asyncio.shield(p.done)  # a caller that goes away leaves the outcome to its followers
 
     async def _append_one(
         self, encounter_id: str, rows: Sequence[StoredRow], token_hash: bytes, idem: Idempotency | None
@@ -267,20 +316,37 @@ class EventStore:
 
     def _start_groups(self) -> None:
         while self._waiting and self._in_flight < self.max_in_flight:
-            group, self._waiting = self._waiting[: self.max_group], self._waiting[self.max_group :]
+            group, in_group, rest = [], set(), []
+            for p in self._waiting:
+                a = p.after
+                if a is not None:
+                    if failed(a):
+                        p.done.set_exception(PredecessorFailed())  # its own followers fail in turn below
+                        continue
+                    if not a.done.done() and a not in in_group:  # in flight, or held back: wait for it
+                        rest.append(p)
+                        continue
+                if len(group) < self.max_group:
+                    group.append(p)
+                    in_group.add(p)
+                else:
+                    rest.append(p)
+            self._waiting = rest
+            if not group:
+                return
             self._in_flight += 1
-            task = asyncio.ensure_future(self._append_group(group))
+            task = asyncio.ensure_future(self._append_group(group, in_group))
             self._flushes.add(task)
             task.add_done_callback(self._flushes.discard)
 
-    async def _append_group(self, group: list[_Pending]) -> None:
+    async def _append_group(self, group: list[Pending], in_group: set[Pending]) -> None:
         try:
             if len(group) == 1:
                 await self._settle(group[0])
                 return
             payload = _encode_commands([
                 _Command(
-                    i, p.encounter_id, p.token_hash.hex(), _rows(p.rows),
+                    i, p.encounter_id, p.token_hash.hex(), p.after in in_group, _rows(p.rows),
                     p.idem.scope if p.idem else None, p.idem.key if p.idem else None,
                     p.idem.request_hash.hex() if p.idem else None, p.idem.status if p.idem else None,
                     p.idem.response.decode() if p.idem else None,
@@ -291,8 +357,12 @@ class EventStore:
                 appended = {r["i"] for r in await self.pool.fetch(_APPEND_MANY, payload.decode())}
                 self.grouped += len(group)
             except (asyncpg.UniqueViolationError, *_UNSTORABLE):
-                # one of them cannot be appended, and the statement appended nothing: one by one
-                await asyncio.gather(*(self._settle(p) for p in group))
+                # one of them cannot be appended, and the statement appended nothing: one by one,
+                # each encounter's in order
+                chains: dict[str, list[Pending]] = {}
+                for p in group:
+                    chains.setdefault(p.encounter_id, []).append(p)
+                await asyncio.gather(*(self._settle_in_order(c) for c in chains.values()))
                 return
             except Exception as exc:  # the database is gone: nobody knows more
                 for p in group:
@@ -307,13 +377,22 @@ class EventStore:
                 if not p.done.done():
                     if i in appended:
                         p.done.set_result(None)
+                    elif p.after is not None and failed(p.after):
+                        p.done.set_exception(PredecessorFailed())
                     else:
                         p.done.set_exception(TokenRevoked())
         finally:
             self._in_flight -= 1
             self._start_groups()
 
-    async def _settle(self, p: _Pending) -> None:
+    async def _settle_in_order(self, appends: list[Pending]) -> None:
+        for p in appends:
+            if p.after is not None and failed(p.after):
+                p.done.set_exception(PredecessorFailed())
+            else:
+                await self._settle(p)
+
+    async def _settle(self, p: Pending) -> None:
         """Append one waiting command alone and hand its outcome to its waiter."""
         try:
             await self._append_one(p.encounter_id, p.rows, p.token_hash, p.idem)

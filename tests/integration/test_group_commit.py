@@ -24,6 +24,7 @@ from server.store import (
     EventStore,
     Idempotency,
     IdempotencyConflict,
+    PredecessorFailed,
     TokenRevoked,
     UnstorableText,
     VersionConflict,
@@ -122,3 +123,114 @@ async def test_a_group_stores_idempotency_answers_byte_for_byte(store: EventStor
         row = await conn.fetchrow("SELECT request_hash, status, response FROM idempotency_keys WHERE scope = $1",
                                   f"s{n}")
         assert (bytes(row["request_hash"]), row["status"], bytes(row["response"])) == (bytes([n]) * 32, 201, answers[n])
+
+
+# ------------------------------------------------------- appends that follow a pending one
+# A command decided on the state a pending append of its encounter leaves goes to the store
+# with ``after`` set: it is appended only if that one is, never by a statement that could
+# commit first (server/store.py, ``EventStore.settle``).
+
+
+def _next(enc: str, before: Any, *texts: str) -> Any:
+    """Rows that follow ``before`` (rows) on the encounter's hash chain."""
+    return chain(enc, before[-1].hash, before[-1].version + 1, [Noted(t) for t in texts], {"actor": {"role": "gm"}})
+
+
+async def test_a_follower_goes_in_the_same_statement_as_the_append_it_follows(
+    store: EventStore, conn: asyncpg.Connection
+) -> None:
+    enc, th = await _encounter(conn)
+    blocker, bh = await _encounter(conn)
+    first = _rows(enc, 1, "a", "b")
+    second = _next(enc, first, "c")
+    third = _next(enc, second, "d")
+    hold = asyncio.ensure_future(store.append(blocker, _rows(blocker, 1, "x"), bh))  # takes the one slot
+    await asyncio.sleep(0)
+    p1 = store.prepare(enc, first, th)
+    p2 = store.prepare(enc, second, th, after=p1)
+    p3 = store.prepare(enc, third, th, after=p2)
+    await asyncio.gather(hold, store.settle(p1), store.settle(p2), store.settle(p3))
+    assert store.grouped == 3  # all three in the statement after the blocker's
+    assert await _stored(conn, enc) == [(1, "a"), (2, "b"), (3, "c"), (4, "d")]
+
+
+async def test_a_follower_of_an_append_in_flight_waits_for_it_to_commit(
+    store: EventStore, conn: asyncpg.Connection
+) -> None:
+    store = EventStore(store.pool, max_in_flight=2)  # a second slot is free all along
+    enc, th = await _encounter(conn)
+    first = _rows(enc, 1, "a")
+    p1 = store.prepare(enc, first, th)
+    t1 = asyncio.ensure_future(store.settle(p1))  # alone, at once: in flight
+    await asyncio.sleep(0)
+    p2 = store.prepare(enc, _next(enc, first, "b"), th, after=p1)
+    t2 = asyncio.ensure_future(store.settle(p2))
+    await asyncio.sleep(0)
+    # held back although a slot is free: a statement of its own could commit before p1's
+    assert store._in_flight == 1 and not p2.done.done() and p2 in store._waiting
+    await asyncio.gather(t1, t2)
+    assert await _stored(conn, enc) == [(1, "a"), (2, "b")]
+
+
+async def test_followers_of_an_append_that_fails_are_not_appended(store: EventStore, conn: asyncpg.Connection) -> None:
+    # in one statement: the first's token is revoked, so the two after it (another, valid
+    # token's) fail too
+    enc, th = await _encounter(conn)
+    other, oh = await _encounter(conn)
+    await conn.execute("UPDATE tokens SET revoked_at = now() WHERE encounter_id = $1", enc)
+    valid = hashlib.sha256(b"player of " + enc.encode()).digest()
+    await conn.execute(
+        "INSERT INTO tokens (id, encounter_id, role, label, secret_hash) VALUES ($1, $2, 'spectator', 'P', $3)",
+        str(uuid.uuid4()), enc, valid,
+    )
+    blocker, bh = await _encounter(conn)
+    hold = asyncio.ensure_future(store.append(blocker, _rows(blocker, 1, "x"), bh))
+    await asyncio.sleep(0)
+    first = _rows(enc, 1, "a")
+    second = _next(enc, first, "b")
+    p1 = store.prepare(enc, first, th)
+    p2 = store.prepare(enc, second, valid, after=p1)
+    p3 = store.prepare(enc, _next(enc, second, "c"), valid, after=p2)
+    bystander = store.prepare(other, _rows(other, 1, "ok"), oh)
+    results = await asyncio.gather(hold, *(store.settle(p) for p in (p1, p2, p3, bystander)), return_exceptions=True)
+    assert results[0] is None and results[4] is None
+    assert isinstance(results[1], TokenRevoked)
+    assert isinstance(results[2], PredecessorFailed) and isinstance(results[3], PredecessorFailed)
+    assert await _stored(conn, enc) == []
+    assert await _stored(conn, other) == [(1, "ok")]
+
+
+async def test_a_conflict_in_a_group_appends_each_encounter_in_order(
+    store: EventStore, conn: asyncpg.Connection
+) -> None:
+    # a unique violation fails the statement; one by one, the chain keeps its order, and the
+    # follower of the command that conflicts is not appended
+    enc, th = await _encounter(conn)
+    taken, tah = await _encounter(conn)
+    await store.append(taken, _rows(taken, 1, "first"), tah)
+    blocker, bh = await _encounter(conn)
+    hold = asyncio.ensure_future(store.append(blocker, _rows(blocker, 1, "x"), bh))
+    await asyncio.sleep(0)
+    first = _rows(enc, 1, "a")
+    p1 = store.prepare(enc, first, th)
+    p2 = store.prepare(enc, _next(enc, first, "b"), th, after=p1)
+    clash = store.prepare(taken, _rows(taken, 1, "again"), tah)
+    clash_follower = store.prepare(taken, _next(taken, _rows(taken, 1, "again"), "more"), tah, after=clash)
+    results = await asyncio.gather(hold, *(store.settle(p) for p in (p1, p2, clash, clash_follower)),
+                                   return_exceptions=True)
+    assert results[:3] == [None, None, None]
+    assert isinstance(results[3], VersionConflict) and isinstance(results[4], PredecessorFailed)
+    assert await _stored(conn, enc) == [(1, "a"), (2, "b")]
+    assert await _stored(conn, taken) == [(1, "first")]
+
+
+async def test_a_follower_of_a_failed_append_fails_at_once(store: EventStore, conn: asyncpg.Connection) -> None:
+    taken, tah = await _encounter(conn)
+    await store.append(taken, _rows(taken, 1, "first"), tah)
+    p1 = store.prepare(taken, _rows(taken, 1, "again"), tah)
+    with pytest.raises(VersionConflict):
+        await store.settle(p1)
+    p2 = store.prepare(taken, _next(taken, _rows(taken, 1, "again"), "b"), tah, after=p1)
+    with pytest.raises(PredecessorFailed):
+        await store.settle(p2)
+    assert await _stored(conn, taken) == [(1, "first")]
