@@ -78,6 +78,7 @@ class HttpResult:
     report: LoadReport
     server_cpu: float | None = None  # % of one core used by the server process during the run
     other_cpu: float | None = None  # % of one core used meanwhile by processes that are not the bench's
+    children_cpu: float | None = None  # % of one core used by the server's child processes (the projector)
 
     @property
     def ok(self) -> int:
@@ -622,6 +623,7 @@ class CpuUse:
 
     server: float | None
     others: float | None
+    children: float | None = None  # the server's child processes (Fracas's projector)
 
 
 def cpu_snapshot() -> CpuSnapshot:
@@ -666,7 +668,9 @@ def cpu_use(before: CpuSnapshot, after: CpuSnapshot, server_pid: int | None, our
 
     others = sum(used(pid) for pid in after.procs if pid not in mine)
     server = used(server_pid) if server_pid in after.procs else None
-    return CpuUse(None if server is None else 100 * server / wall, 100 * others / wall)
+    kids = (descendants([server_pid], parents) - {server_pid}) & set(after.procs) if server_pid else set()
+    return CpuUse(None if server is None else 100 * server / wall, 100 * others / wall,
+                  100 * sum(used(pid) for pid in kids) / wall if server_pid else None)
 
 
 def measure(
@@ -682,7 +686,7 @@ def measure(
     before = cpu_snapshot()
     report = generate(server.port, targets, concurrency, seconds, workdir)
     use = cpu_use(before, cpu_snapshot(), server.process.pid, ours)
-    return HttpResult(concurrency, report, use.server, use.others)
+    return HttpResult(concurrency, report, use.server, use.others, use.children)
 
 
 def others_before(seconds: float = 1.0) -> float | None:
@@ -705,7 +709,9 @@ def show_run(label: str, r: HttpResult) -> None:
         f"  {label} c={r.concurrency}: {r.rate:,.0f} ok/s, p50 {rep.p50_ms:.2f} ms, p99 {rep.p99_ms:.2f} ms, "
         f"{rep.requests} answers in {rep.seconds:.1f} s, statuses {rep.statuses}"
         + (f", socket errors {rep.socket_errors}" if rep.socket_errors else "")
-        + f"; CPU: server {pct(r.server_cpu)} of a core, other processes {pct(r.other_cpu)}",
+        + f"; CPU: server {pct(r.server_cpu)} of a core"
+        + (f" (its projector {pct(r.children_cpu)})" if r.children_cpu else "")
+        + f", other processes {pct(r.other_cpu)}",
         flush=True,
     )
     if r.errors:

@@ -29,8 +29,6 @@ def _database_url(settings: Settings) -> str:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
     if args.operator_key:
         os.environ["FRACAS_OPERATOR_KEY"] = args.operator_key
     settings = Settings.from_env()
@@ -39,6 +37,26 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # uvicorn re-raises the signal that stopped it; exit normally instead so that the
     # embedded PostgreSQL is stopped by its exit handler.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    projector = None
+    # FRACAS_PROJECTIONS: "process" (the default here): the read models in a projector process
+    # of their own (server/projector.py); "inline": each worker runs them (one leads); "external":
+    # neither, another `fracas projections run` keeps them.
+    if os.environ.get("FRACAS_PROJECTIONS", "process") == "process":
+        from server.projector import ProjectorProcess
+
+        os.environ["FRACAS_PROJECTIONS"] = "external"  # the workers run no runner
+        projector = ProjectorProcess(dsn)
+        projector.start()
+    try:
+        return _serve(args, settings)
+    finally:
+        if projector is not None:
+            projector.stop()
+
+
+def _serve(args: argparse.Namespace, settings: Settings) -> int:
+    import uvicorn
+
     host, port = args.host, args.port
     shown = f"[{host}]" if ":" in host else host
     log.info("Fracas will listen on http://%s:%d (migrations are applied as it starts)", shown, port)

@@ -1,4 +1,5 @@
-"""``fracas projections rebuild [NAME ...]``: rebuild read models from the event log.
+"""``fracas projections rebuild [NAME ...]``: rebuild read models from the event log;
+``fracas projections run``: keep them up to date (the projector, ``server/projector.py``).
 
 It talks to the database as ``fracas migrate`` does (``DATABASE_URL``, or the embedded
 PostgreSQL in ``FRACAS_DATA_DIR``), applies the migrations first (a no-op when up to date),
@@ -23,6 +24,24 @@ def add_commands(sub: Any) -> None:
                     help="the projections to rebuild (default: all): encounter_list, combatant_statistics")
     rb.add_argument("--batch-size", type=int, default=5000, help="events per transaction (default 5000)")
     rb.set_defaults(func=cmd_rebuild)
+    run = psub.add_parser("run", help="keep the read models up to date, in this process (fracas serve starts one)")
+    run.add_argument("--parent", type=int, default=None, help=argparse.SUPPRESS)  # stop when this process is gone
+    run.set_defaults(func=cmd_run)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from server.cli import _database_url
+    from server.projector import run
+    from server.settings import Settings
+
+    dsn = _database_url(Settings.from_env())
+    try:
+        import uvloop
+
+        uvloop.run(run(dsn, args.parent))
+    except ImportError:  # no uvloop (Windows)
+        asyncio.run(run(dsn, args.parent))
+    return 0
 
 
 def cmd_rebuild(args: argparse.Namespace) -> int:

@@ -19,6 +19,7 @@ class Settings:
     cors_origins: tuple[str, ...] = ()
     snapshot_every: int = 1000  # a state snapshot every this many versions (0: none)
     gc_threshold: int = 50_000  # the collector's youngest generation threshold once started (0: Python's)
+    projections: str = "inline"  # "external": the app runs no read-model runner (a projector process does)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -33,4 +34,5 @@ class Settings:
             cors_origins=tuple(o.strip() for o in os.environ.get("FRACAS_CORS_ORIGINS", "").split(",") if o.strip()),
             snapshot_every=int(os.environ.get("FRACAS_SNAPSHOT_EVERY", "1000")),
             gc_threshold=int(os.environ.get("FRACAS_GC_THRESHOLD", "50000")),
+            projections=os.environ.get("FRACAS_PROJECTIONS", "inline"),
         )
