@@ -8,7 +8,9 @@ application directly (no sockets, no uvicorn: the HTTP parsing both pay alike is
 out), opens ``--encounters`` encounters as ``bench.append`` does, then sends ``EndTurn``
 to encounters picked at random from ``--concurrency`` tasks for ``--commands`` commands,
 and prints this process's CPU time (user + system) per command, best of ``--repeat``,
-with the wall-clock rate for reference. PostgreSQL's CPU is not counted (another process).
+with the wall-clock rate for reference. PostgreSQL's CPU is not counted (another process), nor
+the projector's: as under ``fracas serve``, the app runs no read-model runner
+(``FRACAS_PROJECTIONS=external``) unless ``--inline-projections`` is given.
 
     python -m bench.cpu                 # Fracas
     python -m bench.cpu --bare          # the ceiling: decode a small body, INSERT one row
@@ -134,6 +136,9 @@ async def load(app: Asgi, targets: list[tuple[str, bytes, str | None]], commands
 async def run(args: argparse.Namespace, dsn: str) -> None:
     os.environ["DATABASE_URL"] = dsn
     os.environ.setdefault("FRACAS_RATE_LIMIT", "0")
+    # as `fracas serve` runs its workers: the read models are kept by a projector process beside
+    # them (server/projector.py), whose CPU is not the server's; --inline-projections counts them
+    os.environ["FRACAS_PROJECTIONS"] = "inline" if args.inline_projections else "external"
     if args.bare:
         from bench.bare import create_app as create_bare
 
@@ -189,6 +194,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--encounters", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--profile", help="write a cProfile of the last repeat to this file")
+    parser.add_argument("--inline-projections", action="store_true",
+                        help="run the read models' runner in the app (FRACAS_PROJECTIONS=inline), as before")
     args = parser.parse_args(argv)
     import uvloop
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import asyncpg
@@ -59,6 +59,11 @@ class Wakeup:
         self._connected = asyncio.Event()
         self.connections = 0  # how many times the connection was made (tests watch reconnects)
         self.server_pid: int | None = None  # the LISTEN connection's backend
+        self._conn: asyncpg.Connection | None = None
+        self._conn_lock = asyncio.Lock()  # the liveness probe and the announcements share the connection
+        self._announce: set[str] = set()
+        self._sender: asyncio.Task[None] | None = None
+        self.announced = 0  # NOTIFYs this process sent for its own commits (tests and benches)
 
     # ------------------------------------------------------------------ waiters
 
@@ -85,8 +90,39 @@ class Wakeup:
             for w in list(group):
                 w.wake()
 
-    def _notified(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+    def _notified(self, _conn: Any, pid: int, _channel: str, payload: str) -> None:
+        if pid == self.server_pid:  # our own announcement: this process's waiters were woken already
+            return
         self._wake([e for e in payload.split(",") if e])
+
+    # ------------------------------------------------------------ announcing
+
+    def announce(self, encounter_ids: Iterable[str]) -> None:
+        """Events of these encounters were committed by this process: wake its waiters at once
+        and every other process's with a NOTIFY on the LISTEN connection, after the commit
+        (one for all the commits made while the last one was being sent). When the connection
+        is down the NOTIFY is dropped: readers poll, and a reconnection wakes everyone."""
+        ids = list(encounter_ids)
+        self._wake(ids)
+        self._announce.update(ids)
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.ensure_future(self._send())
+
+    async def _send(self) -> None:
+        while self._announce:
+            ids, self._announce = sorted(self._announce), set()
+            conn = self._conn
+            if conn is None or conn.is_closed():
+                return
+            try:
+                for payload in _payloads(ids):
+                    async with self._conn_lock:
+                        await conn.execute("SELECT pg_notify($1, $2)", self.channel, payload,
+                                           timeout=self.timeout_seconds)
+                    self.announced += 1
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as e:
+                log.warning("could not announce commits (%s): readers will poll", e)
+                return
 
     # --------------------------------------------------------------- connection
 
@@ -95,6 +131,11 @@ class Wakeup:
             self._task = asyncio.create_task(self._keep(), name="fracas-wakeup")
 
     async def stop(self) -> None:
+        if self._sender is not None:
+            self._sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sender
+            self._sender = None
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -116,6 +157,7 @@ class Wakeup:
                 await conn.add_listener(self.channel, self._notified)
                 self.connections += 1
                 self.server_pid = conn.get_server_pid()
+                self._conn = conn
                 self._connected.set()
                 if self.connections > 1:
                     log.info("LISTEN connection is back")
@@ -127,7 +169,8 @@ class Wakeup:
                     if not lost.is_set() and conn.is_closed():
                         break
                     if not lost.is_set():
-                        await conn.execute("SELECT 1", timeout=self.timeout_seconds)  # a silently dead one
+                        async with self._conn_lock:
+                            await conn.execute("SELECT 1", timeout=self.timeout_seconds)  # a silently dead one
             except asyncio.CancelledError:
                 if conn is not None and not conn.is_closed():
                     with contextlib.suppress(Exception):
@@ -138,7 +181,25 @@ class Wakeup:
             except Exception:  # whatever it was, this task must live on: it is every reader's wake-up
                 log.exception("LISTEN connection failed; reconnecting in %.1fs", delay)
             self._connected.clear()
+            self._conn = None
             if conn is not None and not conn.is_closed():
                 conn.terminate()
             await asyncio.sleep(delay)
             delay = min(delay * 2, self.max_retry_seconds)
+
+
+NOTIFY_PAYLOAD_BYTES = 7900  # PostgreSQL's limit is 8000
+
+
+def _payloads(encounter_ids: list[str]) -> Iterator[str]:
+    """The ids comma-separated, in payloads under PostgreSQL's NOTIFY limit."""
+    chunk: list[str] = []
+    size = 0
+    for e in encounter_ids:
+        if chunk and size + len(e) + 1 > NOTIFY_PAYLOAD_BYTES:
+            yield ",".join(chunk)
+            chunk, size = [], 0
+        chunk.append(e)
+        size += len(e) + 1
+    if chunk:
+        yield ",".join(chunk)

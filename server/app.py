@@ -63,7 +63,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
         if not dsn:
             raise RuntimeError("No database: set DATABASE_URL, or start with `fracas serve`.")
         applied = await migrate_dsn(dsn)  # as the connecting user; the pool then runs as fracas_writer
-        pool = await create_pool(dsn, settings.pool_size)
+        pool = await create_pool(dsn, settings.pool_size, wake_after_commit=True)
         log.info("Migrations: %s", ", ".join(applied) if applied else "up to date")
         app.state.pool = pool
         app.state.tokens = TokenStore(pool)
@@ -72,6 +72,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
                                              snapshots=app.state.snapshots)
         app.state.wakeup = Wakeup(dsn)
         await app.state.wakeup.start()
+        app.state.service.store.on_commit = app.state.wakeup.announce  # readers are told after the commit
         # the read models follow the log in the background (one process at a time runs each),
         # here or in a projector process beside the workers (``fracas serve``: server/projector.py)
         if settings.projections != "external":

@@ -150,9 +150,12 @@ class BoundedPool(asyncpg.Pool):
         self._quiet_until = time.monotonic() + self.quiet_seconds
 
 
-async def create_pool(dsn: str, size: int, timeouts: Timeouts | None = None) -> asyncpg.Pool:
+async def create_pool(dsn: str, size: int, timeouts: Timeouts | None = None, *,
+                      wake_after_commit: bool = False) -> asyncpg.Pool:
     """The server's pool. Create it after migrating (``migrate_dsn``): its connections run as
-    the writer role, which may not change the schema."""
+    the writer role, which may not change the schema. ``wake_after_commit``: the events appended
+    through it are announced by their writer after the commit (``EventStore.on_commit``), not by
+    the trigger inside the transaction (migrations/0009_wake_after_commit.sql)."""
     timeouts = timeouts or Timeouts.from_env()
     pool = BoundedPool(
         dsn, connection_class=asyncpg.Connection, record_class=asyncpg.Record,
@@ -160,6 +163,7 @@ async def create_pool(dsn: str, size: int, timeouts: Timeouts | None = None) -> 
         loop=None, reset=_keep_session, init=run_as_writer,
         timeout=timeouts.connect, command_timeout=timeouts.command,
         acquire_timeout=timeouts.acquire, release_timeout=timeouts.release, quiet_seconds=timeouts.quiet,
+        server_settings={"fracas.wake": "after_commit"} if wake_after_commit else None,
     )
     await pool
     log.info("Database: queries run as %s", await pool.fetchval("SELECT current_user"))

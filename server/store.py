@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -248,6 +248,9 @@ class EventStore:
         self._waiting: list[Pending] = []
         self._in_flight = 0
         self._flushes: set[asyncio.Task[None]] = set()
+        # called with the encounters of each committed append (the app: Wakeup.announce, which
+        # tells the readers; with a pool made with wake_after_commit, the trigger does not)
+        self.on_commit: Callable[[Iterable[str]], None] | None = None
         self.grouped = 0  # commands appended in a statement with others (a figure for tests and benches)
         self.followed = 0  # appends prepared to follow a pending one of their encounter (likewise)
 
@@ -313,6 +316,8 @@ class EventStore:
             raise UnstorableText(str(exc)) from exc
         if appended == 0:
             raise TokenRevoked()
+        if self.on_commit is not None:
+            self.on_commit((encounter_id,))
 
     def _start_groups(self) -> None:
         while self._waiting and self._in_flight < self.max_in_flight:
@@ -373,6 +378,8 @@ class EventStore:
                 for p in group:
                     p.done.cancel()
                 raise
+            if appended and self.on_commit is not None:
+                self.on_commit({group[i].encounter_id for i in appended})
             for i, p in enumerate(group):
                 if not p.done.done():
                     if i in appended:
@@ -414,6 +421,8 @@ class EventStore:
             raise _conflict(exc) from exc
         except _UNSTORABLE as exc:
             raise UnstorableText(str(exc)) from exc
+        if self.on_commit is not None:
+            self.on_commit((encounter_id,))
 
     async def encounter(self, encounter_id: str) -> asyncpg.Record | None:
         return await self.pool.fetchrow("SELECT id, ruleset, name, seed FROM encounters WHERE id = $1", encounter_id)

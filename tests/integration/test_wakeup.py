@@ -45,3 +45,66 @@ async def test_a_lost_listen_connection_reconnects_and_wakes_everyone(client: An
     finally:
         await wakeup.stop()
         await asyncio.sleep(0)
+
+
+async def test_the_server_announces_its_commits_after_them_not_from_the_appending_transaction(
+    client: Any, database_url: str, conn: Any
+) -> None:
+    """A NOTIFY inside the appending transaction would hold PostgreSQL's notify-queue lock
+    through the commit, so concurrent appends would commit one at a time: the server's pool
+    sets ``fracas.wake = after_commit`` (migrations/0009) and the app's Wakeup sends the NOTIFY on
+    its own connection once the append has committed."""
+    app_wakeup = client._transport.app.state.wakeup
+    await app_wakeup.connected()
+    heard: list[tuple[int, str]] = []
+    await conn.add_listener("fracas_events", lambda _c, pid, _ch, payload: heard.append((pid, payload)))
+    enc = await open_encounter(client)
+    await add(client, enc, "Mira")
+    for _ in range(100):
+        if len(heard) >= 2:
+            break
+        await asyncio.sleep(0.05)
+    mine = [payload for pid, payload in heard if enc in payload.split(",")]
+    assert len(mine) >= 2  # the opening and the combatant
+    assert {pid for pid, payload in heard if enc in payload.split(",")} == {app_wakeup.server_pid}
+    assert app_wakeup.announced >= 2
+    pool_pids = {r["pid"] for r in await conn.fetch(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND usename = 'fracas_writer'")}
+    assert app_wakeup.server_pid not in pool_pids  # the LISTEN connection, not an appending one
+
+
+async def test_another_writer_is_still_announced_by_the_trigger(database_url: str, conn: Any, client: Any) -> None:
+    """``fracas import`` and any other writer without the setting: the trigger notifies."""
+    wakeup = Wakeup(database_url)
+    await wakeup.start()
+    try:
+        await wakeup.connected()
+        enc = await open_encounter(client)
+        with wakeup.waiter(enc) as mine:
+            await conn.execute(
+                "INSERT INTO events (encounter_id, version, event_id, type, schema_version, data, metadata, hash) "
+                "SELECT encounter_id, 99, gen_random_uuid(), 'Noted', 1, '{}', '{}', '\\x00' FROM events "
+                "WHERE encounter_id = $1 LIMIT 1", __import__("uuid").UUID(enc))
+            assert await mine.wait(5)
+    finally:
+        await wakeup.stop()
+
+
+async def test_announcements_wake_other_processes_and_fit_the_payload_limit(client: Any, database_url: str) -> None:
+    from projections.wakeup import NOTIFY_PAYLOAD_BYTES, _payloads
+
+    ids = [f"00000000-0000-4000-8000-{n:012d}" for n in range(1000)]
+    payloads = list(_payloads(ids))
+    assert len(payloads) > 1 and all(len(p) <= NOTIFY_PAYLOAD_BYTES for p in payloads)
+    assert [e for p in payloads for e in p.split(",")] == ids
+    other = Wakeup(database_url)  # another process's
+    await other.start()
+    try:
+        await other.connected()
+        app_wakeup = client._transport.app.state.wakeup
+        await app_wakeup.connected()
+        with other.waiter(ids[-1]) as last, other.waiter(ids[0]) as first:
+            app_wakeup.announce(ids)
+            assert await first.wait(5) and await last.wait(5)
+    finally:
+        await other.stop()
