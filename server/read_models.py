@@ -25,6 +25,7 @@ from domain.core.encounter import EncounterState
 from projections import combatant_statistics, encounter_list
 from projections.combatant_statistics import CombatantTotals, Totals
 from projections.visibility import Scope, Viewer
+from server.problems import Problem
 from server.api import GUARDED_READ_ERRORS, JSON, READ_ERRORS, errors, service_of
 from server.auth import authorize, check_operator
 
@@ -109,6 +110,10 @@ async def list_encounters(
                                                description="Only those whose name contains this (any case).")] = None,
 ) -> Response[EncounterList]:
     check_operator(request)
+    for field, text in (("ruleset", ruleset), ("name", name)):
+        if text is not None and "\x00" in text:  # PostgreSQL's text holds no NUL: no name or ruleset has one
+            raise Problem(400, "invalid_query", "Invalid query",
+                          f"`{field}` may not contain the NUL character (U+0000).")
     rows, total = await encounter_list.page(request.app.state.pool, encounter_list.Filters(ruleset, status, name),
                                             limit, offset)
     page = EncounterList(

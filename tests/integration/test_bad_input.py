@@ -205,3 +205,14 @@ async def test_a_reused_idempotency_key_with_another_body_is_refused_everywhere(
         assert_problem(await client.post(path + route, json=b, headers=k), 422, "idempotency_key_reused")
     assert await _version(client, enc) == 2
     assert await conn.fetchval("SELECT count(*) FROM tokens WHERE encounter_id = $1", uuid.UUID(enc)) == 2
+
+
+@pytest.mark.parametrize("params", [{"name": "Amb\x00ush"}, {"ruleset": "places-of-power\x00"},
+                                    {"status": "ended", "name": "\x00"}])
+async def test_a_nul_in_a_list_filter_is_a_bad_query_not_a_database_error(client, params: dict[str, str]) -> None:
+    """Found by the fuzzer: PostgreSQL's text cannot hold U+0000, so no encounter has it in its
+    name or ruleset; the filter is refused with a problem detail before the query."""
+    await open_encounter(client)
+    r = await client.get("/encounters", params=params)
+    assert_problem(r, 400, "invalid_query")
+    assert "NUL" in r.json()["detail"]
