@@ -285,6 +285,9 @@ class EventStore:
         """
         a = p.after
         if a is not None and failed(a):
+            p.after = None
+            p.done.set_exception(PredecessorFailed())  # its own followers fail too
+            p.done.exception()  # retrieved: raised here
             raise PredecessorFailed()
         if (a is None or a.done.done()) and self._in_flight < self.max_in_flight and not self._waiting:
             self._in_flight += 1
@@ -298,6 +301,7 @@ class EventStore:
             else:
                 p.done.set_result(None)
             finally:
+                p.after = None
                 self._in_flight -= 1
                 self._start_groups()
             return
@@ -327,8 +331,11 @@ class EventStore:
                 if a is not None:
                     if failed(a):
                         p.done.set_exception(PredecessorFailed())  # its own followers fail in turn below
+                        p.after = None
                         continue
-                    if not a.done.done() and a not in in_group:  # in flight, or held back: wait for it
+                    if a.done.done():  # appended: this one stands alone now
+                        p.after = a = None
+                    elif a not in in_group:  # in flight, or held back: wait for it
                         rest.append(p)
                         continue
                 if len(group) < self.max_group:
@@ -389,6 +396,8 @@ class EventStore:
                     else:
                         p.done.set_exception(TokenRevoked())
         finally:
+            for p in group:  # settled: a pending append keeps no chain of those before it alive
+                p.after = None
             self._in_flight -= 1
             self._start_groups()
 

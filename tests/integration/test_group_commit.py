@@ -231,6 +231,9 @@ async def test_a_follower_of_a_failed_append_fails_at_once(store: EventStore, co
     with pytest.raises(VersionConflict):
         await store.settle(p1)
     p2 = store.prepare(taken, _next(taken, _rows(taken, 1, "again"), "b"), tah, after=p1)
+    p3 = store.prepare(taken, _next(taken, p2.rows, "c"), tah, after=p2)
     with pytest.raises(PredecessorFailed):
         await store.settle(p2)
+    with pytest.raises(PredecessorFailed):  # and so does the one after it
+        await store.settle(p3)
     assert await _stored(conn, taken) == [(1, "first")]

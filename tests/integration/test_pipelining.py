@@ -48,6 +48,8 @@ async def test_racing_commands_on_one_encounter_follow_each_other_and_all_land(c
     assert await conn.fetchval("SELECT count(DISTINCT event_id) FROM events WHERE encounter_id = $1",
                                uuid.UUID(enc)) == 6 + total
     assert _store(client).followed > 0  # commands were decided before the one before them committed
+    tail = client._transport.app.state.service._cache[enc].tail
+    assert tail is not None and tail.done.done() and tail.after is None  # no chain of settled appends kept
     async with app_client(database_url) as cold:  # the hash chain and the state, from the log alone
         cold.headers["Authorization"] = client.headers["Authorization"]
         assert (await cold.get(f"/encounters/{enc}/audit")).json()["ok"] is True
