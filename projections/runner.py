@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import asyncpg
 
-from projections.event_log import Decoder, Slice, read_batch, slices
+from projections.event_log import Decoder, LoggedEvent, Slice, read_batch, slices
 
 if TYPE_CHECKING:
     from projections.wakeup import Wakeup
@@ -82,28 +82,43 @@ async def ensure_checkpoint(conn: asyncpg.Connection, projection: Projection) ->
     await conn.execute(_ENSURE_LIVE, projection.name)
 
 
+# Batches read in one pass of the runner, by the checkpoint they were read after: the events
+# after a checkpoint and below the oldest running transaction never change, and what a later
+# read would add comes after them, so a projection at the same checkpoint may apply the same
+# batch (read in another projection's transaction) and neither reads nor decodes it again.
+Batches = dict[tuple[int, int], tuple[list[LoggedEvent], list[Slice]]]
+
+
 async def run_batch(conn: asyncpg.Connection, projection: Projection, decoder: Decoder, limit: int,
-                    generation: int | None = None) -> int:
+                    generation: int | None = None, read: Batches | None = None) -> int:
     """Read, apply and checkpoint one batch in one transaction; returns how many events it read.
 
     ``generation`` None: the live generation, under the projection's batch lock. Else that
-    generation (a rebuild's, which the live runner does not touch)."""
+    generation (a rebuild's, which the live runner does not touch). ``read``: batches already
+    read in this pass (see ``Batches``); the one this projection reads is added."""
     async with conn.transaction():
-        return await apply_batch(conn, projection, decoder, limit, generation)
+        return await apply_batch(conn, projection, decoder, limit, generation, read)
 
 
 async def apply_batch(conn: asyncpg.Connection, projection: Projection, decoder: Decoder, limit: int,
-                      generation: int | None = None) -> int:
+                      generation: int | None = None, read: Batches | None = None) -> int:
     """``run_batch`` within the caller's transaction."""
     if generation is None:
         await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", BATCH_LOCK, lock_key(projection.name))
     cp = await conn.fetchrow(_CHECKPOINT, projection.name, generation)
     if cp is None:
         raise LookupError(f"projection {projection.name} has no checkpoint for generation {generation or 'live'}")
-    events = await read_batch(conn, decoder, (cp["transaction_id"], cp["global_position"]), limit)
+    after = (cp["transaction_id"], cp["global_position"])
+    batch = read.get(after) if read is not None else None
+    if batch is None:
+        events = await read_batch(conn, decoder, after, limit)
+        batch = events, (await slices(conn, decoder, events) if events else [])
+        if read is not None:
+            read[after] = batch
+    events = batch[0]
     if not events:
         return 0
-    await projection.apply(conn, cp["generation"], await slices(conn, decoder, events))
+    await projection.apply(conn, cp["generation"], batch[1])
     last = events[-1]
     await conn.execute(_ADVANCE, projection.name, cp["generation"], last.transaction_id, last.global_position,
                        len(events))
@@ -204,14 +219,15 @@ class ProjectionRunner:
         """One batch of each projection this process leads (taking the lead where it is free);
         True when some projection read a full batch (there is more to read at once)."""
         more = False
+        read: Batches = {}  # a batch read for one projection serves the others at its checkpoint
         for p in self.projections:
             if p.name not in self.leading:
                 if not await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", LEADER_LOCK, lock_key(p.name)):
                     continue  # another process runs it: stand by
                 self.leading.add(p.name)
                 log.info("projection runner: running %s", p.name)
-            read = await run_batch(conn, p, self.decoder, self.batch_size)
-            more = more or read >= self.batch_size
+            count = await run_batch(conn, p, self.decoder, self.batch_size, read=read)
+            more = more or count >= self.batch_size
         return more
 
     async def _wait(self, waiter: object) -> None:
