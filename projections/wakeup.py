@@ -110,7 +110,7 @@ class Wakeup:
 
     async def _send(self) -> None:
         while self._announce:
-            ids, self._announce = sorted(self._announce), set()
+            ids, self._announce = list(self._announce), set()
             conn = self._conn
             if conn is None or conn.is_closed():
                 return

@@ -179,7 +179,7 @@ class JsonReply(Response[Any]):
     once here, without the general response machinery (header mappings, content negotiation,
     rendering), which cost about 5% of a command's CPU (bench/README.md)."""
 
-    def __init__(self, body: bytes, status: int, headers: list[tuple[bytes, bytes]]) -> None:  # noqa: D107
+    def __init__(self, body: bytes, status: int, headers: list[tuple[bytes, bytes]]) -> None:
         self._asgi = _RawReply(status, body, headers)
 
     def to_asgi_response(self, app: Any, request: Any, **_: Any) -> Any:

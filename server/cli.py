@@ -48,13 +48,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         projector = ProjectorProcess(dsn)
         projector.start()
     try:
-        return _serve(args, settings)
+        return _serve(args)
     finally:
         if projector is not None:
             projector.stop()
 
 
-def _serve(args: argparse.Namespace, settings: Settings) -> int:
+def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     host, port = args.host, args.port

@@ -221,6 +221,15 @@ class Pending:
     done: asyncio.Future[None]
     after: Pending | None = None
 
+    @property
+    def follows_a_failure(self) -> bool:
+        return self.after is not None and failed(self.after)
+
+    def refuse(self) -> None:
+        """Settle it unappended, as the append it followed was (its own followers follow suit)."""
+        self.after = None
+        self.done.set_exception(PredecessorFailed())
+
 
 def failed(p: Pending) -> bool:
     """Settled without being appended."""
@@ -283,28 +292,20 @@ class EventStore:
         appended. So a command need not wait for the one before it on its encounter to commit
         before it is decided and queued: both can go in one statement.
         """
-        a = p.after
-        if a is not None and failed(a):
-            p.after = None
-            p.done.set_exception(PredecessorFailed())  # its own followers fail too
-            p.done.exception()  # retrieved: raised here
-            raise PredecessorFailed()
-        if (a is None or a.done.done()) and self._in_flight < self.max_in_flight and not self._waiting:
+        if p.follows_a_failure:
+            p.refuse()
+            return p.done.result()  # raises PredecessorFailed
+        if (p.after is None or p.after.done.done()) and self._in_flight < self.max_in_flight and not self._waiting:
             self._in_flight += 1
             try:
-                await self._append_one(p.encounter_id, p.rows, p.token_hash, p.idem)
-            except BaseException as exc:
-                if not p.done.done():
-                    p.done.set_exception(exc if isinstance(exc, Exception) else PredecessorFailed())
-                    p.done.exception()  # retrieved: raised here
-                raise
-            else:
-                p.done.set_result(None)
+                await self._settle(p)
             finally:
+                if not p.done.done():  # cancelled mid-statement: its followers decide again
+                    p.done.cancel()
                 p.after = None
                 self._in_flight -= 1
                 self._start_groups()
-            return
+            return p.done.result()  # raises what the append raised
         self._waiting.append(p)
         self._start_groups()
         await asyncio.shield(p.done)  # a caller that goes away leaves the outcome to its followers
@@ -327,15 +328,13 @@ class EventStore:
         while self._waiting and self._in_flight < self.max_in_flight:
             group, in_group, rest = [], set(), []
             for p in self._waiting:
-                a = p.after
-                if a is not None:
-                    if failed(a):
-                        p.done.set_exception(PredecessorFailed())  # its own followers fail in turn below
+                if p.follows_a_failure:
+                    p.refuse()  # its own followers, later in the list, in turn
+                    continue
+                if p.after is not None:
+                    if p.after.done.done():  # appended: this one stands alone now
                         p.after = None
-                        continue
-                    if a.done.done():  # appended: this one stands alone now
-                        p.after = a = None
-                    elif a not in in_group:  # in flight, or held back: wait for it
+                    elif p.after not in in_group:  # in flight, or held back: wait for it
                         rest.append(p)
                         continue
                 if len(group) < self.max_group:
@@ -391,8 +390,8 @@ class EventStore:
                 if not p.done.done():
                     if i in appended:
                         p.done.set_result(None)
-                    elif p.after is not None and failed(p.after):
-                        p.done.set_exception(PredecessorFailed())
+                    elif p.follows_a_failure:
+                        p.refuse()
                     else:
                         p.done.set_exception(TokenRevoked())
         finally:
@@ -403,8 +402,8 @@ class EventStore:
 
     async def _settle_in_order(self, appends: list[Pending]) -> None:
         for p in appends:
-            if p.after is not None and failed(p.after):
-                p.done.set_exception(PredecessorFailed())
+            if p.follows_a_failure:
+                p.refuse()
             else:
                 await self._settle(p)
 

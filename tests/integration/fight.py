@@ -39,6 +39,15 @@ async def command(client: Any, enc: str, body: dict[str, Any], *, expect: int = 
     return r.json()
 
 
+async def reroll_initiative(client: Any, enc: str, times: int) -> list[int]:
+    """RollInitiative ``times`` in a row (always legal once begun: a racing writer's command);
+    the version each answer names."""
+    versions = []
+    for _ in range(times):
+        versions.append((await command(client, enc, {"type": "RollInitiative"}))["version"])
+    return versions
+
+
 async def started_fight(client: Any, *others: Any) -> tuple[str, str, str]:
     """An encounter with Mira (player) and a Bandit (NPC), round 1 begun, Mira's turn first.
 

@@ -13,7 +13,7 @@ import pytest
 
 from server.app import create_app
 from tests.conftest import app_client
-from tests.integration.fight import started_fight
+from tests.integration.fight import reroll_initiative, started_fight
 
 CLIENTS = 20
 
@@ -67,16 +67,8 @@ async def test_many_racing_writes_all_land_exactly_once(two_clients, conn) -> No
     enc, _, _ = await started_fight(a, b)
     per_client = 5
 
-    async def client_loop(i: int) -> list[int]:
-        c = a if i % 2 else b
-        got = []
-        for _ in range(per_client):
-            r = await c.post(f"/encounters/{enc}/commands", json={"type": "RollInitiative"})
-            assert r.status_code == 200, r.text
-            got.append(r.json()["version"])
-        return got
-
-    got = [v for vs in await asyncio.gather(*(client_loop(i) for i in range(CLIENTS))) for v in vs]
+    racing = (reroll_initiative(a if i % 2 else b, enc, per_client) for i in range(CLIENTS))
+    got = [v for vs in await asyncio.gather(*racing) for v in vs]
     assert sorted(got) == list(range(7, 7 + CLIENTS * per_client))
     assert await versions(conn, enc) == list(range(1, 7 + CLIENTS * per_client))
     event_ids = await conn.fetchval("SELECT count(DISTINCT event_id) FROM events WHERE encounter_id = $1",

@@ -15,7 +15,7 @@ import uuid
 from collections import Counter
 
 from tests.conftest import app_client
-from tests.integration.fight import command, mint, started_fight
+from tests.integration.fight import command, mint, reroll_initiative, started_fight
 
 CLIENTS = 16
 
@@ -33,15 +33,8 @@ async def test_racing_commands_on_one_encounter_follow_each_other_and_all_land(c
     enc, _, _ = await started_fight(client)
     per_client = 6
 
-    async def loop() -> list[int]:
-        got = []
-        for _ in range(per_client):
-            r = await client.post(f"/encounters/{enc}/commands", json={"type": "RollInitiative"})
-            assert r.status_code == 200, r.text
-            got.append(r.json()["version"])
-        return got
-
-    got = [v for vs in await asyncio.gather(*(loop() for _ in range(CLIENTS))) for v in vs]
+    racing = (reroll_initiative(client, enc, per_client) for _ in range(CLIENTS))
+    got = [v for vs in await asyncio.gather(*racing) for v in vs]
     total = CLIENTS * per_client
     assert sorted(got) == list(range(7, 7 + total))  # one answer per version
     assert await _versions(conn, enc) == list(range(1, 7 + total))
