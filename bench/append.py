@@ -79,6 +79,8 @@ class HttpResult:
     server_cpu: float | None = None  # % of one core used by the server process during the run
     other_cpu: float | None = None  # % of one core used meanwhile by processes that are not the bench's
     children_cpu: float | None = None  # % of one core used by the server's child processes (the projector)
+    postgres_cpu: float | None = None  # % of one core used by PostgreSQL's processes (when it runs here)
+    generator_cpu: float | None = None  # % of one core used by the load generator (wrk, or the Python one)
 
     @property
     def ok(self) -> int:
@@ -624,6 +626,7 @@ class CpuUse:
     server: float | None
     others: float | None
     children: float | None = None  # the server's child processes (Fracas's projector)
+    postgres: float | None = None  # the postmaster and its backends, when PostgreSQL runs on this machine
 
 
 def cpu_snapshot() -> CpuSnapshot:
@@ -669,8 +672,13 @@ def cpu_use(before: CpuSnapshot, after: CpuSnapshot, server_pid: int | None, our
     others = sum(used(pid) for pid in after.procs if pid not in mine)
     server = used(server_pid) if server_pid in after.procs else None
     kids = (descendants([server_pid], parents) - {server_pid}) & set(after.procs) if server_pid else set()
+
+    def tree(roots: Sequence[int]) -> float:
+        return 100 * sum(used(pid) for pid in descendants(roots, parents) & set(after.procs)) / wall
+
     return CpuUse(None if server is None else 100 * server / wall, 100 * others / wall,
-                  100 * sum(used(pid) for pid in kids) / wall if server_pid else None)
+                  100 * sum(used(pid) for pid in kids) / wall if server_pid else None,
+                  tree(ours) if ours else None)
 
 
 def measure(
@@ -683,10 +691,19 @@ def measure(
     ours: Sequence[int],
 ) -> HttpResult:
     """One load run, with the CPU the server process and the rest of the machine used meanwhile."""
-    before = cpu_snapshot()
+    before, waited = cpu_snapshot(), children_cpu()
     report = generate(server.port, targets, concurrency, seconds, workdir)
     use = cpu_use(before, cpu_snapshot(), server.process.pid, ours)
-    return HttpResult(concurrency, report, use.server, use.others, use.children)
+    wall = time.perf_counter() - before.at
+    generator = 100 * (children_cpu() - waited) / wall if wall > 0 else None
+    return HttpResult(concurrency, report, use.server, use.others, use.children, use.postgres, generator)
+
+
+def children_cpu() -> float:
+    """CPU (s) of this process's children that have ended and been waited for: the load generator
+    (wrk, or the Python generator's processes) once its run is over; the servers still run."""
+    t = os.times()
+    return t.children_user + t.children_system
 
 
 def others_before(seconds: float = 1.0) -> float | None:
@@ -711,6 +728,8 @@ def show_run(label: str, r: HttpResult) -> None:
         + (f", socket errors {rep.socket_errors}" if rep.socket_errors else "")
         + f"; CPU: server {pct(r.server_cpu)} of a core"
         + (f" (its projector {pct(r.children_cpu)})" if r.children_cpu else "")
+        + (f", PostgreSQL {pct(r.postgres_cpu)}" if r.postgres_cpu is not None else "")
+        + (f", load generator {pct(r.generator_cpu)}" if r.generator_cpu is not None else "")
         + f", other processes {pct(r.other_cpu)}",
         flush=True,
     )

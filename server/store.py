@@ -239,13 +239,18 @@ def failed(p: Pending) -> bool:
 class EventStore:
     """Appends and reads events.
 
-    Group commit: at most ``max_in_flight`` append statements run at once. A command that
-    finds a free slot and nobody waiting is appended alone at once (no added latency at low
-    load); otherwise it waits for a slot, and the next statement takes everyone waiting
-    (up to ``max_group``) together: one round trip, one transaction, one commit for them all.
-    Under load this is what saves the most: each statement costs the server and PostgreSQL a
-    fixed price however many rows it carries. A command is never in two groups, and the
-    encounter's lock (``EncounterService``) keeps two commands of one encounter out of one group.
+    Group commit: at most ``max_in_flight`` append statements run at once. An append waits
+    for the end of the event loop's turn (``call_soon``: the commands whose requests came in
+    the same read of the sockets are decided by then) and for a free slot; the next statement
+    takes everyone waiting (up to ``max_group``) together: one round trip, one transaction,
+    one commit for them all. A command alone goes alone, a few microseconds later than at
+    once. Under load this is what saves the most: each statement costs the server and
+    PostgreSQL a fixed price (and a WAL flush) however many rows it carries; starting a
+    statement for the first command of a turn the moment a slot was free took that slot
+    for one command while the rest of the turn waited for the next (at 64 connections, 745
+    of 1,672 statements carried one command, 276 of 1,691 with the turn's wait). A command is
+    never in two groups, and the encounter's lock (``EncounterService``) keeps two commands
+    of one encounter out of one group unless the second follows the first (``settle``).
     """
 
     def __init__(self, pool: asyncpg.Pool, max_in_flight: int | None = None, max_group: int = 64) -> None:
@@ -262,6 +267,8 @@ class EventStore:
         self.on_commit: Callable[[Iterable[str]], None] | None = None
         self.grouped = 0  # commands appended in a statement with others (a figure for tests and benches)
         self.followed = 0  # appends prepared to follow a pending one of their encounter (likewise)
+        self.statements = 0  # statements the group commit started, one command or many (likewise)
+        self._tick_due = False  # a call to _on_tick is scheduled
 
     async def append(
         self, encounter_id: str, rows: Sequence[StoredRow], token_hash: bytes, idem: Idempotency | None = None
@@ -283,9 +290,8 @@ class EventStore:
         return Pending(encounter_id, rows, token_hash, idem, asyncio.get_running_loop().create_future(), after)
 
     async def settle(self, p: Pending) -> None:
-        """Append ``p``: at once and alone when a statement slot is free, nobody waits and it
-        follows nothing still pending; else with the next group. Raises what ``append`` raises,
-        or PredecessorFailed.
+        """Append ``p`` with the next statement once this turn of the event loop is over (alone
+        when nobody else waits). Raises what ``append`` raises, or PredecessorFailed.
 
         An append that follows another (``after``) goes in the same statement as that one or a
         later one, never in a statement that could commit before it, and only if that one is
@@ -295,19 +301,10 @@ class EventStore:
         if p.follows_a_failure:
             p.refuse()
             return p.done.result()  # raises PredecessorFailed
-        if (p.after is None or p.after.done.done()) and self._in_flight < self.max_in_flight and not self._waiting:
-            self._in_flight += 1
-            try:
-                await self._settle(p)
-            finally:
-                if not p.done.done():  # cancelled mid-statement: its followers decide again
-                    p.done.cancel()
-                p.after = None
-                self._in_flight -= 1
-                self._start_groups()
-            return p.done.result()  # raises what the append raised
         self._waiting.append(p)
-        self._start_groups()
+        if not self._tick_due:
+            self._tick_due = True
+            asyncio.get_running_loop().call_soon(self._on_tick)
         await asyncio.shield(p.done)  # a caller that goes away leaves the outcome to its followers
 
     async def _append_one(
@@ -323,6 +320,11 @@ class EventStore:
             raise TokenRevoked()
         if self.on_commit is not None:
             self.on_commit((encounter_id,))
+
+    def _on_tick(self) -> None:
+        """The turn in which appends were queued is over: start the statements for them."""
+        self._tick_due = False
+        self._start_groups()
 
     def _start_groups(self) -> None:
         while self._waiting and self._in_flight < self.max_in_flight:
@@ -346,6 +348,7 @@ class EventStore:
             if not group:
                 return
             self._in_flight += 1
+            self.statements += 1
             task = asyncio.ensure_future(self._append_group(group, in_group))
             self._flushes.add(task)
             task.add_done_callback(self._flushes.discard)

@@ -1,10 +1,11 @@
-"""Group commit (server/store.py): commands waiting for a free statement slot are appended
-together, in one statement, and each still gets its own answer.
+"""Group commit (server/store.py): the appends queued in one turn of the event loop, and
+those waiting for a free statement slot, are appended together, in one statement, and each
+still gets its own answer.
 
-With ``max_in_flight=1`` the first of several concurrent appends goes alone and the others
-wait, so the next statement carries them all: the tests below make every way one command
-of a group can fail happen inside such a group, and check that the others are appended
-exactly once and the failing one gets the error it would have got alone.
+Appends started together (``asyncio.gather``) are queued in one turn, so one statement
+carries them all: the tests below make every way one command of a group can fail happen
+inside such a group, and check that the others are appended exactly once and the failing
+one gets the error it would have got alone.
 """
 
 from __future__ import annotations
@@ -73,9 +74,28 @@ async def test_waiting_appends_go_in_one_statement_each_appended_once(store: Eve
     encounters = [await _encounter(conn) for _ in range(12)]
     appends = [store.append(enc, _rows(enc, 1, f"{n}a", f"{n}b"), th) for n, (enc, th) in enumerate(encounters)]
     await asyncio.gather(*appends)
-    assert store.grouped >= 11  # all but the first went together
+    assert (store.statements, store.grouped) == (1, 12)  # all together
     for n, (enc, _) in enumerate(encounters):
         assert await _stored(conn, enc) == [(1, f"{n}a"), (2, f"{n}b")]
+
+
+async def test_appends_of_one_turn_go_together_though_slots_are_free(store: EventStore, conn: asyncpg.Connection) -> None:
+    # A statement started for the first command of a turn the moment a slot is free would
+    # take that slot for one command while the others queued in the same turn wait.
+    store = EventStore(store.pool, max_in_flight=4)
+    encounters = [await _encounter(conn) for _ in range(6)]
+    await asyncio.gather(*(store.append(enc, _rows(enc, 1, "x"), th) for enc, th in encounters))
+    assert (store.statements, store.grouped) == (1, 6)
+    for enc, _ in encounters:
+        assert await _stored(conn, enc) == [(1, "x")]
+
+
+async def test_an_append_alone_goes_alone(store: EventStore, conn: asyncpg.Connection) -> None:
+    enc, th = await _encounter(conn)
+    await store.append(enc, _rows(enc, 1, "a"), th)
+    await store.append(enc, _next(enc, _rows(enc, 1, "a"), "b"), th)
+    assert (store.statements, store.grouped) == (2, 0)  # each in the statement for one
+    assert await _stored(conn, enc) == [(1, "a"), (2, "b")]
 
 
 async def test_each_command_of_a_group_gets_its_own_answer(store: EventStore, conn: asyncpg.Connection) -> None:
