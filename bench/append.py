@@ -29,6 +29,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 import warnings
@@ -81,6 +82,7 @@ class HttpResult:
     children_cpu: float | None = None  # % of one core used by the server's child processes (the projector)
     postgres_cpu: float | None = None  # % of one core used by PostgreSQL's processes (when it runs here)
     generator_cpu: float | None = None  # % of one core used by the load generator (wrk, or the Python one)
+    fsync_max_ms: float | None = None  # the slowest fdatasync of the disk probe during the run
 
     @property
     def ok(self) -> int:
@@ -107,6 +109,7 @@ class RawResult:
     p50_ms: float
     p99_ms: float
     other_cpu: float | None = None
+    fsync_max_ms: float | None = None  # the slowest fdatasync of the disk probe during the run
 
     @property
     def rate(self) -> float:
@@ -598,11 +601,58 @@ async def raw_inserts(dsn: str, concurrency: int, seconds: float) -> RawResult:
     )
 
 
-def run_raw(dsn: str, concurrency: int, seconds: float, ours: Sequence[int]) -> RawResult:
+def run_raw(dsn: str, concurrency: int, seconds: float, ours: Sequence[int], workdir: Path) -> RawResult:
     before = cpu_snapshot()
-    with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
+    with asyncio.Runner(loop_factory=event_loop_factory()) as runner, DiskProbe(workdir) as probe:
         result = runner.run(raw_inserts(dsn, concurrency, seconds))
-    return dataclasses.replace(result, other_cpu=cpu_use(before, cpu_snapshot(), None, ours).others)
+    return dataclasses.replace(result, other_cpu=cpu_use(before, cpu_snapshot(), None, ours).others,
+                               fsync_max_ms=probe.max_ms)
+
+
+# -------------------------------------------------------------------------------- disk
+
+
+class DiskProbe:
+    """Times an fdatasync of 8 KiB every ``every`` s in a thread, during a run: PostgreSQL
+    acknowledges a commit once its WAL is flushed, so a stall of the disk holds every command
+    in flight for as long, whatever the server does. The slowest one shows whether a run's
+    tail was the disk's (the probe adds about 100 small flushes a second to PostgreSQL's
+    thousands)."""
+
+    def __init__(self, folder: Path, every: float = 0.01) -> None:
+        self.path = folder / "disk-probe"
+        self.every = every
+        self.timings: list[float] = []
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> DiskProbe:
+        self._thread = threading.Thread(target=self._run, name="disk-probe", daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def _run(self) -> None:
+        block = os.urandom(8192)
+        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o600)
+        try:
+            offset = 0
+            while not self._stop.wait(self.every):
+                t = time.perf_counter()
+                os.pwrite(fd, block, offset)
+                os.fdatasync(fd)
+                self.timings.append(time.perf_counter() - t)
+                offset = (offset + len(block)) % (1 << 20)
+        finally:
+            os.close(fd)
+
+    @property
+    def max_ms(self) -> float | None:
+        return 1000 * max(self.timings) if self.timings else None
 
 
 # --------------------------------------------------------------------------------- CPU
@@ -692,11 +742,13 @@ def measure(
 ) -> HttpResult:
     """One load run, with the CPU the server process and the rest of the machine used meanwhile."""
     before, waited = cpu_snapshot(), children_cpu()
-    report = generate(server.port, targets, concurrency, seconds, workdir)
+    with DiskProbe(workdir) as probe:
+        report = generate(server.port, targets, concurrency, seconds, workdir)
     use = cpu_use(before, cpu_snapshot(), server.process.pid, ours)
     wall = time.perf_counter() - before.at
     generator = 100 * (children_cpu() - waited) / wall if wall > 0 else None
-    return HttpResult(concurrency, report, use.server, use.others, use.children, use.postgres, generator)
+    return HttpResult(concurrency, report, use.server, use.others, use.children, use.postgres, generator,
+                      probe.max_ms)
 
 
 def children_cpu() -> float:
@@ -720,6 +772,14 @@ def pct(value: float | None) -> str:
     return "?" if value is None else f"{value:.0f}%"
 
 
+def ms(value: float | None) -> str:
+    return "?" if value is None else f"{value:.1f} ms"
+
+
+def num(value: float | None) -> str:
+    return "?" if value is None else f"{value:.1f}"
+
+
 def show_run(label: str, r: HttpResult) -> None:
     rep = r.report
     print(
@@ -730,7 +790,8 @@ def show_run(label: str, r: HttpResult) -> None:
         + (f" (its projector {pct(r.children_cpu)})" if r.children_cpu else "")
         + (f", PostgreSQL {pct(r.postgres_cpu)}" if r.postgres_cpu is not None else "")
         + (f", load generator {pct(r.generator_cpu)}" if r.generator_cpu is not None else "")
-        + f", other processes {pct(r.other_cpu)}",
+        + f", other processes {pct(r.other_cpu)}"
+        + f"; disk: slowest fdatasync {ms(r.fsync_max_ms)}",
         flush=True,
     )
     if r.errors:
@@ -742,7 +803,7 @@ def show_run(label: str, r: HttpResult) -> None:
 def show_raw(raw: RawResult) -> None:
     print(
         f"  raw INSERT c={raw.concurrency}: {raw.rate:,.0f} rows/s, p50 {raw.p50_ms:.2f} ms, p99 {raw.p99_ms:.2f} ms; "
-        f"CPU: other processes {pct(raw.other_cpu)}",
+        f"CPU: other processes {pct(raw.other_cpu)}; disk: slowest fdatasync {ms(raw.fsync_max_ms)}",
         flush=True,
     )
 
@@ -751,22 +812,22 @@ def table(rows: Sequence[Row]) -> str:
     """The summary: one line per concurrency level."""
     with_bare = any(r.bare for r in rows)
     head = (
-        f"{'concurrency':>11}  {'http cmd/s':>10}  {'p50 ms':>7}  {'p99 ms':>7}  {'errors':>6}  {'cpu':>4}"
+        f"{'concurrency':>11}  {'http cmd/s':>10}  {'p50 ms':>7}  {'p99 ms':>7}  {'fsync max':>9}  {'errors':>6}  {'cpu':>4}"
         f"  {'raw insert/s':>12}  {'ratio':>5}"
     )
     if with_bare:
-        head += f"  {'bare req/s':>10}  {'bare p50':>8}  {'bare p99':>8}  {'fracas/bare':>11}"
+        head += f"  {'bare req/s':>10}  {'bare p50':>8}  {'bare p99':>8}  {'bare fsync':>10}  {'fracas/bare':>11}"
     head += f"  {'others':>6}"
     lines = [head]
     for row in rows:
         f, raw, b = row.fracas, row.raw, row.bare
         line = (
             f"{row.concurrency:>11}  {f.rate:>10,.0f}  {f.report.p50_ms:>7.2f}  {f.report.p99_ms:>7.2f}"
-            f"  {f.errors:>6}  {pct(f.server_cpu):>4}  {raw.rate:>12,.0f}  {f.rate / raw.rate if raw.rate else 0:>5.2f}"
+            f"  {num(f.fsync_max_ms):>9}  {f.errors:>6}  {pct(f.server_cpu):>4}  {raw.rate:>12,.0f}  {f.rate / raw.rate if raw.rate else 0:>5.2f}"
         )
         if b is not None:
             line += (
-                f"  {b.rate:>10,.0f}  {b.report.p50_ms:>8.2f}  {b.report.p99_ms:>8.2f}"
+                f"  {b.rate:>10,.0f}  {b.report.p50_ms:>8.2f}  {b.report.p99_ms:>8.2f}  {num(b.fsync_max_ms):>10}"
                 f"  {f.rate / b.rate if b.rate else 0:>11.2f}"
             )
         line += f"  {pct(row.others):>6}"
@@ -880,7 +941,7 @@ def main(argv: list[str] | None = None) -> int:
             if bare is not None:
                 b = measure(bare, generate, btargets, c, args.seconds, workdir, ours)
                 show_run("bare", b)
-            raw = run_raw(dsn, c, args.seconds, ours)
+            raw = run_raw(dsn, c, args.seconds, ours, workdir)
             show_raw(raw)
             rows.append(Row(c, f, raw, b))
 
@@ -905,6 +966,11 @@ def main(argv: list[str] | None = None) -> int:
     print(
         "others = the most CPU that processes foreign to the bench used during the row's runs "
         "(% of one core): above ~10% the row is skewed"
+    )
+    print(
+        "fsync max = the slowest of the disk probe's fdatasync calls (8 KiB every 10 ms, in the bench's "
+        "temporary folder) during that server's run, ms: PostgreSQL flushes its WAL to this disk before "
+        "each commit is acknowledged, so a stall of it holds every command in flight"
     )
     print()
     print(table(rows))
