@@ -302,9 +302,7 @@ class EventStore:
             p.refuse()
             return p.done.result()  # raises PredecessorFailed
         self._waiting.append(p)
-        if not self._tick_due:
-            self._tick_due = True
-            asyncio.get_running_loop().call_soon(self._on_tick)
+        self._start_soon()
         await asyncio.shield(p.done)  # a caller that goes away leaves the outcome to its followers
 
     async def _append_one(
@@ -320,6 +318,13 @@ class EventStore:
             raise TokenRevoked()
         if self.on_commit is not None:
             self.on_commit((encounter_id,))
+
+    def _start_soon(self) -> None:
+        """Start statements for the waiting appends once this turn of the event loop is over:
+        an append queued, or a slot freed, mid-turn, waits for the rest of the turn's commands."""
+        if not self._tick_due:
+            self._tick_due = True
+            asyncio.get_running_loop().call_soon(self._on_tick)
 
     def _on_tick(self) -> None:
         """The turn in which appends were queued is over: start the statements for them."""
@@ -398,10 +403,12 @@ class EventStore:
                     else:
                         p.done.set_exception(TokenRevoked())
         finally:
-            for p in group:  # settled: a pending append keeps no chain of those before it alive
-                p.after = None
+            for p in group:
+                if not p.done.done():  # the task was cancelled (shutdown): its followers decide again
+                    p.done.cancel()
+                p.after = None  # settled: a pending append keeps no chain of those before it alive
             self._in_flight -= 1
-            self._start_groups()
+            self._start_soon()
 
     async def _settle_in_order(self, appends: list[Pending]) -> None:
         for p in appends:

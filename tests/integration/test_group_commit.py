@@ -64,6 +64,15 @@ async def store(database_url: str) -> Any:
         await pool.close()
 
 
+async def _turns_until(condition: Any, turns: int = 50) -> None:
+    """Let the event loop run until ``condition()`` holds, at most ``turns`` turns."""
+    for _ in range(turns):
+        await asyncio.sleep(0)
+        if condition():
+            return
+    raise AssertionError("the condition did not come true")
+
+
 async def _stored(conn: asyncpg.Connection, enc: str) -> list[tuple[int, str]]:
     rows = await conn.fetch("SELECT version, data->>'text' AS t FROM events WHERE encounter_id = $1 ORDER BY version",
                             enc)
@@ -181,15 +190,37 @@ async def test_a_follower_of_an_append_in_flight_waits_for_it_to_commit(
     enc, th = await _encounter(conn)
     first = _rows(enc, 1, "a")
     p1 = store.prepare(enc, first, th)
-    t1 = asyncio.ensure_future(store.settle(p1))  # alone, at once: in flight
-    await asyncio.sleep(0)
+    t1 = asyncio.ensure_future(store.settle(p1))
+    await _turns_until(lambda: store._in_flight == 1)  # p1's statement is in flight
     p2 = store.prepare(enc, _next(enc, first, "b"), th, after=p1)
     t2 = asyncio.ensure_future(store.settle(p2))
-    await asyncio.sleep(0)
+    await _turns_until(lambda: store.statements == 1 and not store._tick_due and not p2.done.done())
+    # (p2 queued, its turn over, no second statement started)
     # held back although a slot is free: a statement of its own could commit before p1's
     assert store._in_flight == 1 and not p2.done.done() and p2 in store._waiting
     await asyncio.gather(t1, t2)
     assert await _stored(conn, enc) == [(1, "a"), (2, "b")]
+
+
+async def test_an_append_whose_statement_is_cancelled_fails_and_its_follower_decides_again(
+    store: EventStore, conn: asyncpg.Connection
+) -> None:
+    # the server shutting down cancels the statements in flight: their appends must not stay
+    # pending for ever, nor the ones that follow them
+    enc, th = await _encounter(conn)
+    first = _rows(enc, 1, "a")
+    p1 = store.prepare(enc, first, th)
+    t1 = asyncio.ensure_future(store.settle(p1))
+    await _turns_until(lambda: bool(store._flushes))
+    await asyncio.sleep(0.001)  # the statement is on its way
+    for task in list(store._flushes):
+        task.cancel()
+    p2 = store.prepare(enc, _next(enc, first, "b"), th, after=p1)
+    with pytest.raises(PredecessorFailed):
+        await asyncio.wait_for(store.settle(p2), 10)
+    assert p1.done.cancelled() and store._in_flight == 0
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(t1, 10)
 
 
 async def test_followers_of_an_append_that_fails_are_not_appended(store: EventStore, conn: asyncpg.Connection) -> None:

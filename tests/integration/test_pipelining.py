@@ -77,7 +77,7 @@ async def test_followers_of_a_command_whose_token_was_revoked_are_decided_again(
     player_try = asyncio.ensure_future(client.post(
         f"/encounters/{enc}/commands", json={"type": "TakeAction", "combatant_id": mira, "action": "NotchArrow"},
         headers=player))
-    while entry.tail is None or entry.tail.done.done():  # until the player's append is in flight
+    while entry.tail is None or entry.tail.done.done():  # until the player's append is pending
         await asyncio.sleep(0)
     theirs, followed = entry.tail, store.followed
     gm = [asyncio.ensure_future(client.post(f"/encounters/{enc}/commands", json={"type": "RollInitiative"}))
