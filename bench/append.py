@@ -802,12 +802,12 @@ def pct(value: float | None) -> str:
     return "?" if value is None else f"{value:.0f}%"
 
 
-def ms(value: float | None) -> str:
-    return "?" if value is None else f"{value:.1f} ms"
-
-
 def num(value: float | None) -> str:
     return "?" if value is None else f"{value:.1f}"
+
+
+def ms(value: float | None) -> str:
+    return "?" if value is None else f"{num(value)} ms"
 
 
 def show_run(label: str, r: HttpResult) -> None:
