@@ -275,11 +275,12 @@ async def store(conn: Any, batch: Iterable[Fight]) -> int:
     return len(events)
 
 
-async def append(pool: Any, fight: Fight, batch: int = 500) -> None:
+async def append(pool: Any, fight: Fight, batch: int = 500, gm_secret: str | None = None) -> None:
     """Write one fight through the server's own ``EventStore`` (``pool``: the server's asyncpg
     pool): the encounter, its GM token and first event in one ``open``, then the commands'
     events in appends of about ``batch`` rows, each command's events chained with that
-    command's own metadata, as the server chains them."""
+    command's own metadata, as the server chains them. ``gm_secret``: the GM token's secret
+    (a new one, thrown away, if None)."""
     from server.auth import hash_secret, new_secret
     from server.encounters import EncounterService
     from server.store import GENESIS_HASH, EventStore, chain, new_uuid
@@ -287,7 +288,7 @@ async def append(pool: Any, fight: Fight, batch: int = 500) -> None:
     store, schema, eid = EventStore(pool), fight.ruleset.schema_versions, fight.encounter_id
     metadata = EncounterService._metadata  # the server's metadata for a command's events
     actor = {"role": "gm"}
-    token = hash_secret(new_secret())
+    token = hash_secret(gm_secret or new_secret())
     first = chain(eid, GENESIS_HASH, 1, fight.groups[0], metadata(actor, None), schema)
     await store.open(eid, fight.ruleset.id, fight.state.name, fight.seed, (new_uuid(), token), first)
     last, version, rows = first[-1].hash, len(first) + 1, []

@@ -34,8 +34,9 @@ def _diff(old: Any, new: Any, path: str, ops: list[dict[str, Any]]) -> None:
         ops.append({"op": "replace", "path": path, "value": new})
 
 
-def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
+def _escape(key: str | int) -> str:
+    """A member name in a JSON Pointer (a map keyed by versions has int keys: JSON spells them as text)."""
+    return str(key).replace("~", "~0").replace("/", "~1")
 
 
 def apply_patch(doc: Any, ops: list[dict[str, Any]]) -> Any:

@@ -204,7 +204,8 @@ def opposed_rolled(d: D, s: Story) -> str:
 def willpower_tested(d: D, s: Story) -> str:
     face = (d.get("die") or {}).get("face", "?")
     result = "holds firm" if d.get("held") else "gives way"
-    return f"{s.Who(d.get('combatant_id'))} tests Willpower{because(d)}: {face} against {d.get('willpower')}, {result}."
+    against = f" against {d['willpower']}" if "willpower" in d else ""  # an NPC's Willpower is the GM's
+    return f"{s.Who(d.get('combatant_id'))} tests Willpower{because(d)}: {face}{against}, {result}."
 
 
 def skill_level_rolled(d: D, s: Story) -> str:
@@ -568,7 +569,8 @@ def morale_tests(d: D, s: Story) -> str:
     for t in d.get("tests") or []:
         i = t.get("die")
         face = dice[i].get("face", "?") if isinstance(i, int) and 0 <= i < len(dice) else "?"
-        out.append(f"{s.who(t.get('combatant_id'))} {face} against {t.get('morale')}, "
+        against = f" against {t['morale']}" if "morale" in t else ""  # an NPC's Morale is the GM's
+        out.append(f"{s.who(t.get('combatant_id'))} {face}{against}, "
                    f"{'holds' if t.get('held') else 'breaks'}")
     return "; ".join(out)
 

@@ -4,7 +4,8 @@ The GM sees every connection: its token (id and label), role, combatants, transp
 connected and when it was last seen. Players and spectators see who is at the table, not who
 holds which token: how many connections each role has, and which combatants have their
 player connected; a connection of a player whose combatants are all hidden from them is not
-counted (it would tell of the hidden combatant). Presence is never an event.
+counted (it would tell of the hidden combatant), and with no one else connected they see no
+presence at all, as when nobody is. Presence is never an event.
 """
 
 from __future__ import annotations
@@ -38,6 +39,11 @@ class Presence(msgspec.Struct, kw_only=True, omit_defaults=True):
     roles: dict[str, int]
     combatants: list[str]
     connections: list[Connected] | None = None
+
+    @property
+    def anyone(self) -> bool:
+        """Whether the viewer sees anyone connected (a hidden combatant's player alone is no one)."""
+        return any(self.roles.values())
 
 
 def presence_for(connected: list[Connected], state: EncounterState, viewer: Viewer) -> Presence:

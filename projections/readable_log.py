@@ -168,7 +168,10 @@ def _initiative(d: Mapping[str, Any], s: Story) -> str:
             rolls.append(f"{who} in secret")
             continue
         face = (r.get("die") or {}).get("face")
-        rolls.append(f"{who} {face} + {r.get('modifier', 0)} = {r['total']}")
+        if "modifier" in r:
+            rolls.append(f"{who} {face} + {r['modifier']} = {r['total']}")
+        else:  # an NPC's modifier is off its sheet: the viewer sees the die and the total
+            rolls.append(f"{who} {face}, {r['total']} in all")
     s.order = [c for c in d.get("order") or [] if isinstance(c, str)]
     order = listed(s.who(c) for c in s.order)
     secret = " (the GM's roll is secret)" if d.get("secret") else ""

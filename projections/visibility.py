@@ -1,36 +1,43 @@
-"""What each viewer may see: one filter for every read path (state, events, command replies).
+"""What each viewer may see: one filter for every read path (state, events, command replies,
+refusals, the log, the audit, live streams).
 
 The GM sees everything. A player or a spectator does not see:
 
-- a hidden combatant (an ambush), anywhere: not in the state, not in the order of play,
-  not in any event, not in a count; an event about it is shown as ``Redacted``
-  (its version stays, so paging and resuming work);
-- an NPC's sheet: they see its name, side and what the table can see of it (the fields
-  its ruleset names as visible: its wound level and conditions), not the rest;
-- a secret GM roll, until the GM reveals it: the event is shown with that roll's faces
-  and totals removed, and the state without the values derived from it.
+- a hidden combatant (an ambush), anywhere, until the GM reveals it: an event about it is
+  shown as ``Redacted`` (its version stays, so paging and resuming work); a table-wide event
+  (a new round's Action Points, the order of play) loses the entries that name it; the
+  state is the ruleset's own view of the state without it (``Ruleset.conceal``);
+- an NPC's sheet: they see its name, side and the fields its ruleset names as visible (its
+  wound level and conditions), and no value an event copied off its sheet;
+- a secret GM roll, until the GM reveals it: the event is shown with that roll's faces and
+  totals removed, and the state without the values derived from it.
 
-A player sees their own combatants even when hidden or NPCs. The filter works on the
-JSON shapes of the state and the events, so every later event is filtered by the same
-rules without code of its own: an object that names a hidden combatant disappears.
+What an event is about is read from the types of its fields (``domain/core/concerns.py``)
+and recorded as the fight is folded (``EncounterState.concealed_events``), never guessed
+from text. A player sees their own combatants even when hidden or NPCs.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
+from domain.core.concerns import Shape, shape_of
 from domain.core.encounter import EncounterState
 from domain.rulesets import default_registry
 
-# What the table can see of an NPC's sheet, per ruleset (its wound level, its conditions).
-_VISIBLE_SHEET_FIELDS = {r.id: r.visible_sheet_fields for r in default_registry().all()}
-
 REDACTED = "Redacted"
 _SECRET_KEEP = ("who", "secret")
-_COUNTS = ("combatants_added", "rolls_used", "concealed")  # counts and lists that tell of hidden things
+# what the state counts or lists of hidden things, and the record of them: never shown
+_GM_ONLY = ("combatants_added", "rolls_used", "concealed", "concealed_events")
+
+_RULESETS = {r.id: r for r in default_registry().all()}
+_SHAPES: dict[str, dict[str, Shape]] = {
+    r.id: {t.__struct_config__.tag: shape_of(t) for t in r.event_types} for r in _RULESETS.values()
+}
 
 
 @dataclass(frozen=True)
@@ -50,26 +57,37 @@ GM = Viewer("gm")
 class Scope:
     """What one viewer may not see in one encounter, at its current state."""
 
-    hidden: frozenset[str]
+    hidden: frozenset[str]  # combatants hidden from the viewer, and groups all of whose members are
     own: frozenset[str]
     secret_versions: frozenset[int]
-    hidden_names: frozenset[str] = frozenset()
+    players: frozenset[str] = frozenset()  # player characters: their sheets are the table's
+    unseen_events: Mapping[int, list[str]] = field(default_factory=dict)
     visible_sheet_fields: tuple[str, ...] = ()
+    shapes: Mapping[str, Shape] = field(default_factory=dict)
 
     @classmethod
     def of(cls, state: EncounterState, viewer: Viewer) -> Scope:
         own = viewer.combatant_ids
-        hidden = frozenset(state.concealed) - own
+        ruleset = _RULESETS.get(state.ruleset)
         return cls(
-            hidden=hidden,
+            hidden=ruleset.hidden_from(state, own) if ruleset else frozenset(state.concealed) - own,
             own=own,
             secret_versions=frozenset(state.secret_versions),
-            hidden_names=frozenset(state.combatants[c].name for c in hidden if c in state.combatants),
-            visible_sheet_fields=_VISIBLE_SHEET_FIELDS.get(state.ruleset, ()),
+            players=frozenset(c.id for c in state.combatants.values() if c.controller == "player"),
+            unseen_events=state.concealed_events,
+            visible_sheet_fields=ruleset.visible_sheet_fields if ruleset else (),
+            shapes=_SHAPES.get(state.ruleset, {}),
         )
 
-    def mentions_hidden(self, text: str) -> bool:
-        return any(h in text for h in self.hidden | self.hidden_names)
+    def sheet_is_private(self, owner: Any) -> bool:
+        """Whether a value off ``owner``'s sheet is the GM's: an NPC's or a group's (the GM's
+        roll for all NPCs), not the viewer's own."""
+        return owner is not None and owner not in self.own and owner not in self.players
+
+    def redacts(self, version: int) -> bool:
+        """Whether the event at ``version`` is about a combatant hidden from the viewer."""
+        about = self.unseen_events.get(version)
+        return about is not None and any(c in self.hidden for c in about)
 
 
 def state_for(state: EncounterState, viewer: Viewer) -> Any:
@@ -77,24 +95,27 @@ def state_for(state: EncounterState, viewer: Viewer) -> Any:
     if viewer.sees_all:
         return state
     scope = Scope.of(state, viewer)
-    view = msgspec.to_builtins(state)
-    for key in _COUNTS:
+    ruleset = _RULESETS[state.ruleset]
+    view = msgspec.to_builtins(ruleset.conceal(state, scope.hidden))
+    for key in _GM_ONLY:
         view.pop(key, None)
-    if view.get("turn") in scope.hidden:
-        view["turn"] = None
     if state.initiative_version in scope.secret_versions:
         view["group_initiative"] = {}
-    view = _scrub(view, scope)
-    for c in view["combatants"].values():
+    for cid, c in view["combatants"].items():
         c.pop("seq", None)
+        if scope.sheet_is_private(cid) and isinstance(c.get("sheet"), dict):
+            # an NPC's sheet is the GM's: only what the table can see of it is shown
+            c["sheet"] = {k: c["sheet"][k] for k in scope.visible_sheet_fields if k in c["sheet"]} or None
     return view
 
 
 def event_data_for(version: int, data: dict[str, Any], scope: Scope) -> dict[str, Any] | None:
     """An event's payload as a viewer in ``scope`` may see it; None when it must be redacted whole."""
-    if any(isinstance(v, str) and v in scope.hidden for k, v in data.items() if k != "type"):
+    if scope.redacts(version):
         return None
-    view = _scrub(data, scope)
+    shape = scope.shapes.get(data.get("type", ""))
+    view = data if shape is None else shape.prune(data, scope.hidden, scope.sheet_is_private,
+                                                  scope.visible_sheet_fields)
     if version in scope.secret_versions:  # the event's own "secret" flag stays; its secret rolls go
         view = {k: _hide_secrets(v) for k, v in view.items()}
     view.pop("seq", None)
@@ -105,35 +126,6 @@ def metadata_for(metadata: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     if viewer.sees_all:
         return metadata
     return {k: v for k, v in metadata.items() if k != "idempotency_key"}
-
-
-def _names_hidden(obj: dict[str, Any], hidden: frozenset[str]) -> bool:
-    return any(isinstance(v, str) and v in hidden for v in obj.values())
-
-
-def _scrub(value: Any, scope: Scope) -> Any:
-    """Drop every key, item and object that names a hidden combatant; blank NPC sheets."""
-    if isinstance(value, dict):
-        out = {}
-        for k, v in value.items():
-            if k in scope.hidden:
-                continue
-            if isinstance(v, dict) and _names_hidden(v, scope.hidden):
-                continue
-            out[k] = _scrub(v, scope)
-        if "sheet" in out and out.get("controller") == "gm" and out.get("id", out.get("combatant_id")) not in scope.own:
-            sheet = out["sheet"] if isinstance(out["sheet"], dict) else {}
-            # an NPC's sheet is the GM's: only what the table can see of it is shown
-            out["sheet"] = {k: sheet[k] for k in scope.visible_sheet_fields if k in sheet} or None
-        return out
-    if isinstance(value, list):
-        return [
-            _scrub(v, scope)
-            for v in value
-            if not (isinstance(v, str) and v in scope.hidden)
-            and not (isinstance(v, dict) and _names_hidden(v, scope.hidden))
-        ]
-    return value
 
 
 def _hide_secrets(value: Any) -> Any:

@@ -235,8 +235,9 @@ async def get_encounter(request: Request, encounter_id: FromPath[uuid.UUID]) -> 
     principal = await authorize(request, enc)
     state, connected = await asyncio.gather(service_of(request).current(enc), live_connections(request, enc))
     body = _encode(state_for(state, principal.viewer))
-    if connected:  # who is at the table: see projections/presence.py for what each role sees
-        body = with_presence(body, presence_for(connected, state, principal.viewer))
+    presence = presence_for(connected, state, principal.viewer) if connected else None
+    if presence is not None and presence.anyone:  # who is at the table: see projections/presence.py
+        body = with_presence(body, presence)
     return Response(content=body, media_type=JSON, headers={"ETag": f'"{state.version}"'})
 
 

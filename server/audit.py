@@ -7,7 +7,7 @@ hole proves nothing. What a player or a spectator is told of it is filtered here
 - a problem about an event they may not see whole (one shown to them as ``Redacted``, or
   holding a secret roll not yet revealed) gives its version and ``code`` only: no detail,
   no die, no face (the plain explanation of the code stands in for the detail);
-- a problem whose detail or die label names a hidden combatant is told the same way;
+- a problem with a die a hidden combatant rolled (``DieRoll.by``) is told the same way;
 - the counts of dice are the GM's (like ``rolls_used`` in the state, they would tell of the
   hidden combatants' rolls); everyone gets whether the dice are verified.
 
@@ -42,8 +42,7 @@ def report_for(report: AuditReport, records: list[Any], state: EncounterState, v
     unseen = set(scope.secret_versions) | {r["version"] for r in records if not _seen_whole(r, scope)}
 
     def told(p: AuditProblem) -> AuditProblem:
-        said = p.detail + (p.die.purpose if p.die is not None else "")
-        if p.version in unseen or scope.mentions_hidden(said):
+        if p.version in unseen or (p.die is not None and p.die.by in scope.hidden):
             return AuditProblem(version=p.version, code=p.code, detail=AUDIT_CODES[p.code])
         return p
 

@@ -23,9 +23,9 @@ import msgspec
 
 from domain.core.dice import ReportedDice, SeededDice, choose_dice, seed_commitment
 from domain.core.encounter import AddCombatant, Command, EncounterState, Event, Retcon, Retconned
-from domain.core.errors import CODES, RuleViolation, clean_text
+from domain.core.errors import RuleViolation, clean_text
 from domain.core.ruleset import Registry, Ruleset
-from projections.visibility import REDACTED, Scope, Viewer, event_data_for, metadata_for, state_for
+from projections.visibility import GM, REDACTED, Scope, Viewer, event_data_for, metadata_for, state_for
 from server.auth import IssuedToken, Principal, TokenStore, hash_secret, new_secret, unauthorized
 from server.problems import Problem, decode_body
 from server.snapshots import Snapshots
@@ -397,13 +397,6 @@ class EncounterService:
             # a refusal is an answer too: only for a token that is still valid
             if not await self.tokens.is_valid(write.principal.secret_hash):
                 raise _revoked() from None
-            viewer = write.principal.viewer
-            entry = self._cache.get(encounter_id)
-            if isinstance(exc, RuleViolation) and not viewer.sees_all and entry is not None:
-                scope = Scope.of(entry.state, viewer)
-                if scope.mentions_hidden(exc.message) or scope.mentions_hidden(repr(exc.details)):
-                    # the rules' explanation names what this caller may not see: give the plain one
-                    raise RuleViolation(exc.code, CODES[exc.code]) from None
             raise
 
     async def _execute(self, encounter_id: str, command: Command, write: Write) -> Reply:
@@ -433,7 +426,7 @@ class EncounterService:
                 history = (await self.history(encounter_id, entry.ruleset, state.version)
                            if isinstance(command, Retcon) else None)
                 try:
-                    events, new_state = self._decide(entry, encounter_id, state, command, history)
+                    events, new_state = self._decide(entry, encounter_id, state, command, history, principal.viewer)
                 except RuleViolation:
                     if after is not None:  # refused on a state not yet committed: judge it on the committed one
                         await entry.settled()
@@ -484,11 +477,15 @@ class EncounterService:
 
     def _decide(
         self, entry: Entry, encounter_id: str, state: EncounterState, command: Command,
-        history: list[list[Event]] | None = None,
+        history: list[list[Event]] | None = None, viewer: Viewer = GM,
     ) -> tuple[list[Any], EncounterState]:
+        """The events of ``command`` and the state they leave. A player's command is decided for
+        what they may see: naming a hidden combatant is naming no one, and a refusal tells
+        nothing of them (``Ruleset.decide_as``)."""
         seeded = SeededDice(entry.seed, encounter_id, state.rolls_used)
         dice = choose_dice(state.dice_policy, command.dice, seeded)
-        events = entry.ruleset.decide(state, command, dice, seed=entry.seed, history=history)
+        hidden = frozenset() if viewer.sees_all else entry.ruleset.hidden_from(state, viewer.combatant_ids)
+        events = entry.ruleset.decide_as(hidden, state, command, dice, seed=entry.seed, history=history)
         if isinstance(dice, ReportedDice):
             dice.check_all_used()
         if history is not None and any(isinstance(e, Retconned) for e in events):

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Literal, Protocol
+from typing import ClassVar, Literal, Protocol
 
 import msgspec
 
+from domain.core.concerns import CombatantId
 from domain.core.errors import RuleViolation
 
 DiceSource = Literal["seeded", "reported"]
@@ -30,7 +31,9 @@ _SPACE = 1 << 64
 class DieRoll(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One die as rolled: its size, the face that came up, why it was rolled and where from.
 
-    ``index`` is the seeded roll number (for audit), ``None`` for a reported die.
+    ``index`` is the seeded roll number (for audit), ``None`` for a reported die. ``by``: the
+    combatant who rolled it (``None``: the GM for a group, or a roll of no one's); ``purpose``
+    names the rule it was rolled for, never a combatant (who sees whom is decided by ``by``).
     """
 
     sides: int
@@ -38,10 +41,13 @@ class DieRoll(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     purpose: str
     source: DiceSource
     index: int | None = None
+    by: CombatantId | None = None
+
+    __rolled_by__: ClassVar[bool] = True  # a list of dice is never cut short (domain/core/concerns.py)
 
 
 class Dice(Protocol):
-    def roll(self, sides: int, purpose: str) -> DieRoll: ...
+    def roll(self, sides: int, purpose: str, by: str | None = None) -> DieRoll: ...
 
 
 def seeded_face(seed: bytes, encounter_id: str, index: int, sides: int) -> int:
@@ -92,11 +98,11 @@ class SeededDice:
         self._encounter_id = encounter_id
         self.next_index = next_index
 
-    def roll(self, sides: int, purpose: str) -> DieRoll:
+    def roll(self, sides: int, purpose: str, by: str | None = None) -> DieRoll:
         index = self.next_index
         self.next_index += 1
         face = seeded_face(self._seed, self._encounter_id, index, sides)
-        return DieRoll(sides=sides, face=face, purpose=purpose, source="seeded", index=index)
+        return DieRoll(sides=sides, face=face, purpose=purpose, source="seeded", index=index, by=by)
 
 
 class ReportedDice:
@@ -106,7 +112,7 @@ class ReportedDice:
         self._faces = list(faces)
         self._used = 0
 
-    def roll(self, sides: int, purpose: str) -> DieRoll:
+    def roll(self, sides: int, purpose: str, by: str | None = None) -> DieRoll:
         if self._used >= len(self._faces):
             raise RuleViolation(
                 "dice_missing",
@@ -124,7 +130,7 @@ class ReportedDice:
                 sides=sides,
                 face=face,
             )
-        return DieRoll(sides=sides, face=face, purpose=purpose, source="reported")
+        return DieRoll(sides=sides, face=face, purpose=purpose, source="reported", by=by)
 
     def check_all_used(self) -> None:
         if self._used != len(self._faces):
@@ -137,7 +143,7 @@ class ReportedDice:
 class NoDice:
     """For commands that roll nothing: any roll is a programming error surfaced as a refusal."""
 
-    def roll(self, sides: int, purpose: str) -> DieRoll:  # pragma: no cover - guard
+    def roll(self, sides: int, purpose: str, by: str | None = None) -> DieRoll:  # pragma: no cover - guard
         raise RuleViolation("dice_unavailable", f"No dice are available for {purpose}.")
 
 

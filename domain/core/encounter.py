@@ -11,6 +11,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 
+from domain.core.concerns import CombatantId, EventRef, SheetValue, WholeSheet
 from domain.core.dice import DieRoll
 
 Controller = Literal["gm", "player"]
@@ -53,11 +54,13 @@ class AddCombatant(Command, tag="AddCombatant"):
     controller: Controller
     sheet: dict[str, Any] = msgspec.field(default_factory=dict)
     hidden: bool = False
-    combatant_id: str | None = None
+    combatant_id: CombatantId | None = None
 
 
 class RemoveCombatant(Command, tag="RemoveCombatant"):
-    combatant_id: str
+    """The GM takes a combatant out of the fight (not on their own turn)."""
+
+    combatant_id: CombatantId
 
 
 class RollInitiative(Command, tag="RollInitiative"):
@@ -74,7 +77,7 @@ class RollInitiative(Command, tag="RollInitiative"):
 class RevealCombatant(Command, tag="RevealCombatant"):
     """The GM reveals a hidden combatant: from now on everyone sees it, and its history."""
 
-    combatant_id: str
+    combatant_id: CombatantId
 
 
 class RevealRoll(Command, tag="RevealRoll"):
@@ -86,7 +89,7 @@ class RevealRoll(Command, tag="RevealRoll"):
 class SetTurnOrder(Command, tag="SetTurnOrder"):
     """The GM sets the order of play, within what the ruleset allows."""
 
-    order: list[str]
+    order: list[CombatantId]
 
 
 class StartEncounter(Command, tag="StartEncounter"):
@@ -97,7 +100,7 @@ class EndTurn(Command, tag="EndTurn"):
     """The combatant whose turn it is ends it; the next one's turn begins."""
 
     actor_field = "combatant_id"
-    combatant_id: str
+    combatant_id: CombatantId
 
 
 class EndEncounter(Command, tag="EndEncounter"):
@@ -154,34 +157,34 @@ class EncounterOpened(Event, tag="EncounterOpened"):
 
 
 class CombatantAdded(Event, tag="CombatantAdded"):
-    combatant_id: str
+    combatant_id: CombatantId
     name: str
     side: str
     controller: Controller
-    sheet: dict[str, Any]
+    sheet: WholeSheet[dict[str, Any], "combatant_id"]
     action_points: int = 0
     seq: int = 0
     hidden: bool = False
 
 
 class CombatantRemoved(Event, tag="CombatantRemoved"):
-    combatant_id: str
+    combatant_id: CombatantId
 
 
 class InitiativeRoll(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """One initiative roll: ``who`` is a combatant id, or a group name such as ``npcs``.
     A ``secret`` roll is the GM's, hidden from players until revealed."""
 
-    who: str
+    who: CombatantId
     die: DieRoll
-    modifier: int
+    modifier: SheetValue[int, "who"]
     total: int
     secret: bool = False
 
 
 class InitiativeRolled(Event, tag="InitiativeRolled"):
     rolls: list[InitiativeRoll]
-    order: list[str]
+    order: list[CombatantId]
     secret: bool = False
 
     def dice_rolled(self) -> list[DieRoll]:
@@ -189,7 +192,7 @@ class InitiativeRolled(Event, tag="InitiativeRolled"):
 
 
 class TurnOrderSet(Event, tag="TurnOrderSet"):
-    order: list[str]
+    order: list[CombatantId]
 
 
 class EncounterStarted(Event, tag="EncounterStarted"):
@@ -200,13 +203,13 @@ class RoundStarted(Event, tag="RoundStarted"):
     """A new round: ``action_points`` is every combatant's AP after the round's grant."""
 
     round: int
-    action_points: dict[str, int]
+    action_points: dict[CombatantId, int]
 
 
 class TurnEnded(Event, tag="TurnEnded"):
     """``action_points``: the combatant's AP after the end of their turn, where the ruleset changes it."""
 
-    combatant_id: str
+    combatant_id: CombatantId
     action_points: int | None = None
 
 
@@ -215,11 +218,11 @@ class EncounterEnded(Event, tag="EncounterEnded"):
 
 
 class CombatantRevealed(Event, tag="CombatantRevealed"):
-    combatant_id: str
+    combatant_id: CombatantId
 
 
 class RollRevealed(Event, tag="RollRevealed"):
-    version: int
+    version: EventRef
 
 
 class Retconned(Event, tag="Retconned"):
@@ -283,6 +286,9 @@ class EncounterState(msgspec.Struct, kw_only=True):
     secret_versions: list[int] = msgspec.field(default_factory=list)
     # combatants added hidden and not revealed, kept after they are removed: their history stays hidden
     concealed: list[str] = msgspec.field(default_factory=list)
+    # the events about combatants hidden when they happened: version -> those combatants
+    # (domain/core/concerns.py says what an event is about); kept through reveals and retcons
+    concealed_events: dict[int, list[str]] = msgspec.field(default_factory=dict)
     # what the ruleset itself tracks for the whole encounter (pending checks, sessions, ...)
     rules: Any = None
     rolls_used: int = 0

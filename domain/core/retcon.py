@@ -138,4 +138,7 @@ def retconned(at: EncounterState, before: EncounterState, event: Retconned) -> E
     on from ``before`` (the state it was recorded on) and the undone events' secrets kept."""
     concealed = [*at.concealed, *(c for c in before.concealed if c not in at.concealed)]
     secret = sorted({*at.secret_versions, *(v for v in before.secret_versions if v > event.to_version)})
-    return msgspec.structs.replace(at, version=before.version + 1, concealed=concealed, secret_versions=secret)
+    unseen = {**at.concealed_events,
+              **{v: ids for v, ids in before.concealed_events.items() if v > event.to_version}}
+    return msgspec.structs.replace(at, version=before.version + 1, concealed=concealed, secret_versions=secret,
+                                   concealed_events=unseen)

@@ -18,16 +18,17 @@ from domain.core.dice import Dice, DieRoll
 DIE_LADDER: tuple[int, ...] = (4, 6, 8, 10, 12, 20)
 
 
-def roll_pool(dice: Dice, sizes: Sequence[int], purpose: str) -> list[DieRoll]:
-    """Roll one die of each size, in order."""
-    return [dice.roll(sides, purpose) for sides in sizes]
+def roll_pool(dice: Dice, sizes: Sequence[int], purpose: str, by: str | None = None) -> list[DieRoll]:
+    """Roll one die of each size, in order (``by``: who rolls them)."""
+    return [dice.roll(sides, purpose, by) for sides in sizes]
 
 
 def total(rolls: Sequence[DieRoll]) -> int:
     return sum(r.face for r in rolls)
 
 
-def roll_exploding(dice: Dice, count: int, sides: int, purpose: str, max_explosions: int = 20) -> list[DieRoll]:
+def roll_exploding(dice: Dice, count: int, sides: int, purpose: str, max_explosions: int = 20,
+                   by: str | None = None) -> list[DieRoll]:
     """Roll ``count`` dice; each die showing its maximum is rolled again and added.
 
     ``max_explosions`` bounds a chain per die (the text sets no limit; 20 tens in a row
@@ -36,7 +37,7 @@ def roll_exploding(dice: Dice, count: int, sides: int, purpose: str, max_explosi
     rolls: list[DieRoll] = []
     for _ in range(count):
         for _ in range(max_explosions + 1):
-            r = dice.roll(sides, purpose)
+            r = dice.roll(sides, purpose, by)
             rolls.append(r)
             if r.face != sides:
                 break

@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Union
 import msgspec
 
 from domain.core.action_points import ActionPointBudget
+from domain.core.concerns import Shape, shape_of
 from domain.core.dice import COMMITMENT_PREFIX, Dice, commitment_digest
 from domain.core.encounter import (
     LIFECYCLE_COMMANDS,
@@ -46,7 +47,7 @@ from domain.core.encounter import (
     TurnOrderSet,
 )
 from domain.core import retcon
-from domain.core.errors import RuleViolation, check_id, clean_text
+from domain.core.errors import CODES, RuleViolation, check_id, clean_text
 from domain.core.upcasting import SCHEMA_VERSIONS, UPCASTERS
 
 replace = msgspec.structs.replace
@@ -103,7 +104,7 @@ class Ruleset(ABC):
         self.command_decoder = msgspec.json.Decoder(self.command_type)
         self.event_decoder = msgspec.json.Decoder(self.event_type)
         # how evolve folds each event type (see _step_for), filled as types are met
-        self._steps: dict[type[Event], tuple[Callable[[EncounterState, Any], EncounterState], bool, bool]] = {}
+        self._steps: dict[type[Event], tuple[Callable[[EncounterState, Any], EncounterState], bool, bool, Shape]] = {}
 
     def decode_event(self, type_name: str, schema_version: int, data: str | bytes) -> Event:
         """Decode a stored payload, upcasting it first when it was written by older rules."""
@@ -145,6 +146,73 @@ class Ruleset(ABC):
     def coverage(self) -> list[Any] | None:
         """Each section of the ruleset's text and what the engine does with it."""
         return None
+
+    # ------------------------------------------------------------- who sees what
+
+    def hidden_from(self, state: EncounterState, own: frozenset[str] = frozenset()) -> frozenset[str]:
+        """The combatants hidden from a viewer whose own combatants are ``own`` (a player's), and
+        the groups all of whose members are hidden."""
+        hidden = frozenset(state.concealed) - own
+        if not hidden:
+            return hidden
+        groups = {g for g, members in self.groups(state).items() if members and all(m in hidden for m in members)}
+        return hidden | groups
+
+    def decide_as(
+        self, hidden: frozenset[str], state: EncounterState, command: Command, dice: Dice, **context: Any,
+    ) -> list[Event]:
+        """``decide`` for a sender from whom the ``hidden`` combatants are hidden (a player's
+        command). One that names a hidden combatant gets the answer an unknown id gets, and a
+        refusal is explained from the state the sender may see: neither tells of them."""
+        if not hidden:
+            return self.decide(state, command, dice, **context)
+        if not shape_of(type(command)).ids(command).isdisjoint(hidden):
+            refusal = self._refusal_unseen(self.conceal(state, hidden), command, context)
+            raise refusal or RuleViolation(
+                "unknown_combatant", "There is no such combatant in this encounter.") from None
+        try:
+            return self.decide(state, command, dice, **context)
+        except RuleViolation as refused:
+            told = self._refusal_unseen(self.conceal(state, hidden), command, context)
+            if told is not None and told.code == refused.code:
+                raise told from None
+            raise RuleViolation(refused.code, CODES.get(refused.code, "This command is refused.")) from None
+
+    def _refusal_unseen(self, seen: EncounterState, command: Command, context: dict[str, Any]) -> RuleViolation | None:
+        """The refusal ``command`` gets on ``seen`` (a state without the hidden combatants), or
+        None if it would pass there (or roll dice: it got past every check)."""
+        try:
+            self.decide(seen, command, _NoRolling(), **context)
+        except RuleViolation as refused:
+            return refused
+        except _WouldRoll:
+            return None
+        return None
+
+    def groups(self, state: EncounterState) -> dict[str, list[str]]:
+        """Names the ruleset's events use for several combatants at once (a roll for all NPCs),
+        and who they stand for. Default: none."""
+        return {}
+
+    def conceal(self, state: EncounterState, hidden: frozenset[str]) -> EncounterState:
+        """The state as it would be without the ``hidden`` combatants: what a player or a
+        spectator may see of it, and what their refused commands are explained from."""
+        if not hidden:
+            return state
+        return replace(
+            state,
+            combatants={k: c for k, c in state.combatants.items() if k not in hidden},
+            order=[c for c in state.order if c not in hidden],
+            acted=[c for c in state.acted if c not in hidden],
+            turn=None if state.turn in hidden else state.turn,
+            group_initiative={g: t for g, t in state.group_initiative.items() if g not in hidden},
+            rules=self.conceal_rules(state, hidden),
+        )
+
+    def conceal_rules(self, state: EncounterState, hidden: frozenset[str]) -> Any:
+        """The ruleset's part of the state (``state.rules``) without the ``hidden`` combatants:
+        each ruleset says what of it names them (a key that joins two ids is its own)."""
+        return state.rules
 
     # --------------------------------------------------------------- decider
 
@@ -266,8 +334,10 @@ class Ruleset(ABC):
         step = self._steps.get(kind)
         if step is None:
             step = self._steps[kind] = self._step_for(kind)
-        fold, rolls, secret = step
+        fold, rolls, secret, shape = step
         state = fold(state, event)
+        if state.concealed and shape.names_anything:
+            state = self._note_concealed(state, event, shape)
         if secret and getattr(event, "secret", False) is True:
             # an event with secret rolls: players see them once the GM reveals them (RevealRoll)
             state = replace(state, secret_versions=[*state.secret_versions, state.version + 1])
@@ -279,13 +349,26 @@ class Ruleset(ABC):
                 used = die.index + 1
         return replace(state, version=state.version + 1, rolls_used=used)
 
-    def _step_for(self, kind: type[Event]) -> tuple[Callable[[EncounterState, Any], EncounterState], bool, bool]:
+    def _step_for(self, kind: type[Event]) -> tuple[Callable[[EncounterState, Any], EncounterState], bool, bool, Shape]:
         """How ``evolve`` folds an event of type ``kind``: the lifecycle's own step for a
         lifecycle event (or a subclass of one), else ``evolve_action``; whether the type can
-        roll dice (overrides ``dice_rolled``) and can be secret. Worked out once per type."""
+        roll dice (overrides ``dice_rolled``) and can be secret; what it names. Worked out once per type."""
         fold = next((getattr(self, name) for base, name in _LIFECYCLE_STEPS if issubclass(kind, base)),
                     self.evolve_action)
-        return fold, kind.dice_rolled is not Event.dice_rolled, hasattr(kind, "secret")
+        return fold, kind.dice_rolled is not Event.dice_rolled, hasattr(kind, "secret"), shape_of(kind)
+
+    @staticmethod
+    def _note_concealed(state: EncounterState, event: Event, shape: Shape) -> EncounterState:
+        """Record the event (at the version it is about to get) if it is about a combatant hidden
+        now: one it names outside a list, one who rolled its dice, or one an event it refers to
+        (the attack or the check it is a step of) is about."""
+        ids, refs = shape.subjects(event)
+        for ref in refs:
+            ids.update(state.concealed_events.get(ref, ()))
+        about = [c for c in state.concealed if c in ids]
+        if not about:
+            return state
+        return replace(state, concealed_events={**state.concealed_events, state.version + 1: about})
 
     # One step per lifecycle event: the state after it, before ``evolve`` counts the version.
 
@@ -361,7 +444,12 @@ class Ruleset(ABC):
         combatants = dict(state.combatants)
         combatants[event.combatant_id] = replace(combatants[event.combatant_id], hidden=False)
         concealed = [c for c in state.concealed if c != event.combatant_id]
-        return replace(state, combatants=combatants, concealed=concealed)
+        unseen = {}  # its history is everyone's now
+        for version, about in state.concealed_events.items():
+            rest = [c for c in about if c != event.combatant_id]
+            if rest:
+                unseen[version] = rest
+        return replace(state, combatants=combatants, concealed=concealed, concealed_events=unseen)
 
     def _evolve_roll_revealed(self, state: EncounterState, event: RollRevealed) -> EncounterState:
         return replace(state, secret_versions=[v for v in state.secret_versions if v != event.version])
@@ -376,12 +464,10 @@ class Ruleset(ABC):
 
     def _roll_initiative(self, state: EncounterState, cmd: RollInitiative, dice: Dice) -> InitiativeRolled:
         """The ruleset rolls; a secret roll marks the GM's own rolls (not the players') secret.
-
-        While an NPC is hidden the GM's roll is always secret: its modifier could tell of it.
-        """
+        (The GM's modifier is a value off an NPC's sheet, which players never see: a hidden NPC
+        with the best modifier tells nothing, so a roll is secret only when the GM asks.)"""
         event = self.roll_initiative(state, dice)
-        hidden_npc = any(c.hidden and c.controller == "gm" for c in state.combatants.values())
-        if not (cmd.secret or hidden_npc):
+        if not cmd.secret:
             return event
         rolls = [
             r if r.who in state.combatants and state.combatants[r.who].controller == "player"
@@ -549,6 +635,17 @@ class Ruleset(ABC):
                 available=combatant.action_points,
                 cost=cost,
             )
+
+
+class _WouldRoll(Exception):
+    """A command judged only for its refusal got as far as rolling a die."""
+
+
+class _NoRolling:
+    """The dice of a command judged only for its refusal: none is rolled."""
+
+    def roll(self, sides: int, purpose: str, by: str | None = None) -> Any:
+        raise _WouldRoll
 
 
 class NeedsHistory(ValueError):

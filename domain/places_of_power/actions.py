@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from domain.core.concerns import CombatantId
 from domain.core.encounter import Command, Event
 
 ActionName = Literal[
@@ -42,7 +43,7 @@ class TakeAction(Command, tag="TakeAction"):
     action without a roll, ``IncreaseCost``)."""
 
     actor_field = "combatant_id"
-    combatant_id: str
+    combatant_id: CombatantId
     action: ActionName
     penalties: Annotated[list[str], msgspec.Meta(max_length=4)] = msgspec.field(default_factory=list)
 
@@ -51,14 +52,14 @@ class GmCostedAction(Command, tag="GmCostedAction"):
     """A Non-Combat Task or the use of an Ability, at the cost the GM sets ("Non-Combat Task"
     and "Use Ability" in the common actions): the GM's command, on the combatant's turn."""
 
-    combatant_id: str
+    combatant_id: CombatantId
     action: Literal["NonCombatTask", "UseAbility"]
     description: Annotated[str, msgspec.Meta(min_length=1, max_length=500)]
     action_points: Annotated[int, msgspec.Meta(ge=0, le=6)]
 
 
 class ActionTaken(Event, tag="ActionTaken"):
-    combatant_id: str
+    combatant_id: CombatantId
     action: str
     action_points: int
     description: str = ""

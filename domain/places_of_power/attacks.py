@@ -21,6 +21,7 @@ from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 
+from domain.core.concerns import CombatantId, EventRef
 from domain.core.dice import Dice, DieRoll
 from domain.core.encounter import Combatant, Command, EncounterState, Event
 from domain.core.errors import RuleViolation
@@ -72,8 +73,8 @@ class Exchange(msgspec.Struct, kw_only=True):
     mishap: ``"gm"``); ``choices``: what they may choose now."""
 
     id: int
-    attacker: str
-    defender: str
+    attacker: CombatantId
+    defender: CombatantId
     attack: str
     weapon: str
     band: str
@@ -87,7 +88,7 @@ class Exchange(msgspec.Struct, kw_only=True):
     outcome: str
     extra: int
     stage: str
-    awaiting: str
+    awaiting: CombatantId
     damage: int = 0
     defence_difficulty: str = ""
     critical: str | None = None
@@ -108,8 +109,8 @@ class Attack(Command, tag="Attack"):
     weapon skill's die."""
 
     actor_field = "combatant_id"
-    combatant_id: str
-    target: str
+    combatant_id: CombatantId
+    target: CombatantId
     attack: AttackKind
     band: Literal["Melee", "Close", "Near", "Far", "Long"]
     weapon: Annotated[str, msgspec.Meta(max_length=64)] | None = None
@@ -129,8 +130,8 @@ class ChooseCriticalEffect(Command, tag="ChooseCriticalEffect"):
     (``condition``: which one, for InflictCondition)."""
 
     actor_field = "combatant_id"
-    combatant_id: str
-    attack: int
+    combatant_id: CombatantId
+    attack: EventRef
     effect: CriticalEffect
     condition: Condition | None = None
 
@@ -139,8 +140,8 @@ class SpendSuccesses(Command, tag="SpendSuccesses"):
     """Spend each extra Success on ``Damage`` (+1 Hit) or ``Precision`` (+1 defence level)."""
 
     actor_field = "combatant_id"
-    combatant_id: str
-    attack: int
+    combatant_id: CombatantId
+    attack: EventRef
     split: Annotated[list[Literal["Damage", "Precision"]], msgspec.Meta(max_length=5)]
 
 
@@ -149,8 +150,8 @@ class Defend(Command, tag="Defend"):
     it on the armour, or taking it. Reported dice: the defence's two dice."""
 
     actor_field = "combatant_id"
-    combatant_id: str
-    attack: int
+    combatant_id: CombatantId
+    attack: EventRef
     defence: Defence
     penalties: Penalties = msgspec.field(default_factory=list)
 
@@ -158,7 +159,7 @@ class Defend(Command, tag="Defend"):
 class ResolveMishap(Command, tag="ResolveMishap"):
     """The GM settles a Critical Miss: ``result`` 1-6 from the table, or none to roll the D6."""
 
-    attack: int
+    attack: EventRef
     result: Annotated[int, msgspec.Meta(ge=1, le=6)] | None = None
 
 
@@ -168,9 +169,9 @@ COMMANDS = (Attack, ChooseCriticalEffect, SpendSuccesses, Defend, ResolveMishap)
 
 
 class AttackDeclared(Event, tag="AttackDeclared"):
-    attack_id: int
-    attacker: str
-    defender: str
+    attack_id: EventRef
+    attacker: CombatantId
+    defender: CombatantId
     attack: str
     weapon: str
     band: str
@@ -186,7 +187,7 @@ class AttackDeclared(Event, tag="AttackDeclared"):
 
 
 class AttackRolled(Event, tag="AttackRolled"):
-    attack_id: int
+    attack_id: EventRef
     dice: list[DieRoll]
     total: int
     outcome: str
@@ -197,7 +198,7 @@ class AttackRolled(Event, tag="AttackRolled"):
 
 
 class CriticalEffectChosen(Event, tag="CriticalEffectChosen"):
-    attack_id: int
+    attack_id: EventRef
     effect: str
     condition: str | None = None
 
@@ -205,25 +206,25 @@ class CriticalEffectChosen(Event, tag="CriticalEffectChosen"):
 class CriticalDowngraded(Event, tag="CriticalDowngraded"):
     """A Hero Point turned the incoming Critical Hit into a regular Hit."""
 
-    attack_id: int
+    attack_id: EventRef
 
 
 class HelmetSacrificed(Event, tag="HelmetSacrificed"):
-    attack_id: int
-    combatant_id: str
+    attack_id: EventRef
+    combatant_id: CombatantId
     pieces: list[ArmourPiece]
 
 
 class SuccessesSpent(Event, tag="SuccessesSpent"):
-    attack_id: int
+    attack_id: EventRef
     split: list[str]
     damage: int
     defence_difficulty: str
 
 
 class DefenceRolled(Event, tag="DefenceRolled"):
-    attack_id: int
-    defender: str
+    attack_id: EventRef
+    defender: CombatantId
     defence: str
     action_points: int
     dice: list[DieRoll] = msgspec.field(default_factory=list)
@@ -239,8 +240,8 @@ class DefenceRolled(Event, tag="DefenceRolled"):
 class ArmourTook(Event, tag="ArmourTook"):
     """The armour met the damage: ``pieces`` are the combatant's armour afterwards."""
 
-    attack_id: int
-    combatant_id: str
+    attack_id: EventRef
+    combatant_id: CombatantId
     damage: int
     damage_through: int
     pieces: list[ArmourPiece]
@@ -249,8 +250,8 @@ class ArmourTook(Event, tag="ArmourTook"):
 
 
 class HitsTaken(Event, tag="HitsTaken"):
-    attack_id: int
-    combatant_id: str
+    attack_id: EventRef
+    combatant_id: CombatantId
     damage: int
     hits: int
     dead: bool
@@ -260,13 +261,13 @@ class HitsTaken(Event, tag="HitsTaken"):
 
 
 class KnockedProne(Event, tag="KnockedProne"):
-    combatant_id: str
+    combatant_id: CombatantId
     reason: str
 
 
 class MishapSuffered(Event, tag="MishapSuffered"):
-    attack_id: int
-    combatant_id: str
+    attack_id: EventRef
+    combatant_id: CombatantId
     result: int
     die: DieRoll | None = None
 
@@ -278,13 +279,13 @@ class LethalBlow(Event, tag="LethalBlow"):
     """The Hits getting through would kill a target who failed to defend: the attacker may
     Pull their Punch (pull_your_punch.py) before they land."""
 
-    attack_id: int
-    combatant_id: str
+    attack_id: EventRef
+    combatant_id: CombatantId
     damage: int
 
 
 class ExchangeEnded(Event, tag="ExchangeEnded"):
-    attack_id: int
+    attack_id: EventRef
     result: str
 
 
@@ -378,8 +379,8 @@ def declare(ruleset: object, state: EncounterState, cmd: Attack, dice: Dice) -> 
                           base_damage=base)
     ruleset.spend_action_points(c, pay.cost, f"this {cmd.attack} attack")
     attack_id = state.version + 1
-    rolled = [dice.roll(n, f"attack {attack_id}: {label}")
-              for n, label in zip(pay.dice, (weapon.attribute.title(), weapon.skill), strict=True)]
+    rolled = [dice.roll(n, f"attack {attack_id}: {label}", c.id)
+              for n, label in zip(pay.dice, (weapon.attribute.title(), "weapon skill"), strict=True)]
     outcome, levels = judge([d.face for d in rolled], [d.sides for d in rolled], pay.difficulty)
     hit = outcome in ("Partial Success", "Full Success", "Critical Success")
     events: list[Event] = [
@@ -470,8 +471,9 @@ def defend(ruleset: object, state: EncounterState, cmd: Defend, dice: Dice) -> l
     pay = apply_penalties(cmd.penalties, penalty_owed(state, d.id), difficulty=ex.defence_difficulty, dice=(a, k),
                           cost=cost, base_damage=0)
     ruleset.spend_action_points(d, pay.cost, cmd.defence)
-    rolled = [dice.roll(n, f"attack {ex.id}: {cmd.defence}, {label}")
-              for n, label in zip(pay.dice, (attribute.title(), skill), strict=True)]
+    rolled = [dice.roll(n, f"attack {ex.id}: {cmd.defence}, {label}", d.id)
+              for n, label in zip(pay.dice, (attribute.title(), "weapon skill" if cmd.defence == "Parry" else skill),
+                                  strict=True)]
     total = sum(r.face for r in rolled)
     success = total >= DIFFICULTIES[pay.difficulty]
     # "If you beat the required value by one or more Difficulty levels then that
@@ -536,7 +538,7 @@ def mishap(state: EncounterState, cmd: ResolveMishap, dice: Dice) -> list[Event]
     die = None
     result = cmd.result
     if result is None:
-        die = dice.roll(MISHAP_DIE, f"attack {ex.id}: Critical Miss")
+        die = dice.roll(MISHAP_DIE, f"attack {ex.id}: Critical Miss")  # the GM rolls it
         result = die.face
     return [MishapSuffered(attack_id=ex.id, combatant_id=ex.attacker, result=result, die=die),
             ExchangeEnded(attack_id=ex.id, result="critical miss")]

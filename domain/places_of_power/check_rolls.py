@@ -12,6 +12,7 @@ from typing import Annotated
 
 import msgspec
 
+from domain.core.concerns import CombatantId, EventRef
 from domain.core.dice import Dice, DieRoll
 from domain.core.encounter import Command, EncounterState, Event
 from domain.core.errors import RuleViolation
@@ -29,7 +30,7 @@ class CallForCheck(Command, tag="CallForCheck"):
     ``difficulty``. ``occupation``: the roll relates to the character's occupation (an
     extra D6). The check's id is the version of the event that calls it."""
 
-    combatant_id: str
+    combatant_id: CombatantId
     attribute: Attribute
     skill: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
     difficulty: Difficulty
@@ -49,8 +50,8 @@ class RollCheck(Command, tag="RollCheck"):
     (``IncreaseDifficulty`` or ``StepDownDie``)."""
 
     actor_field = "combatant_id"
-    combatant_id: str
-    check: int
+    combatant_id: CombatantId
+    check: EventRef
     penalties: Penalties = msgspec.field(default_factory=list)
 
 
@@ -59,14 +60,14 @@ class ReRoll(Command, tag="ReRoll"):
     taken, the re-roll is at Disadvantage, and failing it is a Critical Failure."""
 
     actor_field = "combatant_id"
-    combatant_id: str
-    check: int
+    combatant_id: CombatantId
+    check: EventRef
     penalties: Penalties = msgspec.field(default_factory=list)
 
 
 class CheckCalled(Event, tag="CheckCalled"):
-    check: int
-    combatant_id: str
+    check: EventRef
+    combatant_id: CombatantId
     attribute: str
     skill: str
     difficulty: str
@@ -79,8 +80,8 @@ class CheckCalled(Event, tag="CheckCalled"):
 class CheckRolled(Event, tag="CheckRolled"):
     """``dice``: the Attribute die, the Skill die, then the occupation D6 if any."""
 
-    check: int
-    combatant_id: str
+    check: EventRef
+    combatant_id: CombatantId
     dice: list[DieRoll]
     total: int
     difficulty: str
@@ -95,13 +96,13 @@ class CheckRolled(Event, tag="CheckRolled"):
 
 
 class ConditionTaken(Event, tag="ConditionTaken"):
-    combatant_id: str
+    combatant_id: CombatantId
     condition: str
     reason: str = ""
 
 
 class ConditionRemoved(Event, tag="ConditionRemoved"):
-    combatant_id: str
+    combatant_id: CombatantId
     condition: str
     reason: str = ""
 
@@ -109,7 +110,7 @@ class ConditionRemoved(Event, tag="ConditionRemoved"):
 class SkillMarked(Event, tag="SkillMarked"):
     """A Critical Success or Critical Failure marks the skill used, for levelling up."""
 
-    combatant_id: str
+    combatant_id: CombatantId
     skill: str
 
 
@@ -182,9 +183,9 @@ def _roll(
                           base_damage=0)
     a, k = pay.dice
     what = f"check {rec.id}"
-    rolled = [dice.roll(a, f"{what}: {rec.attribute.title()}"), dice.roll(k, f"{what}: {rec.skill}")]
+    rolled = [dice.roll(a, f"{what}: {rec.attribute.title()}", c.id), dice.roll(k, f"{what}: skill", c.id)]
     if rec.occupation:
-        rolled.append(dice.roll(OCCUPATION_DIE, f"{what}: occupation"))
+        rolled.append(dice.roll(OCCUPATION_DIE, f"{what}: occupation", c.id))
     faces = [d.face for d in rolled]
     outcome, levels = judge(faces, [d.sides for d in rolled], pay.difficulty)
     if reroll and outcome in ("Failure", "Critical Failure"):

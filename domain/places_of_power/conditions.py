@@ -12,6 +12,7 @@ from typing import Annotated
 
 import msgspec
 
+from domain.core.concerns import CombatantId
 from domain.core.encounter import Command, EncounterState, Event
 from domain.core.errors import RuleViolation
 from domain.places_of_power.check_rolls import ConditionRemoved, ConditionTaken
@@ -22,7 +23,7 @@ from domain.places_of_power.table import sheet
 class ApplyCondition(Command, tag="ApplyCondition"):
     """The GM puts a Condition on a combatant."""
 
-    combatant_id: str
+    combatant_id: CombatantId
     condition: Condition
     reason: Annotated[str, msgspec.Meta(max_length=500)] = ""
 
@@ -30,7 +31,7 @@ class ApplyCondition(Command, tag="ApplyCondition"):
 class RemoveCondition(Command, tag="RemoveCondition"):
     """The GM removes a Condition."""
 
-    combatant_id: str
+    combatant_id: CombatantId
     condition: Condition
     reason: Annotated[str, msgspec.Meta(max_length=500)] = ""
 

@@ -15,6 +15,7 @@ from typing import Annotated
 
 import msgspec
 
+from domain.core.concerns import CombatantId, SheetValue
 from domain.core.dice import Dice, DieRoll
 from domain.core.encounter import Command, EncounterState, Event
 from domain.core.errors import RuleViolation
@@ -28,7 +29,7 @@ WILLPOWER_DIE = 20
 class Contestant(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """One side of an opposed roll. ``bonus``: a flat modifier the rules give (a shield's +2)."""
 
-    combatant_id: str
+    combatant_id: CombatantId
     attribute: Attribute
     skill: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
     advantage: bool = False
@@ -48,12 +49,12 @@ class OpposedRoll(Command, tag="OpposedRoll"):
 class WillpowerRoll(Command, tag="WillpowerRoll"):
     """The GM tests a combatant's willpower or morale: a D20 at or under Willpower holds."""
 
-    combatant_id: str
+    combatant_id: CombatantId
     reason: Annotated[str, msgspec.Meta(max_length=500)] = ""
 
 
 class ContestantRolled(msgspec.Struct, kw_only=True):
-    combatant_id: str
+    combatant_id: CombatantId
     dice: list[DieRoll]
     bonus: int
     total: int
@@ -64,7 +65,7 @@ class OpposedRolled(Event, tag="OpposedRolled"):
     winner's total reached a difficulty level above the one the loser's reached."""
 
     sides: list[ContestantRolled]
-    winner: str | None
+    winner: CombatantId | None
     by_a_level: bool
     reason: str = ""
 
@@ -73,9 +74,9 @@ class OpposedRolled(Event, tag="OpposedRolled"):
 
 
 class WillpowerTested(Event, tag="WillpowerTested"):
-    combatant_id: str
+    combatant_id: CombatantId
     die: DieRoll
-    willpower: int
+    willpower: SheetValue[int, "combatant_id"]
     held: bool
     reason: str = ""
 
@@ -119,8 +120,8 @@ def roll_contestant(state: EncounterState, side: Contestant, dice: Dice, *,
     conditioned = CONDITION_OF[side.attribute] in s.conditions
     a, k = dice_for(sides(s.attribute_die(side.attribute)), sides(skill_die), side.advantage,
                     side.disadvantage or conditioned)
-    rolls = [dice.roll(a, f"opposed roll: {c.name}, {side.attribute.title()}"),
-             dice.roll(k, f"opposed roll: {c.name}, {side.skill}")]
+    rolls = [dice.roll(a, f"opposed roll: {side.attribute.title()}", c.id),
+             dice.roll(k, "opposed roll: skill", c.id)]
     return ContestantRolled(combatant_id=c.id, dice=rolls, bonus=side.bonus,
                             total=sum(r.face for r in rolls) + side.bonus)
 
@@ -128,7 +129,7 @@ def roll_contestant(state: EncounterState, side: Contestant, dice: Dice, *,
 def willpower(state: EncounterState, cmd: WillpowerRoll, dice: Dice) -> list[Event]:
     c = state.combatants[cmd.combatant_id]
     w = sheet(c).willpower
-    die = dice.roll(WILLPOWER_DIE, f"willpower: {c.name}")
+    die = dice.roll(WILLPOWER_DIE, "willpower", c.id)
     return [WillpowerTested(combatant_id=c.id, die=die, willpower=w, held=die.face <= w, reason=cmd.reason)]
 
 

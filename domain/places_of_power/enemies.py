@@ -26,6 +26,7 @@ from typing import Annotated, Any
 
 import msgspec
 
+from domain.core.concerns import CombatantId
 from domain.core.encounter import Combatant, CombatantAdded, Command, EncounterState, Event
 from domain.core.errors import RuleViolation
 from domain.places_of_power.grapples import cost_only, penalty_owed
@@ -134,8 +135,8 @@ class SpecialActionsUsed(msgspec.Struct, kw_only=True):
     """``this_turn``: the Special Action used in the current turn, by Enemy; ``this_combat``:
     the once-per-combat Special Actions already used, by Enemy."""
 
-    this_turn: dict[str, str] = msgspec.field(default_factory=dict)
-    this_combat: dict[str, list[str]] = msgspec.field(default_factory=dict)
+    this_turn: dict[CombatantId, str] = msgspec.field(default_factory=dict)
+    this_combat: dict[CombatantId, list[str]] = msgspec.field(default_factory=dict)
 
 
 def used(state: EncounterState) -> SpecialActionsUsed:
@@ -149,14 +150,14 @@ class UseSpecialAction(Command, tag="UseSpecialAction"):
     fight. Its effect is the GM's to apply (``note``: what it did). ``penalties``: how a
     Wounded or Afflicted Enemy pays each Penalty Point (``IncreaseCost``)."""
 
-    combatant_id: str
+    combatant_id: CombatantId
     name: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
     note: Annotated[str, msgspec.Meta(max_length=500)] = ""
     penalties: Annotated[list[str], msgspec.Meta(max_length=4)] = msgspec.field(default_factory=list)
 
 
 class SpecialActionUsed(Event, tag="SpecialActionUsed"):
-    combatant_id: str
+    combatant_id: CombatantId
     name: str
     action_points: int
     once_per_combat: bool

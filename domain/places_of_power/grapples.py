@@ -17,6 +17,7 @@ from typing import Annotated
 
 import msgspec
 
+from domain.core.concerns import CombatantId
 from domain.core.dice import Dice, DieRoll
 from domain.core.encounter import Command, EncounterState, Event
 from domain.core.errors import RuleViolation
@@ -32,8 +33,8 @@ class Grapple(Command, tag="Grapple"):
     the target's."""
 
     actor_field = "combatant_id"
-    combatant_id: str
-    target: str
+    combatant_id: CombatantId
+    target: CombatantId
     penalties: Annotated[list[str], msgspec.Meta(max_length=4)] = msgspec.field(default_factory=list)
 
 
@@ -41,7 +42,7 @@ class ReleaseGrapple(Command, tag="ReleaseGrapple"):
     """The combatant in control lets go (a free action)."""
 
     actor_field = "combatant_id"
-    combatant_id: str
+    combatant_id: CombatantId
 
 
 class BreakFree(Command, tag="BreakFree"):
@@ -49,7 +50,7 @@ class BreakFree(Command, tag="BreakFree"):
     roll at a 1-point penalty; free for the holder). ``reverse``: on a win, hold the holder."""
 
     actor_field = "combatant_id"
-    combatant_id: str
+    combatant_id: CombatantId
     reverse: bool = False
     penalties: Annotated[list[str], msgspec.Meta(max_length=6)] = msgspec.field(default_factory=list)
 
@@ -58,13 +59,13 @@ class Squeeze(Command, tag="Squeeze"):
     """The holder spends 2 AP to inflict 1 Hit of unavoidable damage on the held."""
 
     actor_field = "combatant_id"
-    combatant_id: str
+    combatant_id: CombatantId
     penalties: Annotated[list[str], msgspec.Meta(max_length=4)] = msgspec.field(default_factory=list)
 
 
 class GrappleAttempted(Event, tag="GrappleAttempted"):
-    combatant_id: str
-    target: str
+    combatant_id: CombatantId
+    target: CombatantId
     action_points: int
     roll: OpposedRolled
     held: bool
@@ -74,14 +75,14 @@ class GrappleAttempted(Event, tag="GrappleAttempted"):
 
 
 class GrappleEnded(Event, tag="GrappleEnded"):
-    controller: str
-    held: str
+    controller: CombatantId
+    held: CombatantId
     reason: str
 
 
 class BreakFreeRolled(Event, tag="BreakFreeRolled"):
-    combatant_id: str
-    holder: str
+    combatant_id: CombatantId
+    holder: CombatantId
     action_points: int
     roll: OpposedRolled
     freed: bool
@@ -92,8 +93,8 @@ class BreakFreeRolled(Event, tag="BreakFreeRolled"):
 
 
 class Squeezed(Event, tag="Squeezed"):
-    controller: str
-    held: str
+    controller: CombatantId
+    held: CombatantId
     action_points: int
 
 

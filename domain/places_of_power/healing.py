@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal, NamedTuple
 
 import msgspec
 
+from domain.core.concerns import CombatantId
 from domain.core.dice import Dice, DieRoll
 from domain.core.encounter import Combatant, Command, EncounterState, Event
 from domain.core.errors import RuleViolation
@@ -40,8 +41,8 @@ class Heal(Command, tag="Heal"):
     Dexterity or Intelligence). Reported dice: the Attribute die, then the Medical die."""
 
     actor_field = "combatant_id"
-    combatant_id: str
-    target: str
+    combatant_id: CombatantId
+    target: CombatantId
     attribute: Literal[
         "strength", "stamina", "agility", "dexterity", "intelligence", "perception", "empathy", "charisma"
     ] = "dexterity"
@@ -49,8 +50,8 @@ class Heal(Command, tag="Heal"):
 
 
 class HealingRolled(Event, tag="HealingRolled"):
-    healer: str
-    target: str
+    healer: CombatantId
+    target: CombatantId
     action_points: int
     dice: list[DieRoll]
     total: int
@@ -99,7 +100,7 @@ def medical_check(ruleset: Any, state: EncounterState, healer: Combatant, target
     pay = apply_penalties(penalties, penalty_owed(state, healer.id), difficulty=difficulty, dice=(a, k), cost=cost,
                           base_damage=0)
     ruleset.spend_action_points(healer, pay.cost, what)
-    rolled = [dice.roll(n, f"{what} {target.name}: {label}")
+    rolled = [dice.roll(n, f"{what}: {label}", healer.id)
               for n, label in zip(pay.dice, (attribute.title(), "Medical"), strict=True)]
     outcome, _ = judge([d.face for d in rolled], [d.sides for d in rolled], pay.difficulty)
     return MedicalCheck(rolled, sum(d.face for d in rolled), pay.difficulty, outcome, pay.cost)

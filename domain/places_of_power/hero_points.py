@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from domain.core.concerns import CombatantId, EventRef
 from domain.core.encounter import Command, EncounterState, Event
 from domain.core.errors import RuleViolation
 from domain.places_of_power.attacks import CriticalDowngraded
@@ -39,7 +40,7 @@ class StartSession(Command, tag="StartSession"):
 class AwardHeroPoint(Command, tag="AwardHeroPoint"):
     """The GM awards a Hero Point (creative play, a strong character moment, a good joke)."""
 
-    combatant_id: str
+    combatant_id: CombatantId
     reason: Text = ""
 
 
@@ -50,38 +51,38 @@ class SpendHeroPoint(Command, tag="SpendHeroPoint"):
     (back to a single Hit), ``Flashback`` (``narration``; the GM may call for a check)."""
 
     actor_field = "combatant_id"
-    combatant_id: str
+    combatant_id: CombatantId
     use: Use
-    check: int | None = None
+    check: EventRef | None = None
     condition: Condition | None = None
     narration: Text = ""
 
 
 class SessionStarted(Event, tag="SessionStarted"):
     session: int
-    hero_points: dict[str, int]
+    hero_points: dict[CombatantId, int]
 
 
 class HeroPointAwarded(Event, tag="HeroPointAwarded"):
-    combatant_id: str
+    combatant_id: CombatantId
     reason: str = ""
 
 
 class HeroPointSpent(Event, tag="HeroPointSpent"):
-    combatant_id: str
+    combatant_id: CombatantId
     use: str
-    check: int | None = None
+    check: EventRef | None = None
     condition: str | None = None
     narration: str = ""
 
 
 class CheckEased(Event, tag="CheckEased"):
-    check: int
+    check: EventRef
     difficulty: str
 
 
 class CheckOutcomeChanged(Event, tag="CheckOutcomeChanged"):
-    check: int
+    check: EventRef
     outcome: str
 
 

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import msgspec
 
+from domain.core.concerns import CombatantId
 from domain.core.encounter import Command, EncounterState, Event
 from domain.places_of_power.table import with_sheet
 
@@ -19,12 +20,12 @@ HELPLESS = 4
 class SetHits(Command, tag="SetHits"):
     """The GM sets how many Hits a combatant has taken (0: unhurt, 4: Helpless)."""
 
-    combatant_id: str
+    combatant_id: CombatantId
     hits: Annotated[int, msgspec.Meta(ge=0, le=20)]
 
 
 class HitsSet(Event, tag="HitsSet"):
-    combatant_id: str
+    combatant_id: CombatantId
     hits: int
     reason: str = ""
 

@@ -27,7 +27,7 @@ def roll(state: EncounterState, dice: Dice) -> InitiativeRolled:
     npcs = sorted((c for c in state.combatants.values() if c.controller == "gm"), key=lambda c: c.seq)
     rolls: list[InitiativeRoll] = []
     for c in players:
-        die = dice.roll(INITIATIVE_DIE, f"initiative: {c.name}")
+        die = dice.roll(INITIATIVE_DIE, "initiative", c.id)
         mod = c.sheet.initiative_modifier
         rolls.append(InitiativeRoll(who=c.id, die=die, modifier=mod, total=die.face + mod))
     gm_total = None

@@ -51,6 +51,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from domain.core.concerns import CombatantId
 from domain.core.dice import Dice, DieRoll
 from domain.core.encounter import Combatant, Command, EncounterState, Event
 from domain.core.errors import RuleViolation
@@ -103,7 +104,7 @@ class SetInjuryTreatment(Command, tag="SetInjuryTreatment"):
     in days and ``recovery_die`` (the Recovery Dice Value), and the ``permanent_condition`` it
     leaves if one is applied. Not during the fight; again, to change them, until it is treated."""
 
-    patient: str
+    patient: CombatantId
     injury: InjuryNumber
     difficulty: Difficulty
     base_recovery_time: Days
@@ -119,8 +120,8 @@ class TreatInjury(Command, tag="TreatInjury"):
     succeeding critically)."""
 
     actor_field = "healer"
-    healer: str
-    patient: str
+    healer: CombatantId
+    patient: CombatantId
     injury: InjuryNumber
     method: Method
     attribute: Attribute = "dexterity"
@@ -137,7 +138,7 @@ class PassDays(Command, tag="PassDays"):
 
 
 class InjuryTreatmentSet(Event, tag="InjuryTreatmentSet"):
-    patient: str
+    patient: CombatantId
     injury: int
     treatment: InjuryTreatment
 
@@ -146,8 +147,8 @@ class InjuryTreated(Event, tag="InjuryTreated"):
     """A treatment check. ``total_recovery_time`` None: the Injury remains untreated
     (``needs_surgery``). ``permanent_condition``: the one applied, if any."""
 
-    healer: str
-    patient: str
+    healer: CombatantId
+    patient: CombatantId
     injury: int
     method: str
     attribute: str
@@ -165,7 +166,7 @@ class InjuryTreated(Event, tag="InjuryTreated"):
 
 
 class RecoveredInjury(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    combatant_id: str
+    combatant_id: CombatantId
     injury: int
 
 
@@ -251,9 +252,9 @@ def treat(ruleset: Ruleset, state: EncounterState, cmd: TreatInjury, dice: Dice)
                             skill=cmd.method)
     conditioned = CONDITION_OF[cmd.attribute] in hs.conditions
     sizes = dice_for(sides(hs.attribute_die(cmd.attribute)), sides(skill), False, conditioned)
-    what = f"treating {patient.name}'s Injury {injury.number}"
-    rolled = [dice.roll(n, f"{what}: {label}") for n, label in zip(sizes, (cmd.attribute.title(), cmd.method),
-                                                                    strict=True)]
+    what = f"treating Injury {injury.number}"
+    rolled = [dice.roll(n, f"{what}: {label}", healer.id) for n, label in zip(sizes, (cmd.attribute.title(), cmd.method),
+                                                                              strict=True)]
     outcome, _ = judge([d.face for d in rolled], [d.sides for d in rolled], terms.difficulty)
     time, condition = RESULTS[(cmd.method, outcome)]
     # "will result in a Permanent Condition regardless of the success of the Surgery Check"
@@ -261,7 +262,7 @@ def treat(ruleset: Ruleset, state: EncounterState, cmd: TreatInjury, dice: Dice)
     recovery_roll = None
     total_recovery_time = None
     if time == "rolled":
-        recovery_roll = dice.roll(sides(terms.recovery_die), f"{what}: Recovery Dice")
+        recovery_roll = dice.roll(sides(terms.recovery_die), f"{what}: Recovery Dice", patient.id)
         total_recovery_time = terms.base_recovery_time + recovery_roll.face
     elif time == "maximum":
         total_recovery_time = terms.base_recovery_time + sides(terms.recovery_die)

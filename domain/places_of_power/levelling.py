@@ -20,6 +20,7 @@ from typing import Annotated
 
 import msgspec
 
+from domain.core.concerns import CombatantId
 from domain.core.dice import Dice, DieRoll
 from domain.core.encounter import Command, EncounterState, Event
 from domain.core.errors import RuleViolation
@@ -43,7 +44,7 @@ class LongRest(Command, tag="LongRest"):
     Reported dice: one D20 per marked skill, combatants in the order they were added,
     skills in the order they were marked."""
 
-    mere_activation: Annotated[dict[str, list[str]], msgspec.Meta(max_length=100)] = msgspec.field(
+    mere_activation: Annotated[dict[CombatantId, list[str]], msgspec.Meta(max_length=100)] = msgspec.field(
         default_factory=dict
     )
 
@@ -52,7 +53,7 @@ class SkillLevelRolled(Event, tag="SkillLevelRolled"):
     """``to_die``: the skill's new die when it levelled up; ``activation_point``: a Mere
     Activation Point was taken instead."""
 
-    combatant_id: str
+    combatant_id: CombatantId
     skill: str
     die: DieRoll
     target: int
@@ -68,7 +69,7 @@ class SkillLevelRolled(Event, tag="SkillLevelRolled"):
 class MarkCleared(Event, tag="MarkCleared"):
     """A marked skill that cannot level further (D20) loses its mark."""
 
-    combatant_id: str
+    combatant_id: CombatantId
     skill: str
 
 
@@ -100,7 +101,7 @@ def long_rest(state: EncounterState, cmd: LongRest, dice: Dice) -> list[Event]:
                 events.append(MarkCleared(combatant_id=c.id, skill=skill))
                 continue
             nxt, target = LEVEL_UP[current]
-            die = dice.roll(LEVEL_DIE, f"level up: {c.name}, {skill}")
+            die = dice.roll(LEVEL_DIE, f"level up: {skill}", c.id)
             success = die.face >= target
             activation = success and skill in cmd.mere_activation.get(c.id, [])
             events.append(SkillLevelRolled(

@@ -44,6 +44,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from domain.core.concerns import CombatantId, EventRef
 from domain.core.dice import Dice, DieRoll
 from domain.core.encounter import Combatant, Command, EncounterState, Event
 from domain.core.errors import RuleViolation
@@ -98,10 +99,10 @@ class CastSpell(Command, tag="CastSpell"):
     the attack exchange follows. Reported dice: the Attribute die, then the Mere skill's die."""
 
     actor_field = "combatant_id"
-    combatant_id: str
+    combatant_id: CombatantId
     spell: Name
     attribute: Attribute
-    target: str | None = None
+    target: CombatantId | None = None
     mere: Name | None = None
     complexity: Complexity | None = None
     healing: bool | None = None
@@ -121,7 +122,7 @@ class SetSpellCosts(Command, tag="SetSpellCosts"):
 class SetMere(Command, tag="SetMere"):
     """The GM sets how much Mere a combatant has left to cast with (restoring it, say)."""
 
-    combatant_id: str
+    combatant_id: CombatantId
     mere: Annotated[int, msgspec.Meta(ge=0, le=999)]
 
 
@@ -134,28 +135,28 @@ class SpellCast(Event, tag="SpellCast"):
     """A spell was cast and its Mere spent. A damaging spell's attack follows
     (``attack_id``); any other spell's roll follows in ``SpellRolled``."""
 
-    caster: str
+    caster: CombatantId
     spell: str
     mere: str
     complexity: int
     healing: bool
     mere_spent: int
-    target: str | None = None
-    attack_id: int | None = None
+    target: CombatantId | None = None
+    attack_id: EventRef | None = None
 
 
 class SpellRolled(Event, tag="SpellRolled"):
     """The roll of a spell that is not an attack; ``hits_healed``: Hits a healing spell took
     off the target."""
 
-    caster: str
+    caster: CombatantId
     spell: str
     action_points: int
     dice: list[DieRoll]
     total: int
     difficulty: str
     outcome: str
-    target: str | None = None
+    target: CombatantId | None = None
     hits_healed: int = 0
 
     def dice_rolled(self) -> list[DieRoll]:
@@ -167,7 +168,7 @@ class SpellCostsSet(Event, tag="SpellCostsSet"):
 
 
 class MereSet(Event, tag="MereSet"):
-    combatant_id: str
+    combatant_id: CombatantId
     mere: int
     reason: str = ""
 
@@ -294,7 +295,7 @@ def cast(ruleset: object, state: EncounterState, cmd: CastSpell, dice: Dice) -> 
     ruleset.spend_action_points(c, pay.cost, f"casting {spell.name}")
     attack_id = state.version + 2 if attacking else None  # the version of its AttackDeclared
     label = f"attack {attack_id}" if attacking else f"spell {spell.name}"
-    rolled = [dice.roll(n, f"{label}: {what}")
+    rolled = [dice.roll(n, f"{label}: {what}", c.id)
               for n, what in zip(pay.dice, (cmd.attribute.title(), spell.skill), strict=True)]
     total = sum(d.face for d in rolled)
     outcome, _ = judge([d.face for d in rolled], [d.sides for d in rolled], pay.difficulty)

@@ -31,6 +31,7 @@ from typing import Annotated, Any
 
 import msgspec
 
+from domain.core.concerns import CombatantId, Parties, SheetValue
 from domain.core.dice import Dice, DieRoll
 from domain.core.encounter import Combatant, Command, EncounterState, Event
 from domain.core.errors import RuleViolation
@@ -40,7 +41,7 @@ from domain.places_of_power.grapples import cost_only, penalty_owed
 from domain.places_of_power.harm import apply_penalties
 from domain.places_of_power.table import replace, rules, sheet, spend, with_rules, with_sheet
 
-Id = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+Id = Annotated[CombatantId, msgspec.Meta(min_length=1, max_length=64)]
 Reason = Annotated[str, msgspec.Meta(max_length=500)]
 Penalties = Annotated[list[str], msgspec.Meta(max_length=4)]
 
@@ -52,9 +53,9 @@ class Morale(msgspec.Struct, kw_only=True):
     """Who fled the battle, who surrendered (the GM decides what they do next) and who is
     suppressed until the next round begins."""
 
-    fled: list[str] = msgspec.field(default_factory=list)
-    surrendered: list[str] = msgspec.field(default_factory=list)
-    suppressed: list[str] = msgspec.field(default_factory=list)
+    fled: list[CombatantId] = msgspec.field(default_factory=list)
+    surrendered: list[CombatantId] = msgspec.field(default_factory=list)
+    suppressed: list[CombatantId] = msgspec.field(default_factory=list)
 
 
 def morale(state: EncounterState) -> Morale:
@@ -108,8 +109,8 @@ class DemandSurrender(Command, tag="DemandSurrender"):
     dice: your Strength die, then your Persuasion die."""
 
     actor_field = "combatant_id"
-    combatant_id: str
-    target: str
+    combatant_id: CombatantId
+    target: CombatantId
     penalties: Penalties = msgspec.field(default_factory=list)
 
 
@@ -121,7 +122,7 @@ class Suppression(Command, tag="Suppression"):
     D20 per target, in the order named."""
 
     actor_field = "combatant_id"
-    combatant_id: str
+    combatant_id: CombatantId
     targets: Annotated[list[Id], msgspec.Meta(min_length=1, max_length=20)]
     weapon: Annotated[str, msgspec.Meta(max_length=64)] | None = None
     penalties: Penalties = msgspec.field(default_factory=list)
@@ -135,8 +136,8 @@ COMMANDS: tuple[type[Command], ...] = (MoraleCheck, DemandSurrender, Suppression
 class MoraleTest(msgspec.Struct, kw_only=True):
     """One combatant's Morale Check: ``die`` is the index of its D20 in the event's ``dice``."""
 
-    combatant_id: str
-    morale: int
+    combatant_id: CombatantId
+    morale: SheetValue[int, "combatant_id"]
     die: int
     held: bool
 
@@ -145,8 +146,8 @@ class MoraleChecked(Event, tag="MoraleChecked"):
     """``fled``: the NPCs whose Morale broke; they flee the battle."""
 
     dice: list[DieRoll]
-    tests: list[MoraleTest]
-    fled: list[str]
+    tests: Parties[list[MoraleTest]]
+    fled: list[CombatantId]
     reason: str = ""
 
     def dice_rolled(self) -> list[DieRoll]:
@@ -158,8 +159,8 @@ class SurrenderDemanded(Event, tag="SurrenderDemanded"):
     side has no dice: its total is its Morale value). ``weapons_dropped``: on a success, the
     target's weapons at hand, now on the floor."""
 
-    combatant_id: str
-    target: str
+    combatant_id: CombatantId
+    target: CombatantId
     action_points: int
     roll: OpposedRolled
     success: bool
@@ -172,12 +173,12 @@ class SurrenderDemanded(Event, tag="SurrenderDemanded"):
 class SuppressionFired(Event, tag="SuppressionFired"):
     """``suppressed``: the NPCs that failed their Morale Check, unable to act this round."""
 
-    combatant_id: str
+    combatant_id: CombatantId
     weapon: str
     action_points: int
     dice: list[DieRoll]
-    tests: list[MoraleTest]
-    suppressed: list[str]
+    tests: Parties[list[MoraleTest]]
+    suppressed: list[CombatantId]
 
     def dice_rolled(self) -> list[DieRoll]:
         return list(self.dice)
@@ -195,8 +196,8 @@ def roll_morale(targets: list[Combatant], dice: Dice, one_roll: bool, label: str
     tests: list[MoraleTest] = []
     for c in targets:
         if not rolled or not one_roll:
-            who = "all" if one_roll and len(targets) > 1 else c.name
-            rolled.append(dice.roll(WILLPOWER_DIE, f"{label}: {who}"))
+            one_for_all = one_roll and len(targets) > 1  # the GM's one die for them all
+            rolled.append(dice.roll(WILLPOWER_DIE, label, None if one_for_all else c.id))
         value = morale_of(c)
         tests.append(MoraleTest(combatant_id=c.id, morale=value, die=len(rolled) - 1,
                                 held=rolled[-1].face <= value))
@@ -288,7 +289,7 @@ def suppression(ruleset: Any, state: EncounterState, cmd: Suppression, dice: Dic
             raise RuleViolation("not_in_cover", f"{t.name} is not behind cover: Suppression fires at the cover "
                                 "its targets are behind.", combatant_id=t.id)
     cost = _pay(ruleset, state, c, cmd.penalties, SUPPRESSION_COST, "Suppression")
-    rolled, tests = roll_morale(targets, dice, False, f"suppression by {c.name}")
+    rolled, tests = roll_morale(targets, dice, False, "suppression")
     npcs = {t.id for t in targets if t.controller == "gm"}  # "Any NPCs that fail the check"
     return [SuppressionFired(combatant_id=c.id, weapon=weapon.name, action_points=cost, dice=rolled, tests=tests,
                              suppressed=[t.combatant_id for t in tests if not t.held and t.combatant_id in npcs])]

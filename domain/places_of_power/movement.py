@@ -27,6 +27,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from domain.core.concerns import CombatantId
 from domain.core.dice import Dice, DieRoll
 from domain.core.encounter import Combatant, Command, EncounterState, Event
 from domain.core.errors import RuleViolation
@@ -72,7 +73,7 @@ class Positions(msgspec.Struct, kw_only=True):
     dashed: bool = False
     moved: bool = False
     free_actions: list[str] = msgspec.field(default_factory=list)
-    disengaged: dict[str, int] = msgspec.field(default_factory=dict)
+    disengaged: dict[CombatantId, int] = msgspec.field(default_factory=dict)
 
 
 # ------------------------------------------------------------------------ commands
@@ -81,8 +82,8 @@ class Positions(msgspec.Struct, kw_only=True):
 class SetRange(Command, tag="SetRange"):
     """The GM places two combatants at a range band from each other."""
 
-    a: str
-    b: str
+    a: CombatantId
+    b: CombatantId
     band: Band
 
 
@@ -90,8 +91,8 @@ class Move(Command, tag="Move"):
     """Use the turn's movement to go to ``band`` from ``toward`` (nearer or farther)."""
 
     actor_field = "combatant_id"
-    combatant_id: str
-    toward: str
+    combatant_id: CombatantId
+    toward: CombatantId
     band: Band
 
 
@@ -101,9 +102,9 @@ class FreeAction(Command, tag="FreeAction"):
     name), ``ShoutCommand`` (``words``: a few short words)."""
 
     actor_field = "combatant_id"
-    combatant_id: str
+    combatant_id: CombatantId
     kind: FreeActionKind
-    toward: str | None = None
+    toward: CombatantId | None = None
     band: Band | None = None
     item: Annotated[str, msgspec.Meta(max_length=64)] | None = None
     words: Annotated[str, msgspec.Meta(max_length=80)] | None = None
@@ -114,7 +115,7 @@ class Disengage(Command, tag="Disengage"):
     you out of reach of everyone engaging you. Reported dice: Agility die, then Athletics."""
 
     actor_field = "combatant_id"
-    combatant_id: str
+    combatant_id: CombatantId
     penalties: Penalties = msgspec.field(default_factory=list)
 
 
@@ -125,8 +126,8 @@ class Shove(Command, tag="Shove"):
     your two dice, then the target's."""
 
     actor_field = "combatant_id"
-    combatant_id: str
-    target: str
+    combatant_id: CombatantId
+    target: CombatantId
     edge: bool = False
     penalties: Penalties = msgspec.field(default_factory=list)
 
@@ -137,15 +138,15 @@ COMMANDS = (SetRange, Move, FreeAction, Disengage, Shove)
 
 
 class RangeSet(Event, tag="RangeSet"):
-    a: str
-    b: str
+    a: CombatantId
+    b: CombatantId
     band: str
     reason: str = ""
 
 
 class Moved(Event, tag="Moved"):
-    combatant_id: str
-    toward: str
+    combatant_id: CombatantId
+    toward: CombatantId
     from_band: str
     band: str
     half_steps: int
@@ -154,7 +155,7 @@ class Moved(Event, tag="Moved"):
 
 
 class FreeActionTaken(Event, tag="FreeActionTaken"):
-    combatant_id: str
+    combatant_id: CombatantId
     kind: str
     item: str | None = None
     words: str | None = None
@@ -163,22 +164,22 @@ class FreeActionTaken(Event, tag="FreeActionTaken"):
 class DisengageRolled(Event, tag="DisengageRolled"):
     """``ranges``: the bands to each opponent afterwards (on success)."""
 
-    combatant_id: str
+    combatant_id: CombatantId
     action_points: int
     dice: list[DieRoll]
     total: int
     difficulty: str
     outcome: str
     success: bool
-    ranges: dict[str, str] = msgspec.field(default_factory=dict)
+    ranges: dict[CombatantId, str] = msgspec.field(default_factory=dict)
 
     def dice_rolled(self) -> list[DieRoll]:
         return list(self.dice)
 
 
 class ShoveRolled(Event, tag="ShoveRolled"):
-    combatant_id: str
-    target: str
+    combatant_id: CombatantId
+    target: CombatantId
     action_points: int
     roll: OpposedRolled
     success: bool
@@ -200,6 +201,21 @@ def positions(state: EncounterState) -> Positions:
 
 def _key(a: str, b: str) -> str:
     return "|".join(sorted((a, b)))
+
+
+def concealed(p: Positions, hidden: frozenset[str], their_turn: bool) -> Positions:
+    """``p`` without the ``hidden`` combatants: no band to or from them, no step of theirs
+    under way, no Disengage of theirs; while one of them has the turn, nothing of its movement."""
+    def seen(key: str) -> bool:
+        return not any(c in hidden for c in key.split("|"))
+
+    turn = Positions() if their_turn else p
+    return replace(
+        turn,
+        ranges={k: v for k, v in p.ranges.items() if seen(k)},
+        partway={k: v for k, v in p.partway.items() if seen(k)},
+        disengaged={k: v for k, v in p.disengaged.items() if k not in hidden},
+    )
 
 
 def band_between(state: EncounterState, a: str, b: str) -> str | None:
@@ -351,8 +367,8 @@ def disengage(ruleset: Any, state: EncounterState, cmd: Disengage, dice: Dice) -
     pay = apply_penalties(cmd.penalties, penalty_owed(state, c.id), difficulty="Normal", dice=(a, k),
                           cost=DISENGAGE_COST, base_damage=0)
     ruleset.spend_action_points(c, pay.cost, "Disengage")
-    rolled = [dice.roll(n, f"{c.name} disengaging: {label}") for n, label in zip(pay.dice, ("Agility", "Athletics"),
-                                                                                strict=True)]
+    rolled = [dice.roll(n, f"disengaging: {label}", c.id) for n, label in zip(pay.dice, ("Agility", "Athletics"),
+                                                                           strict=True)]
     outcome, _ = judge([d.face for d in rolled], [d.sides for d in rolled], pay.difficulty)
     success = outcome in ("Partial Success", "Full Success", "Critical Success")
     # "If you are successful then you automatically move out of range of your opponent": the

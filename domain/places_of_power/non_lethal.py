@@ -20,6 +20,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from domain.core.concerns import CombatantId
 from domain.core.dice import Dice, DieRoll
 from domain.core.encounter import Combatant, Command, EncounterState, Event
 from domain.core.errors import RuleViolation
@@ -39,16 +40,16 @@ class NonLethalAttack(Command, tag="NonLethalAttack"):
     Reported dice: your two dice, then the target's."""
 
     actor_field = "combatant_id"
-    combatant_id: str
-    target: str
+    combatant_id: CombatantId
+    target: CombatantId
     move: Literal["Trip", "Disarm"]
     weapon: Annotated[str, msgspec.Meta(max_length=64)] | None = None
     penalties: Annotated[list[str], msgspec.Meta(max_length=4)] = msgspec.field(default_factory=list)
 
 
 class NonLethalAttackRolled(Event, tag="NonLethalAttackRolled"):
-    combatant_id: str
-    target: str
+    combatant_id: CombatantId
+    target: CombatantId
     move: str
     action_points: int
     roll: OpposedRolled
@@ -136,15 +137,15 @@ class Taunt(Command, tag="Taunt"):
     Stance. Reported dice: the Strength die, then the Persuasion die."""
 
     actor_field = "combatant_id"
-    combatant_id: str
-    target: str
+    combatant_id: CombatantId
+    target: CombatantId
     engaged: bool
     penalties: Annotated[list[str], msgspec.Meta(max_length=4)] = msgspec.field(default_factory=list)
 
 
 class TauntRolled(Event, tag="TauntRolled"):
-    combatant_id: str
-    target: str
+    combatant_id: CombatantId
+    target: CombatantId
     action_points: int
     dice: list[DieRoll]
     total: int
@@ -178,8 +179,8 @@ def taunt(ruleset: object, state: EncounterState, cmd: Taunt, dice: Dice) -> lis
     pay = apply_penalties(cmd.penalties, penalty_owed(state, c.id), difficulty=difficulty, dice=(a, k),
                           cost=TAUNT_COST, base_damage=0)
     ruleset.spend_action_points(c, pay.cost, "Taunt")
-    rolled = [dice.roll(n, f"taunt {target.name}: {label}") for n, label in zip(pay.dice, ("Strength", "Persuasion"),
-                                                                               strict=True)]
+    rolled = [dice.roll(n, f"taunt: {label}", c.id) for n, label in zip(pay.dice, ("Strength", "Persuasion"),
+                                                                         strict=True)]
     outcome, _ = judge([d.face for d in rolled], [d.sides for d in rolled], pay.difficulty)
     return [TauntRolled(combatant_id=c.id, target=target.id, action_points=pay.cost, dice=rolled,
                         total=sum(d.face for d in rolled), difficulty=pay.difficulty, outcome=outcome)]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.core.concerns import CombatantId, EventRef
 from domain.core.dice import Dice, DieRoll
 from domain.core.encounter import Command, EncounterState, Event
 from domain.places_of_power.attacks import _land, exchange
@@ -30,14 +31,14 @@ class PullYourPunch(Command, tag="PullYourPunch"):
     land. Reported dice: the attack's two dice again."""
 
     actor_field = "combatant_id"
-    combatant_id: str
-    attack: int
+    combatant_id: CombatantId
+    attack: EventRef
     pull: bool = True
 
 
 class PunchPulled(Event, tag="PunchPulled"):
-    attack_id: int
-    combatant_id: str
+    attack_id: EventRef
+    combatant_id: CombatantId
     action_points: int
     dice: list[DieRoll]
     total: int
@@ -59,7 +60,7 @@ def pull_your_punch(ruleset: Any, state: EncounterState, cmd: PullYourPunch, dic
     if not cmd.pull:
         return _land(state, ex, target, ex.damage, False, "hit", pullable=False)
     ruleset.spend_action_points(attacker, PULL_COST, "Pull your Punch")
-    rolled = [dice.roll(n, f"attack {ex.id}: pulling the punch") for n in ex.dice_sides]
+    rolled = [dice.roll(n, f"attack {ex.id}: pulling the punch", attacker.id) for n in ex.dice_sides]
     outcome, _ = judge([d.face for d in rolled], [d.sides for d in rolled], ex.difficulty)
     success = outcome in SUCCESSES
     pulled = PunchPulled(attack_id=ex.id, combatant_id=attacker.id, action_points=PULL_COST, dice=rolled,

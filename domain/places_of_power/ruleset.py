@@ -20,6 +20,7 @@ from domain.core.errors import RuleViolation
 from domain.core.ruleset import CommandInfo, Ruleset, replace
 from domain.places_of_power import (
     attacks,
+    concealed,
     check_rolls,
     grapples,
     healing,
@@ -226,6 +227,13 @@ class PlacesOfPower(Ruleset):
 
     def coverage(self) -> list[Section]:
         return COVERAGE
+
+    def groups(self, state: EncounterState) -> dict[str, list[str]]:
+        # "the GM rolls one D12 + the best NPC modifier for all NPCs"
+        return {initiative.NPC_GROUP: [c.id for c in state.combatants.values() if c.controller == "gm"]}
+
+    def conceal_rules(self, state: EncounterState, hidden: frozenset[str]) -> Rules:
+        return concealed.conceal_rules(state, hidden)
 
     def command_info(self) -> list[CommandInfo]:
         return [

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
+from domain.core.concerns import CombatantId
 import msgspec
 
 StatusName = Literal[
@@ -27,7 +28,7 @@ class Status(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     lasts: Lasts = "until_removed"
     turns: Annotated[int, msgspec.Meta(ge=0, le=99)] = 0
     round: int = 0
-    source: str | None = None
+    source: CombatantId | None = None
     difficulty: str | None = None
     level: int = 0
     reason: Annotated[str, msgspec.Meta(max_length=500)] = ""

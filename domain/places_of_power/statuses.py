@@ -25,6 +25,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from domain.core.concerns import CombatantId
 from domain.core.dice import Dice, DieRoll
 from domain.core.encounter import Combatant, Command, EncounterState, EndTurn, Event
 from domain.core.errors import RuleViolation
@@ -56,11 +57,11 @@ class ApplyStatus(Command, tag="ApplyStatus"):
     (then ``turns`` ≥ 1) or ``until_removed``. Frightened names its ``source`` (a combatant);
     Entangled the ``difficulty`` of the Athletics check that frees it (default Normal)."""
 
-    combatant_id: str
+    combatant_id: CombatantId
     status: StatusName
     lasts: Lasts = "until_removed"
     turns: Annotated[int, msgspec.Meta(ge=0, le=99)] = 0
-    source: str | None = None
+    source: CombatantId | None = None
     difficulty: Literal["Easy", "Normal", "Difficult", "Hard", "Very Hard"] | None = None
     reason: Annotated[str, msgspec.Meta(max_length=500)] = ""
 
@@ -68,7 +69,7 @@ class ApplyStatus(Command, tag="ApplyStatus"):
 class RemoveStatus(Command, tag="RemoveStatus"):
     """The GM removes a Status Effect (its cause dealt with, a spell, the story)."""
 
-    combatant_id: str
+    combatant_id: CombatantId
     status: StatusName
     reason: Annotated[str, msgspec.Meta(max_length=500)] = ""
 
@@ -79,7 +80,7 @@ class ResolveStatus(Command, tag="ResolveStatus"):
     Rosmere Affinity of 5, the Stamina die then the Rosmere die."""
 
     actor_field = "combatant_id"
-    combatant_id: str
+    combatant_id: CombatantId
     status: Literal["Bleeding", "Burning"]
 
 
@@ -89,8 +90,8 @@ class Stabilise(Command, tag="Stabilise"):
     the Medical die."""
 
     actor_field = "combatant_id"
-    combatant_id: str
-    target: str
+    combatant_id: CombatantId
+    target: CombatantId
     status: StatusName
     attribute: Attribute = "dexterity"
     penalties: Penalties = msgspec.field(default_factory=list)
@@ -101,7 +102,7 @@ class BreakLoose(Command, tag="BreakLoose"):
     set; success frees them. Once a turn; no Action Points (the text names none)."""
 
     actor_field = "combatant_id"
-    combatant_id: str
+    combatant_id: CombatantId
     attribute: Literal["strength", "agility"] = "strength"
 
 
@@ -111,12 +112,12 @@ COMMANDS = (ApplyStatus, RemoveStatus, ResolveStatus, Stabilise, BreakLoose)
 
 
 class StatusApplied(Event, tag="StatusApplied"):
-    combatant_id: str
+    combatant_id: CombatantId
     status: Status
 
 
 class StatusRemoved(Event, tag="StatusRemoved"):
-    combatant_id: str
+    combatant_id: CombatantId
     status: str
     reason: str = ""
 
@@ -125,7 +126,7 @@ class StatusRolled(Event, tag="StatusRolled"):
     """A check a status called for: a Bleeding or Burning check, Stabilise, breaking loose.
     ``removed``: the status is gone; ``hits``: Hits the status dealt (then the harm fields)."""
 
-    combatant_id: str
+    combatant_id: CombatantId
     status: str
     check: Literal["Bleeding", "Burning", "Stabilise", "BreakLoose"]
     dice: list[DieRoll] = msgspec.field(default_factory=list)
@@ -133,7 +134,7 @@ class StatusRolled(Event, tag="StatusRolled"):
     difficulty: str = ""
     outcome: str = ""
     removed: bool = False
-    healer: str | None = None
+    healer: CombatantId | None = None
     action_points: int = 0
     hits: int = 0
     hits_after: int = 0
@@ -183,7 +184,7 @@ def _roll(c: Combatant, attribute: str, skill: str, difficulty: str, dice: Dice,
           ) -> tuple[list[DieRoll], int, str]:
     s = sheet(c)
     a, k = dice_for(sides(s.attribute_die(attribute)), _skill(c, skill), False, CONDITION_OF[attribute] in s.conditions)
-    rolled = [dice.roll(n, f"{label}: {name}") for n, name in zip((a, k), (attribute.title(), skill), strict=True)]
+    rolled = [dice.roll(n, f"{label}: {name}", c.id) for n, name in zip((a, k), (attribute.title(), skill), strict=True)]
     outcome, _ = judge([d.face for d in rolled], [d.sides for d in rolled], difficulty)
     return rolled, sum(d.face for d in rolled), outcome
 
@@ -228,7 +229,7 @@ def resolve(ruleset: Any, state: EncounterState, cmd: ResolveStatus, dice: Dice)
         # suffer an addition Hit. Difficulty level for the check starts at Easy and increases by
         # one level every turn until the bleeding is stabilised."
         difficulty = LADDER[min(st.level, len(LADDER) - 1)]
-        rolled, total, outcome = _roll(c, "stamina", "Medical", difficulty, dice, f"{c.name} bleeding")
+        rolled, total, outcome = _roll(c, "stamina", "Medical", difficulty, dice, "bleeding")
         hurt = outcome not in SUCCESSES
         return [_hurt(c, StatusRolled(combatant_id=c.id, status="Bleeding", check="Bleeding", dice=rolled,
                                       total=total, difficulty=difficulty, outcome=outcome), hurt)]
@@ -236,7 +237,7 @@ def resolve(ruleset: Any, state: EncounterState, cmd: ResolveStatus, dice: Dice)
     # of the burning is dealt with. Characters with an Affinity for Rosmere of Level 5 can roll
     # a Normal difficulty Rosmere + Stamina check to see if they burning affects them."
     if s.affinities.get("Rosmere", 0) >= ROSMERE_AFFINITY:
-        rolled, total, outcome = _roll(c, "stamina", "Rosmere", "Normal", dice, f"{c.name} burning")
+        rolled, total, outcome = _roll(c, "stamina", "Rosmere", "Normal", dice, "burning")
         return [_hurt(c, StatusRolled(combatant_id=c.id, status="Burning", check="Burning", dice=rolled, total=total,
                                       difficulty="Normal", outcome=outcome), outcome not in SUCCESSES)]
     return [_hurt(c, StatusRolled(combatant_id=c.id, status="Burning", check="Burning"), True)]
@@ -276,7 +277,7 @@ def break_loose(ruleset: Any, state: EncounterState, cmd: BreakLoose, dice: Dice
     # "You are unable to move until you perform a successful Athletics + Strength/Agility
     # check, difficulty specified by the GM."
     difficulty = st.difficulty or "Normal"
-    rolled, total, outcome = _roll(c, cmd.attribute, "Athletics", difficulty, dice, f"{c.name} breaking loose")
+    rolled, total, outcome = _roll(c, cmd.attribute, "Athletics", difficulty, dice, "breaking loose")
     s = sheet(c)
     return [StatusRolled(combatant_id=c.id, status="Entangled", check="BreakLoose", dice=rolled, total=total,
                          difficulty=difficulty, outcome=outcome, removed=outcome in SUCCESSES, hits_after=s.hits,

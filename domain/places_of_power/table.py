@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from domain.core.concerns import CombatantId
 from domain.core.encounter import Combatant, EncounterState
 from domain.core.errors import RuleViolation
 from domain.places_of_power.sheet import Sheet
@@ -19,7 +20,7 @@ class CheckRecord(msgspec.Struct, kw_only=True):
     that called it."""
 
     id: int
-    combatant_id: str
+    combatant_id: CombatantId
     attribute: str
     skill: str
     difficulty: str
@@ -41,7 +42,7 @@ class Rules(msgspec.Struct, kw_only=True):
     checks: dict[str, CheckRecord] = msgspec.field(default_factory=dict)
     session: int = 0
     exchange: Any = None  # the attack being resolved (attacks.Exchange), if any
-    grapples: dict[str, str] = msgspec.field(default_factory=dict)  # who is held -> who holds them
+    grapples: dict[CombatantId, CombatantId] = msgspec.field(default_factory=dict)  # who is held -> who holds them
     positions: Any = None  # range bands and the turn's movement (movement.Positions), once the GM places anyone
     morale: Any = None  # who fled, surrendered or is suppressed (morale.Morale); None: nobody
     special_actions: Any = None  # Enemies' Special Actions used (enemies.SpecialActionsUsed); None: none

@@ -13,6 +13,7 @@ from typing import Annotated
 
 import msgspec
 
+from domain.core.concerns import CombatantId
 from domain.core.encounter import Command, EncounterState, Event
 from domain.core.errors import RuleViolation
 from domain.places_of_power.table import sheet, spend, with_sheet
@@ -28,13 +29,13 @@ class SwapWeapons(Command, tag="SwapWeapons"):
     3 AP a swap."""
 
     actor_field = "combatant_id"
-    combatant_id: str
+    combatant_id: CombatantId
     put_away: Names = msgspec.field(default_factory=list)
     take: Names = msgspec.field(default_factory=list)
 
 
 class WeaponsSwapped(Event, tag="WeaponsSwapped"):
-    combatant_id: str
+    combatant_id: CombatantId
     put_away: list[str]
     take: list[str]
     action_points: int

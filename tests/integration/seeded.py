@@ -27,7 +27,7 @@ class SeededFight:
 
 async def seeded_fight(client: Any, *, hidden: bool = False, rounds: int = 2, end: bool = True) -> SeededFight:
     """Mira and Kess (players) against a Bandit (and, with ``hidden``, a hidden Lurking
-    Assassin: the GM's initiative roll is then secret). Seeded dice: initiative, ``rounds``
+    Assassin, and the GM's first initiative roll secret). Seeded dice: initiative, ``rounds``
     rounds of turns, initiative rolled again, and (with ``end``) the end, revealing the seed."""
     enc = await open_encounter(client, "A seeded fight", dice_policy="seeded")
     gm = {"Authorization": client.headers["Authorization"]}
@@ -43,7 +43,7 @@ async def seeded_fight(client: Any, *, hidden: bool = False, rounds: int = 2, en
         ids[name] = r.json()["events"][0]["data"]["combatant_id"]
     fight = SeededFight(enc=enc, gm=gm, ids=ids, player=await mint(client, enc, "player", [ids["Mira"]]),
                         spectator=await mint(client, enc, "spectator"))
-    fight.initiative_versions.append((await command(client, enc, {"type": "RollInitiative"}))["version"])
+    fight.initiative_versions.append((await command(client, enc, {"type": "RollInitiative", "secret": hidden}))["version"])
     await command(client, enc, {"type": "StartEncounter"})
     for _ in range(rounds):
         state = (await client.get(f"/encounters/{enc}")).json()

@@ -199,8 +199,10 @@ def test_the_difficulty_comes_from_the_weapon_at_the_band() -> None:
     assert isinstance(declared, AttackDeclared) and declared.difficulty == "Difficult"
     assert isinstance(rolled, AttackRolled) and rolled.outcome == "Failure"
     assert sides(rolled) == [8, 8]
+    # the dice name the rule they were rolled for and who rolled them, never a name off a sheet
     assert [d.purpose for d in rolled.dice] == [f"attack {declared.attack_id}: Dexterity",
-                                                f"attack {declared.attack_id}: Pistol"]
+                                                f"attack {declared.attack_id}: weapon skill"]
+    assert [d.by for d in rolled.dice] == ["mira", "mira"]
 
 
 def test_unarmed_has_base_damage_zero() -> None:
@@ -598,7 +600,7 @@ class DrawnDice(ReportedDice):
         super().__init__([])
         self.data = data
 
-    def roll(self, sides: int, purpose: str) -> DieRoll:
+    def roll(self, sides: int, purpose: str, by: str | None = None) -> DieRoll:
         face = self.data.draw(st.integers(1, sides), label=purpose)
         return DieRoll(sides=sides, face=face, purpose=purpose, source="reported")
 

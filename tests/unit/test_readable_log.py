@@ -60,6 +60,8 @@ REFS = {"combatant_id", "attacker", "defender", "target", "healer", "caster", "h
 def values(t: Any, ref: bool = False) -> st.SearchStrategy[Any]:
     """JSON values of the shape ``t`` describes (msgspec.inspect); ``ref``: a combatant's id."""
     match t:
+        case mi.Metadata():  # a combatant's id is typed as one (domain/core/concerns.py)
+            return values(t.type, ref or (t.extra or {}).get("concerns") == "combatant")
         case mi.StrType():
             return st.sampled_from(IDS) if ref else st.text(max_size=12)
         case mi.IntType():

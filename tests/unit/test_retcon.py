@@ -100,8 +100,9 @@ def assert_back_at(f: History, n: int) -> None:
     assert set(at.concealed) <= set(now.concealed)
     assert set(at.secret_versions) <= set(now.secret_versions)
     assert all(v <= n or v < now.version for v in now.secret_versions)
+    assert at.concealed_events.items() <= now.concealed_events.items()
     same = msgspec.structs.replace(at, version=now.version, concealed=now.concealed,
-                                   secret_versions=now.secret_versions)
+                                   secret_versions=now.secret_versions, concealed_events=now.concealed_events)
     assert builtins(same) == builtins(now)
     assert now.rolls_used == at.rolls_used  # the dice go back too
 
@@ -166,6 +167,7 @@ def test_the_record_of_what_stays_hidden_survives_a_retcon() -> None:
     assert_back_at(f, v)
     scope = Scope.of(f.state, Viewer("player", frozenset({"mira"})))
     assert event_data_for(added, msgspec.to_builtins(f.events[added - 1]), scope) is None
+    assert f.state.concealed_events[added] == ["assassin"]  # the record of it survives the retcon
     rolled = event_data_for(secret, msgspec.to_builtins(f.events[secret - 1]), scope)
     assert rolled is not None and {"who": "npcs", "secret": True} in rolled["rolls"]  # the undone secret stays
     with pytest.raises(RuleViolation) as exc:
