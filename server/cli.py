@@ -11,32 +11,20 @@ import signal
 import sys
 from pathlib import Path
 
-from server.settings import Settings
+from server.which_database import database_url
 
 log = logging.getLogger("fracas")
 DEFAULT_OPENAPI = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
 
 
-def _database_url(settings: Settings) -> str:
-    if settings.database_url:
-        return settings.database_url
-    from server.database import start_embedded
-
-    log.info("No DATABASE_URL: starting embedded PostgreSQL with its data in %s", settings.data_dir)
-    dsn = start_embedded(settings.data_dir)
-    log.info("Embedded PostgreSQL is up (data folder %s)", settings.data_dir)
-    return dsn
-
-
 def cmd_serve(args: argparse.Namespace) -> int:
+    # uvicorn re-raises the signal that stopped it; exit normally instead so that the
+    # embedded PostgreSQL is stopped by its exit handler (set first: it may stop while starting).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     if args.operator_key:
         os.environ["FRACAS_OPERATOR_KEY"] = args.operator_key
-    settings = Settings.from_env()
-    dsn = _database_url(settings)
+    dsn = database_url()
     os.environ["DATABASE_URL"] = dsn  # workers build the app from the environment
-    # uvicorn re-raises the signal that stopped it; exit normally instead so that the
-    # embedded PostgreSQL is stopped by its exit handler.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     projector = None
     # FRACAS_PROJECTIONS: "process" (the default here): the read models in a projector process
     # of their own (server/projector.py); "inline": each worker runs them (one leads); "external":
@@ -82,7 +70,7 @@ def _serve(args: argparse.Namespace) -> int:
 def cmd_migrate(args: argparse.Namespace) -> int:
     from server.migrations import migrate_dsn
 
-    dsn = _database_url(Settings.from_env())
+    dsn = database_url()
     applied = asyncio.run(migrate_dsn(dsn))
     print("applied: " + ", ".join(applied) if applied else "nothing to apply: the database is up to date")
     return 0
