@@ -19,6 +19,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -30,7 +31,7 @@ import psutil
 import pytest
 
 from server.migrations import discover
-from tests.e2e.test_cli import run, serving
+from tests.e2e.test_cli import FRACAS, run, serving
 
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 REPO = Path(__file__).resolve().parents[2]
@@ -175,3 +176,23 @@ def test_every_command_on_the_embedded_default(home: Path) -> None:
     assert after[1:] == before[1:]  # the same events, ids, times and hashes
     assert {**json.loads(after[0]), "exported_at": None} == {**json.loads(before[0]), "exported_at": None}
 
+
+def test_serve_on_a_taken_port_fails_at_once(home: Path) -> None:
+    """"`fracas serve` with port 8000 taken starts PostgreSQL, then fails to bind; check the port
+    first and say which flag picks another one.\""""
+    pgdata = home / "pgdata"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        started = time.monotonic()
+        done = subprocess.run([FRACAS, "serve", "--port", str(port)], env=user_env(pgdata),
+                              capture_output=True, text=True, timeout=60)
+        took = time.monotonic() - started
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr == (f"fracas serve: port {port} is already in use on 127.0.0.1; "
+                           f"pick another one with --port (e.g. fracas serve --port {port + 1})\n")
+    assert done.stdout == ""
+    assert took < 5, took  # the imports only: no PostgreSQL, no app
+    assert not pgdata.exists()  # PostgreSQL was never started
+    assert postgres_in(pgdata) == []
