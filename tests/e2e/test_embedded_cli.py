@@ -196,3 +196,17 @@ def test_serve_on_a_taken_port_fails_at_once(home: Path) -> None:
     assert took < 5, took  # the imports only: no PostgreSQL, no app
     assert not pgdata.exists()  # PostgreSQL was never started
     assert postgres_in(pgdata) == []
+
+
+def test_a_server_killed_does_not_keep_postgres_running_for_ever(home: Path) -> None:
+    """A ``fracas serve`` killed (SIGKILL, a crash, its terminal closed) cannot stop its
+    PostgreSQL; the next command that uses the data folder stops it as it ends, instead of
+    counting the dead server as a user for ever."""
+    pgdata = home / "pgdata"
+    env = user_env(pgdata)
+    with serving(env) as (_, proc):
+        proc.kill()
+        proc.wait(10)
+        assert len(postgres_in(pgdata)) == 1  # left running: nothing could stop it
+    assert ok(run("migrate", env=env)).stdout == "nothing to apply: the database is up to date\n"
+    stopped(pgdata)
