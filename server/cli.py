@@ -7,36 +7,55 @@ import asyncio
 import json
 import logging
 import os
+import errno
 import signal
+import socket
 import sys
 from pathlib import Path
 
-from server.settings import Settings
+from server.which_database import database_url
 
 log = logging.getLogger("fracas")
 DEFAULT_OPENAPI = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
 
 
-def _database_url(settings: Settings) -> str:
-    if settings.database_url:
-        return settings.database_url
-    from server.database import start_embedded
+CANNOT_LISTEN = 2  # `fracas serve`'s exit code when its address is taken: change the command line
 
-    log.info("No DATABASE_URL: starting embedded PostgreSQL with its data in %s", settings.data_dir)
-    dsn = start_embedded(settings.data_dir)
-    log.info("Embedded PostgreSQL is up (data folder %s)", settings.data_dir)
-    return dsn
+
+def cannot_listen(host: str, port: int) -> str | None:
+    """Why ``fracas serve`` could not listen on ``host:port``, or None if it can.
+
+    Checked by binding a socket as uvicorn does (``SO_REUSEADDR``: a port left in TIME_WAIT is
+    free), before PostgreSQL or anything else starts, so that a taken port fails at once."""
+    try:
+        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        return f"cannot listen on {host}: {exc.strerror}; pick another address with --host"
+    for family, kind, proto, _, address in addresses:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address)
+            except OSError as exc:
+                if exc.errno == errno.EADDRINUSE:
+                    return (f"port {port} is already in use on {host}; "
+                            f"pick another one with --port (e.g. fracas serve --port {port + 1})")
+                return (f"cannot listen on {host}:{port}: {exc.strerror}; "
+                        "pick another port with --port, or another address with --host")
+    return None
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    if (problem := cannot_listen(args.host, args.port)) is not None:
+        print(f"fracas serve: {problem}", file=sys.stderr)
+        return CANNOT_LISTEN
+    # uvicorn re-raises the signal that stopped it; exit normally instead so that the
+    # embedded PostgreSQL is stopped by its exit handler (set first: it may stop while starting).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     if args.operator_key:
         os.environ["FRACAS_OPERATOR_KEY"] = args.operator_key
-    settings = Settings.from_env()
-    dsn = _database_url(settings)
+    dsn = database_url()
     os.environ["DATABASE_URL"] = dsn  # workers build the app from the environment
-    # uvicorn re-raises the signal that stopped it; exit normally instead so that the
-    # embedded PostgreSQL is stopped by its exit handler.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     projector = None
     # FRACAS_PROJECTIONS: "process" (the default here): the read models in a projector process
     # of their own (server/projector.py); "inline": each worker runs them (one leads); "external":
@@ -82,7 +101,7 @@ def _serve(args: argparse.Namespace) -> int:
 def cmd_migrate(args: argparse.Namespace) -> int:
     from server.migrations import migrate_dsn
 
-    dsn = _database_url(Settings.from_env())
+    dsn = database_url()
     applied = asyncio.run(migrate_dsn(dsn))
     print("applied: " + ", ".join(applied) if applied else "nothing to apply: the database is up to date")
     return 0
@@ -135,7 +154,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="fracas", description="Fracas: an event-sourced combat server.")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    serve = sub.add_parser("serve", help="serve the API (embedded PostgreSQL when DATABASE_URL is unset)")
+    serve = sub.add_parser(
+        "serve", help="serve the API (embedded PostgreSQL when DATABASE_URL is unset)",
+        description="Serve the API. Exits with 2 at once, before starting anything, when it cannot "
+                    "listen on --host/--port (a port already in use: pick another with --port).",
+    )
     serve.add_argument("--host", default=os.environ.get("FRACAS_HOST", "127.0.0.1"))
     serve.add_argument("--port", type=int, default=int(os.environ.get("FRACAS_PORT", "8000")))
     serve.add_argument("--workers", type=int, default=1, help="server processes sharing the database")

@@ -1,9 +1,9 @@
 """``fracas projections rebuild [NAME ...]``: rebuild read models from the event log;
 ``fracas projections run``: keep them up to date (the projector, ``server/projector.py``).
 
-It talks to the database as ``fracas migrate`` does (``DATABASE_URL``, or the embedded
-PostgreSQL in ``FRACAS_DATA_DIR``), applies the migrations first (a no-op when up to date),
-and may run while servers keep serving: see ``projections/rebuild.py``.
+It uses the database every command does (``server/which_database.py``: ``DATABASE_URL``, or
+the embedded PostgreSQL in ``FRACAS_DATA_DIR``), applies the migrations first (a no-op when up
+to date), and may run while servers keep serving: see ``projections/rebuild.py``.
 
 Exit codes: 0 rebuilt; 1 another rebuild of the same projection is running; 2 no such projection.
 """
@@ -30,11 +30,10 @@ def add_commands(sub: Any) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from server.cli import _database_url
     from server.projector import run
-    from server.settings import Settings
+    from server.which_database import database_url
 
-    dsn = _database_url(Settings.from_env())
+    dsn = database_url()
     try:
         import uvloop
 
@@ -52,18 +51,18 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
     except KeyError as exc:
         print(f"fracas projections rebuild: {exc.args[0]}", file=sys.stderr)
         return 2
-    return asyncio.run(_rebuild(projections, max(1, args.batch_size)))
+    from server.which_database import database_url
+
+    return asyncio.run(_rebuild(database_url(), projections, max(1, args.batch_size)))
 
 
-async def _rebuild(projections: list[Any], batch_size: int) -> int:
+async def _rebuild(dsn: str, projections: list[Any], batch_size: int) -> int:
     import asyncpg
 
     from projections.rebuild import RebuildBusy, rebuild
-    from server.cli import _database_url
     from server.migrations import migrate
-    from server.settings import Settings
 
-    conn = await asyncpg.connect(_database_url(Settings.from_env()))
+    conn = await asyncpg.connect(dsn)
     try:
         await migrate(conn)
         for p in projections:

@@ -1,8 +1,8 @@
 """The ``fracas export``, ``fracas verify`` and ``fracas import`` subcommands.
 
-``export`` and ``import`` talk to the database as ``fracas migrate`` does (``DATABASE_URL``,
-or the embedded PostgreSQL in ``FRACAS_DATA_DIR``); ``verify`` needs no server and no
-database: it reads the file and runs the audit (``projections/``) on it.
+``export`` and ``import`` use the database every command does (``server/which_database.py``:
+``DATABASE_URL``, or the embedded PostgreSQL in ``FRACAS_DATA_DIR``); ``verify`` needs no
+server and no database: it reads the file and runs the audit (``projections/``) on it.
 
 Exit codes: 0 done (verified); 1 the file does not verify, or the import or export is
 refused; 2 the file cannot be read.
@@ -54,21 +54,19 @@ def _fail(command: str, message: str, status: int) -> int:
     return status
 
 
-async def _connect() -> Any:
+def cmd_export(args: argparse.Namespace) -> int:
     import asyncpg
 
-    from server.cli import _database_url
-    from server.settings import Settings
-
-    return await asyncpg.connect(_database_url(Settings.from_env()))
-
-
-def cmd_export(args: argparse.Namespace) -> int:
+    from server.migrations import migrate
     from server.transfer import TransferRefused, export_encounter
+    from server.which_database import database_url
+
+    dsn = database_url()
 
     async def run() -> Any:
-        conn = await _connect()
+        conn = await asyncpg.connect(dsn)
         try:
+            await migrate(conn)  # a fresh database (the embedded one, first run) has no tables yet
             return await export_encounter(conn, args.encounter_id, include_seed=args.include_seed)
         finally:
             await conn.close()
@@ -111,12 +109,17 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    import asyncpg
+
     from projections.export_file import FileUnreadable
     from server.migrations import migrate
     from server.transfer import TransferRefused, import_encounter
+    from server.which_database import database_url
+
+    dsn = database_url()
 
     async def run() -> Any:
-        conn = await _connect()
+        conn = await asyncpg.connect(dsn)
         try:
             await migrate(conn)
             return await import_encounter(conn, _lines(args.file))

@@ -29,10 +29,11 @@ def run(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
 
 
 @contextmanager
-def serving(env: dict[str, str]) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+def serving(env: dict[str, str], *args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``fracas serve --port <a free one> ARGS`` until the block ends (SIGTERM)."""
     port = free_port()
     proc = subprocess.Popen(
-        [FRACAS, "serve", "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        [FRACAS, "serve", "--port", str(port), *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
     base = f"http://127.0.0.1:{port}"
     try:

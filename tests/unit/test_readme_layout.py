@@ -1,0 +1,48 @@
+"""The README's Layout section says what each folder holds now (issue 17: it still said the
+projections were "coming" long after they came)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def layout() -> str:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Layout\n", 1)[1]
+    return section.split("```", 2)[1]
+
+
+def named() -> set[str]:
+    """The folders and files the Layout names: a line's first word, nested ones under their parent."""
+    names, parent = set(), ""
+    for line in layout().splitlines():
+        m = re.match(r"^( *)(\S+)\s", line + " ")
+        if not m or line.startswith(" " * 15):
+            continue  # a description carried on
+        name = m.group(2)
+        if m.group(1):
+            name = parent + name
+        else:
+            parent = name
+        names.add(name.rstrip("/"))
+    return names
+
+
+def test_the_layout_names_every_top_level_folder_and_each_exists() -> None:
+    folders = {p.name for p in REPO.iterdir() if (p / "__init__.py").exists()} | {"openapi"}
+    listed = named()
+    assert folders <= listed, f"not in the Layout: {sorted(folders - listed)}"
+    for name in listed:
+        assert (REPO / name).exists(), f"the Layout names {name}, which is not there"
+
+
+def test_the_layout_names_every_package_of_the_domain() -> None:
+    packages = {f"domain/{p.name}" for p in (REPO / "domain").iterdir() if (p / "__init__.py").exists()}
+    assert packages <= named()
+
+
+def test_the_layout_promises_nothing_that_is_already_there() -> None:
+    assert "coming" not in layout()
