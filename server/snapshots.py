@@ -27,7 +27,7 @@ import asyncpg
 
 from domain.core.encounter import EncounterState, Retconned
 from domain.core.ruleset import Registry, Ruleset
-from domain.core.snapshot import StateCodec, Unsnapshottable, fingerprint
+from domain.core.snapshot import StateCodec, Unsnapshottable, fingerprint, package_of
 
 log = logging.getLogger("fracas")
 
@@ -73,7 +73,7 @@ class Snapshots:
         self.every = every
         self.max_in_flight = max(1, max_in_flight)
         self.codec = StateCodec()
-        self.folds = {r.id: fingerprint(r.id, r.schema_versions) for r in registry.all()}
+        self.folds = {r.id: fingerprint(r.id, r.schema_versions, package=package_of(r)) for r in registry.all()}
         self._remember = remember
         self._taken: OrderedDict[str, int] = OrderedDict()  # the latest snapshot's version, as known here
         self._tasks: dict[str, asyncio.Task[None]] = {}

@@ -2,10 +2,10 @@
 bytes and back (``StateCodec``).
 
 A snapshot is a cache of a fold, never history: it is valid only for the exact code that made
-it. ``fingerprint`` is a SHA-256 over every source file of the ``domain`` package (sorted
-relative paths, then bytes), the ruleset's id and its event schema versions, and the msgspec
-version that encodes: any change to the domain code gives another fingerprint, and the old
-snapshots are ignored.
+it. ``fingerprint`` is a SHA-256 over the source files of ``domain/core``, of the ruleset's own
+folder and at the top of ``domain`` (sorted relative paths, then bytes), the ruleset's id and
+its event schema versions, and the msgspec version that encodes: any change to that code gives
+another fingerprint, and the old snapshots are ignored; another ruleset's code is not part of it.
 
 The state is msgpack. Most of ``EncounterState`` is typed, so msgspec decodes it to the
 right types by itself; a few fields are typed ``Any`` (``EncounterState.rules``,
@@ -41,11 +41,17 @@ class Unsnapshottable(Exception):
 # --------------------------------------------------------------------------- fingerprint
 
 
-def source_digest(root: Path = DOMAIN_ROOT) -> bytes:
-    """SHA-256 over the package's source files: sorted relative paths, each with its bytes."""
+def source_digest(root: Path = DOMAIN_ROOT, package: str | None = None) -> bytes:
+    """SHA-256 over the package's source files: sorted relative paths, each with its bytes.
+    With ``package`` (a ruleset's folder, such as ``places_of_power``): only the files at the
+    top of ``root``, ``core`` and that folder, so that editing one ruleset leaves the others'
+    snapshots valid."""
     h = hashlib.sha256()
     for path in sorted(root.rglob("*.py"), key=lambda p: p.relative_to(root).as_posix()):
-        name = path.relative_to(root).as_posix().encode()
+        relative = path.relative_to(root)
+        if package is not None and len(relative.parts) > 1 and relative.parts[0] not in ("core", package):
+            continue
+        name = relative.as_posix().encode()
         data = path.read_bytes()
         for part in (name, data):
             h.update(len(part).to_bytes(8, "big"))
@@ -54,14 +60,21 @@ def source_digest(root: Path = DOMAIN_ROOT) -> bytes:
 
 
 @cache
-def _domain_digest() -> bytes:
-    return source_digest(DOMAIN_ROOT)  # read once per process: the code it runs does not change
+def _domain_digest(package: str | None) -> bytes:
+    return source_digest(DOMAIN_ROOT, package)  # read once per process: the code it runs does not change
 
 
-def fingerprint(ruleset_id: str, schema_versions: dict[str, int], root: Path | None = None) -> str:
-    """The ``fold`` a snapshot is stored under: valid only for this exact domain code
-    (``root``: another copy of the package, for tests)."""
-    h = hashlib.sha256(_domain_digest() if root is None else source_digest(root))
+def package_of(ruleset: object) -> str | None:
+    """The folder of ``domain`` a ruleset's class lives in (None: it lives elsewhere, a test's)."""
+    parts = type(ruleset).__module__.split(".")
+    return parts[1] if len(parts) > 2 and parts[0] == "domain" else None
+
+
+def fingerprint(ruleset_id: str, schema_versions: dict[str, int], root: Path | None = None,
+                package: str | None = None) -> str:
+    """The ``fold`` a snapshot is stored under: valid only for this exact code of core and of
+    the ruleset's ``package`` (all of ``domain`` when None; ``root``: another copy of it, for tests)."""
+    h = hashlib.sha256(_domain_digest(package) if root is None else source_digest(root, package))
     h.update(msgspec.json.encode([ruleset_id, sorted(schema_versions.items()), msgspec.__version__]))
     return h.hexdigest()
 

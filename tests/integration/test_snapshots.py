@@ -23,7 +23,7 @@ from bench.fights import Fight, append, long_fight, random_fight
 from domain.core.dice import SeededDice, choose_dice
 from domain.core.encounter import Retcon, Retconned
 from domain.core.errors import RuleViolation
-from domain.core.snapshot import DOMAIN_ROOT, StateCodec, fingerprint, source_digest
+from domain.core.snapshot import DOMAIN_ROOT, StateCodec, fingerprint, package_of, source_digest
 from domain.rulesets import default_registry
 from litestar import Litestar
 
@@ -118,6 +118,23 @@ def test_the_fingerprint_changes_with_any_domain_source_and_the_ruleset(tmp_path
     rules = copy / "places_of_power" / "harm.py"
     rules.write_bytes(rules.read_bytes() + b"\n# one more line\n")
     assert fingerprint(POP.id, POP.schema_versions, copy) != here
+
+
+def test_the_fingerprint_covers_core_and_the_ruleset_only(tmp_path: Path) -> None:
+    """Issue 18: "The snapshot fingerprint covers core and that ruleset only": another
+    ruleset's code changing leaves Places of Power's snapshots valid; core's does not."""
+    assert package_of(POP) == "places_of_power"
+    here = fingerprint(POP.id, POP.schema_versions, package="places_of_power")
+    copy = tmp_path / "domain"
+    shutil.copytree(DOMAIN_ROOT, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert fingerprint(POP.id, POP.schema_versions, copy, package="places_of_power") == here
+    other = copy / "novus"
+    other.mkdir()
+    (other / "rules.py").write_text("ROUND_AP = 5\n")
+    assert fingerprint(POP.id, POP.schema_versions, copy, package="places_of_power") == here
+    assert fingerprint(POP.id, POP.schema_versions, copy) != fingerprint(POP.id, POP.schema_versions)
+    (copy / "core" / "dice.py").write_text((copy / "core" / "dice.py").read_text() + "\n# changed\n")
+    assert fingerprint(POP.id, POP.schema_versions, copy, package="places_of_power") != here
 
 
 def test_the_codec_refuses_a_state_it_cannot_give_back() -> None:
