@@ -148,10 +148,11 @@ def _encode_name(t: mi.StructType, attribute: str) -> str:
 class Shape:
     """What a command or event type names, worked out once from its type."""
 
-    __slots__ = ("_root",)
+    __slots__ = ("_root", "_subjects")
 
     def __init__(self, kind: type) -> None:
         self._root = _shape(mi.type_info(kind), {})
+        self._subjects = _subjects_reader(self._root) if self._root is not None else None
 
     @property
     def names_anything(self) -> bool:
@@ -162,8 +163,8 @@ class Shape:
         names outside any list or map."""
         ids: set[str] = set()
         refs: set[int] = set()
-        if self._root is not None:
-            _subjects(self._root, value, ids, refs)
+        if self._subjects is not None:
+            self._subjects(value, ids, refs)
         return ids, refs
 
     def ids(self, value: Any) -> set[str]:
@@ -217,6 +218,55 @@ def _subjects(shape: Any, value: Any, ids: set[str], refs: set[int]) -> None:
                 _subjects(option, value, ids, refs)
                 return
     # other lists and maps: what they hold is not whom the payload is about
+
+
+Reader = Callable[[Any, set[str], set[int]], None]
+
+
+def _subjects_reader(shape: Any) -> Reader | None:
+    """``_subjects`` for one shape, made into a function once (the fold calls it on every event
+    of a fight with someone hidden); None where the shape has no subjects."""
+    if isinstance(shape, _Id):
+        if shape.kind == COMBATANT:
+            def combatant(v: Any, ids: set[str], refs: set[int]) -> None:
+                if v.__class__ is str:
+                    ids.add(v)
+            return combatant
+
+        def event(v: Any, ids: set[str], refs: set[int]) -> None:
+            if v.__class__ is int:
+                refs.add(v)
+        return event
+    if isinstance(shape, _Struct):
+        parts = tuple((a, n, r) for a, n, inner in shape.fields if (r := _subjects_reader(inner)) is not None)
+        if not parts:
+            return None
+
+        def struct(v: Any, ids: set[str], refs: set[int]) -> None:
+            if v is None:
+                return
+            if isinstance(v, dict):
+                for _, name, read in parts:
+                    read(v.get(name), ids, refs)
+            else:
+                for attribute, _, read in parts:
+                    read(getattr(v, attribute, None), ids, refs)
+        return struct
+    if isinstance(shape, _Parties):
+        item = _subjects_reader(shape.item)
+        if item is None:
+            return None
+
+        def parties(v: Any, ids: set[str], refs: set[int]) -> None:
+            if isinstance(v, (list, tuple)):
+                for x in v:
+                    item(x, ids, refs)
+        return parties
+    if isinstance(shape, _Union):
+        def union(v: Any, ids: set[str], refs: set[int]) -> None:
+            _subjects(shape, v, ids, refs)
+        return union
+    return None  # other lists and maps: what they hold is not whom the payload is about
 
 
 def _all_ids(shape: Any, value: Any) -> Iterator[str]:
