@@ -157,10 +157,12 @@ class Stream:
         live = self.live
         feed: Feed | None = None
         try:
+            # joined before it registers: the wake-up of its registration (and of any revocation
+            # after it was admitted) comes to a feed that re-checks its token
+            feed = live.join(self.encounter_id, self)
             if self.follow:
                 live.streams[self.connection_id] = self
                 await self.register()
-            feed = live.join(self.encounter_id, self)
             return await self._produce(feed)
         except SlowConsumer:  # its outbox stayed full
             self.stalled()

@@ -6,12 +6,21 @@ from __future__ import annotations
 import uuid
 from dataclasses import replace
 
+import httpx
 import msgspec
 
 from server.auth import hash_secret
 from server.settings import Settings
 from tests.conftest import app_client
 from tests.integration.fight import add, command, mint, open_encounter, started_fight
+
+
+def only(request: httpx.Request, headers: dict[str, str]) -> httpx.Request:
+    """The request without the client's default ``Authorization`` header (the GM's) unless
+    ``headers`` sets its own."""
+    if "Authorization" not in headers:
+        del request.headers["Authorization"]
+    return request
 
 
 def settings(**changes) -> Settings:
@@ -87,6 +96,76 @@ async def test_a_revoked_token_stops_on_every_process_at_once(two_clients) -> No
         assert r.status_code == 401 and r.json()["code"] == "token_invalid", r.text
     state = (await a.get(f"/encounters/{enc}")).json()
     assert state["combatants"][mira]["action_points"] == 2  # the revoked token's action never landed
+
+
+async def test_a_revoked_token_gets_401_for_every_write_even_when_cached(two_clients) -> None:
+    """Issue 16: "A revoked token is 401 for every request (writes, idempotent replays, live
+    streams), on every process." Process b has each token cached (it served a request with it);
+    the revocation goes through process a, and b answers no request of it with anything but 401:
+    not the stored answer of an ``Idempotency-Key`` retry, not a 400, 403, 412 or 422 refusal, not
+    a mint or a revocation by a GM secret that was issued anew. Each case has a token of its own:
+    a 401 makes b forget the token it had cached, and the next would not test the cache."""
+    a, b = two_clients
+    enc, mira, bandit = await started_fight(a, b)
+    dash = {"type": "TakeAction", "combatant_id": mira, "action": "NotchArrow"}
+    cmd = f"/encounters/{enc}/commands"
+    cases: list[tuple[str, str, dict[str, object]]] = [  # (role, method and path, request)
+        ("player", "POST " + cmd, {"json": dash, "headers": {"Idempotency-Key": "k1"}}),  # the stored 200 before
+        ("player", "POST " + cmd, {"json": dash, "headers": {"Idempotency-Key": "k2"}}),
+        ("player", "POST " + cmd, {"json": {"type": "EndTurn", "combatant_id": bandit}}),  # 403 before
+        ("player", "POST " + cmd, {"json": {"type": "StartEncounter"}}),  # 403 gm_only before
+        ("player", "POST " + cmd, {"content": b'{"type": "NoSuchCommand"}'}),  # 422 before
+        ("player", "POST " + cmd, {"content": b"{"}),  # 400 before
+        ("player", "POST " + cmd, {"json": dash, "headers": {"If-Match": "nonsense"}}),  # 400 before
+        ("player", "POST " + cmd, {"json": dash, "headers": {"If-Match": '"1"'}}),  # 412 before
+        ("spectator", "POST " + cmd, {"json": {"type": "StartEncounter"}}),  # 403 read_only_token before
+        ("spectator", f"POST /encounters/{enc}/combatants",
+         {"json": {"name": "X", "side": "party", "controller": "player"}}),  # 403 before
+        ("player", f"GET /encounters/{enc}", {}),
+        ("spectator", f"GET /encounters/{enc}/events", {}),
+        ("player", f"GET /encounters/{enc}/live", {"params": {"follow": "false"}}),
+        ("spectator", f"GET /encounters/{enc}/live", {"params": {"follow": "false"}, "query_token": True}),
+    ]
+    secrets = []
+    for role, _, _ in cases:
+        auth = await mint(a, enc, role, [mira] if role == "player" else None)
+        assert (await b.get(f"/encounters/{enc}", headers=auth)).status_code == 200  # b caches it
+        secrets.append(auth["Authorization"].removeprefix("Bearer "))
+    first = await b.post(cmd, json=dash, headers={"Authorization": f"Bearer {secrets[0]}", "Idempotency-Key": "k1"})
+    assert first.status_code == 200, first.text
+    for t in (await a.get(f"/encounters/{enc}/tokens")).json()[1:]:
+        assert (await a.delete(f"/encounters/{enc}/tokens/{t['id']}")).status_code == 204
+    for (_, route, request), secret in zip(cases, secrets, strict=True):
+        method, path = route.split(" ", 1)
+        options = dict(request)
+        headers = {"Authorization": f"Bearer {secret}", **options.pop("headers", {})}  # type: ignore[dict-item]
+        if options.pop("query_token", False):
+            options["params"] = {**options["params"], "token": secret}  # type: ignore[dict-item]
+            headers = {k: v for k, v in headers.items() if k != "Authorization"}
+        r = await b.send(only(b.build_request(method, path, headers=headers, **options), headers))
+        assert (r.status_code, r.json().get("code")) == (401, "token_invalid"), (route, request, r.text[:300])
+    assert (await a.get(f"/encounters/{enc}")).json()["version"] == 7  # only the first dash landed
+
+    # A GM secret issued anew (a retried open) is revoked too: the old one mints and revokes nothing.
+    for n, (method, path, body) in enumerate([
+        ("POST", "tokens", {"role": "spectator"}),  # 201 before
+        ("POST", "tokens", {"role": "player", "combatant_ids": ["ghost"]}),  # 422 before
+        ("DELETE", "tokens/{spectator}", None),  # 204 before
+        ("DELETE", f"tokens/{uuid.uuid4()}", None),  # 404 before
+    ]):
+        opened = await a.post("/encounters", json={"ruleset": "places-of-power", "name": "Twice"},
+                              headers={"Idempotency-Key": f"open-{n}"})
+        enc2, old_gm = opened.json()["encounter_id"], {"Authorization": f"Bearer {opened.json()['gm_token']['token']}"}
+        spectator = (await b.post(f"/encounters/{enc2}/tokens", json={"role": "spectator"}, headers=old_gm)).json()
+        again = await a.post("/encounters", json={"ruleset": "places-of-power", "name": "Twice"},
+                             headers={"Idempotency-Key": f"open-{n}"})
+        new_gm = {"Authorization": f"Bearer {again.json()['gm_token']['token']}"}
+        assert new_gm != old_gm
+        r = await b.request(method, f"/encounters/{enc2}/" + path.format(spectator=spectator["id"]), json=body,
+                            headers=old_gm)
+        assert (r.status_code, r.json().get("code")) == (401, "token_invalid"), (method, path, r.text[:300])
+        listed = (await b.get(f"/encounters/{enc2}/tokens", headers=new_gm)).json()
+        assert [(t["role"], t["revoked_at"]) for t in listed] == [("gm", None), ("spectator", None)]
 
 
 async def test_the_history_shows_who_did_what(client, conn) -> None:
