@@ -132,7 +132,8 @@ _ERROR_TEXT = {
     412: "If-Match named a version that is no longer current.",
     413: "The request body is too large.",
     422: "The body does not match the schema, or the rules refuse the command (see `code`).",
-    429: "Too many requests for this token: wait `Retry-After` seconds.",
+    429: "Too many requests with this token (or, without a valid one, from this address): wait `Retry-After` "
+         "seconds.",
     500: "A server fault.",
     503: "The database is unavailable (`database_unavailable`: send it again after `Retry-After` seconds; a write "
          "with the same Idempotency-Key is recorded once), or the encounter is too busy (`encounter_busy`).",

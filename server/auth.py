@@ -99,14 +99,25 @@ def revoked() -> Problem:
 _VALID = "EXISTS (SELECT 1 FROM tokens WHERE secret_hash = {} AND revoked_at IS NULL)"
 
 
+def parse_bearer(value: str) -> str | None:
+    """The token of an ``Authorization`` value ``Bearer <token>`` (the scheme in any case, spaces
+    around the token ignored); None when the value is not that. The one reading of the header:
+    the rate limit's buckets (``server.limits``) go by the token it gives."""
+    scheme, _, token = value.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        return None
+    return token
+
+
 def bearer(request: ASGIConnection) -> str | None:
     value = request.headers.get("authorization")
     if value is None:
         return None
-    scheme, _, token = value.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    token = parse_bearer(value)
+    if token is None:
         raise unauthorized("token_malformed", "Send the token as `Authorization: Bearer <token>`.")
-    return token.strip()
+    return token
 
 
 class TokenStore:
@@ -139,13 +150,21 @@ class TokenStore:
             token_id=row["id"], encounter_id=row["encounter_id"], role=row["role"],
             combatant_ids=frozenset(row["combatant_ids"]), secret_hash=h,
         )
-        self._cache[h] = p
-        while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
+        self.remember(p)
         return p
 
     async def is_valid(self, secret_hash: bytes) -> bool:
         return bool(await self.pool.fetchval(f"SELECT {_VALID.format('$1')}", secret_hash))
+
+    def remember(self, principal: Principal) -> None:
+        """A token this process has just issued is valid: no look-up for its first requests."""
+        self._cache[principal.secret_hash] = principal
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+
+    def knows(self, secret_hash: bytes) -> bool:
+        """This process has found the token valid (its principal is cached); no database asked."""
+        return secret_hash in self._cache
 
     def forget(self, secret_hash: bytes) -> None:
         self._cache.pop(secret_hash, None)
@@ -193,6 +212,8 @@ class TokenStore:
         if not minted:
             self.forget(by)
             raise revoked()
+        self.remember(Principal(token_id=token_id, encounter_id=encounter_id, role=role,
+                                combatant_ids=frozenset(combatant_ids), secret_hash=hash_secret(secret)))
         return issued
 
     async def resecret(self, token_id: str) -> str | None:

@@ -312,6 +312,8 @@ class EncounterService:
             assert replay is not None
             return replay
         self._cache[encounter_id] = Entry(ruleset=ruleset, seed=seed, state=state, last_hash=rows[-1].hash)
+        self.tokens.remember(Principal(token_id=gm_id, encounter_id=encounter_id, role="gm",
+                                       combatant_ids=frozenset(), secret_hash=hash_secret(gm_secret)))
         return Reply(201, reply, state.version, encounter_id)
 
     async def _reopened(self, scope: str, key: str, rhash: bytes) -> Reply | None:

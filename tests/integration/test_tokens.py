@@ -3,6 +3,7 @@ minting, actors in the history, rate limits and CORS."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from dataclasses import replace
 
@@ -13,6 +14,7 @@ from server.auth import hash_secret
 from server.settings import Settings
 from tests.conftest import app_client
 from tests.integration.fight import add, command, mint, open_encounter, started_fight
+from tests.integration.live import served, watch_ws
 
 
 def only(request: httpx.Request, headers: dict[str, str]) -> httpx.Request:
@@ -212,6 +214,33 @@ async def test_rate_limit_per_token_answers_429_with_retry_after(database_url) -
         assert int(r.headers["retry-after"]) >= 1
         # the limit is the token's: a request without it (its own bucket) still passes
         assert (await c.get("/rulesets", headers={"Authorization": ""})).status_code == 200
+
+
+async def test_rate_limit_counts_per_token_however_spelt_and_per_address_without_one(database_url) -> None:
+    """Issue 16: "The rate limit counts per token identity (however the header is spelt) and per
+    client address for requests without a valid token." Over HTTP and the live WebSocket."""
+    async with served(database_url, settings(rate_limit=1.0, rate_burst=3), heartbeat_seconds=30) as s, \
+            httpx.AsyncClient(base_url=s.base) as c:
+        enc = await open_encounter(c)  # from the address's bucket: 2 left; the GM token's is full
+        gm = c.headers.pop("Authorization").removeprefix("Bearer ")
+        path = f"/encounters/{enc}"
+        spelt = [f"Bearer {gm}", f"bearer {gm}", f"BEARER    {gm}", f"Bearer {gm}"]
+        assert [(await c.get(path, headers={"Authorization": a})).status_code for a in spelt] == [200, 200, 200, 429]
+        # without a valid token: the address's bucket, whatever the token
+        bogus = [(await c.get(path, headers={"Authorization": f"Bearer frc_{uuid.uuid4().hex}"})).status_code
+                 for _ in range(3)]
+        assert bogus == [401, 401, 429]
+        for headers in [{}, {"Authorization": "Basic abc"}, {"Authorization": f"Bearer frc_{uuid.uuid4().hex}"}]:
+            r = await c.get(path, headers=headers)
+            assert (r.status_code, r.json()["code"]) == (429, "rate_limited"), r.text
+            assert int(r.headers["retry-after"]) >= 1
+        w = await watch_ws(f"{s.ws_base}{path}/live?token=frc_{uuid.uuid4().hex}")
+        assert await w.ended() == (4429, "rate_limited")
+        assert w.messages[0]["type"] == "error" and w.messages[0]["code"] == "rate_limited"
+        # the GM's bucket is its own: a second later, the token passes while its address is limited
+        await asyncio.sleep(1.1)
+        assert [(await c.get(path, headers={"Authorization": a})).status_code
+                for a in (f"Bearer frc_{uuid.uuid4().hex}", "Bearer frc_nope", f"bearer  {gm}")] == [401, 429, 200]
 
 
 async def test_cors_is_off_by_default_and_configurable(database_url) -> None:
