@@ -17,14 +17,20 @@ log = logging.getLogger("fracas")
 DEFAULT_OPENAPI = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
 
 
-def _database_url(settings: Settings) -> str:
+def _database_url(settings: Settings, *, serving: bool = False) -> str:
+    """``DATABASE_URL``, else the embedded PostgreSQL: as its owner for the commands run by hand;
+    ``serving`` (``fracas serve``, ``fracas projections run``): migrated as the owner first, then
+    as ``fracas_app``, a login role that is only a member of ``fracas_writer``."""
     if settings.database_url:
         return settings.database_url
-    from server.database import start_embedded
+    from server.database import SERVER_ROLE, WRITER_ROLE, embedded_for_serving, start_embedded
 
     log.info("No DATABASE_URL: starting embedded PostgreSQL with its data in %s", settings.data_dir)
-    dsn = start_embedded(settings.data_dir)
+    dsn = embedded_for_serving(settings.data_dir) if serving else start_embedded(settings.data_dir)
     log.info("Embedded PostgreSQL is up (data folder %s)", settings.data_dir)
+    if serving:
+        log.info("Migrated as the owner; serving as %s, a login role that is only a member of %s",
+                 SERVER_ROLE, WRITER_ROLE)
     return dsn
 
 
@@ -32,8 +38,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.operator_key:
         os.environ["FRACAS_OPERATOR_KEY"] = args.operator_key
     settings = Settings.from_env()
-    dsn = _database_url(settings)
-    os.environ["DATABASE_URL"] = dsn  # workers build the app from the environment
+    dsn = _database_url(settings, serving=True)
+    os.environ["DATABASE_URL"] = dsn  # workers (and the projector) build the app from the environment
     # uvicorn re-raises the signal that stopped it; exit normally instead so that the
     # embedded PostgreSQL is stopped by its exit handler.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))

@@ -34,7 +34,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from server.projector import run
     from server.settings import Settings
 
-    dsn = _database_url(Settings.from_env())
+    dsn = _database_url(Settings.from_env(), serving=True)  # a server process: not as the owner
     try:
         import uvloop
 
