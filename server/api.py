@@ -23,7 +23,7 @@ from domain.core.encounter import AddCombatant, Controller
 from domain.core.ruleset import CommandInfo
 from projections.presence import EncounterView, presence_for, with_presence
 from projections.visibility import state_for
-from server.auth import IssuedToken, TokenView, authorize, check_command, check_operator
+from server.auth import IssuedToken, TokenStore, TokenView, authorize, check_command, check_operator
 from server.encounters import (
     CommandResult,
     EncounterService,
@@ -132,7 +132,8 @@ _ERROR_TEXT = {
     412: "If-Match named a version that is no longer current.",
     413: "The request body is too large.",
     422: "The body does not match the schema, or the rules refuse the command (see `code`).",
-    429: "Too many requests for this token: wait `Retry-After` seconds.",
+    429: "Too many requests with this token (or, without a valid one, from this address): wait `Retry-After` "
+         "seconds.",
     500: "A server fault.",
     503: "The database is unavailable (`database_unavailable`: send it again after `Retry-After` seconds; a write "
          "with the same Idempotency-Key is recorded once), or the encounter is too busy (`encounter_busy`).",
@@ -158,6 +159,10 @@ ETAG = [ResponseHeader(name="ETag", description="The encounter's version.", docu
 
 def service_of(request: Request) -> EncounterService:
     return request.app.state.service
+
+
+def tokens_of(request: Request) -> TokenStore:
+    return request.app.state.tokens
 
 
 def parse_if_match(value: str | None) -> int | None:
@@ -248,12 +253,17 @@ async def add_combatant(
 ) -> Response[CommandResult]:
     enc = str(encounter_id)
     principal = await authorize(request, enc, write=True, gm_only=True)
-    body = await request.body()
-    new: NewCombatant = decode_body(_combatant_decoder, body, "invalid_body")
-    command = AddCombatant(name=new.name, side=new.side, controller=new.controller, sheet=new.sheet, hidden=new.hidden)
-    write = Write(principal, parse_if_match(if_match), idempotency_key,
-                  request_hash("POST combatants", body) if idempotency_key is not None else b"", 201)
-    return reply(await service_of(request).execute(enc, command, write))
+    try:
+        body = await request.body()
+        new: NewCombatant = decode_body(_combatant_decoder, body, "invalid_body")
+        command = AddCombatant(name=new.name, side=new.side, controller=new.controller, sheet=new.sheet,
+                               hidden=new.hidden)
+        write = Write(principal, parse_if_match(if_match), idempotency_key,
+                      request_hash("POST combatants", body) if idempotency_key is not None else b"", 201)
+        return reply(await service_of(request).execute(enc, command, write))
+    except Exception as exc:  # a refusal is an answer only while the token is valid
+        await tokens_of(request).may_answer(principal, exc)
+        raise
 
 
 @post("/encounters/{encounter_id:uuid}/commands", opt={"body": "commands"}, status_code=200,
@@ -265,13 +275,17 @@ async def send_command(
 ) -> Response[CommandResult]:
     enc = str(encounter_id)
     principal = await authorize(request, enc, write=True)
-    body = await request.body()
-    service = service_of(request)
-    command = service.decode_command(await service.ruleset_of(enc), body)
-    check_command(principal, command)
-    write = Write(principal, parse_if_match(if_match), idempotency_key,
-                  request_hash("POST commands", body) if idempotency_key is not None else b"")
-    return reply(await service.execute(enc, command, write))
+    try:
+        body = await request.body()
+        service = service_of(request)
+        command = service.decode_command(await service.ruleset_of(enc), body)
+        check_command(principal, command)
+        write = Write(principal, parse_if_match(if_match), idempotency_key,
+                      request_hash("POST commands", body) if idempotency_key is not None else b"")
+        return reply(await service.execute(enc, command, write))
+    except Exception as exc:  # a refusal is an answer only while the token is valid
+        await tokens_of(request).may_answer(principal, exc)
+        raise
 
 
 @get("/encounters/{encounter_id:uuid}/events", summary="Event history", tags=["encounters"],
@@ -305,12 +319,16 @@ async def mint_token(
 ) -> Response[IssuedToken]:
     enc = str(encounter_id)
     principal = await authorize(request, enc, write=True, gm_only=True)
-    body = await request.body()
-    new: NewToken = decode_body(_token_decoder, body, "invalid_body")
-    issued = await service_of(request).mint_token(
-        enc, new.role, new.combatant_ids, new.label, principal=principal, idempotency_key=idempotency_key,
-        rhash=request_hash("POST tokens", body),
-    )
+    try:
+        body = await request.body()
+        new: NewToken = decode_body(_token_decoder, body, "invalid_body")
+        issued = await service_of(request).mint_token(
+            enc, new.role, new.combatant_ids, new.label, principal=principal, idempotency_key=idempotency_key,
+            rhash=request_hash("POST tokens", body),
+        )
+    except Exception as exc:  # a refusal is an answer only while the token is valid
+        await tokens_of(request).may_answer(principal, exc)
+        raise
     return Response(content=_encode(issued), status_code=201, media_type=JSON)
 
 
@@ -327,8 +345,9 @@ async def list_tokens(request: Request, encounter_id: FromPath[uuid.UUID]) -> li
         description="The token stops working at once, on every server process.")
 async def revoke_token(request: Request, encounter_id: FromPath[uuid.UUID], token_id: FromPath[uuid.UUID]) -> None:
     enc = str(encounter_id)
-    await authorize(request, enc, write=True, gm_only=True)
-    if await request.app.state.tokens.revoke(enc, str(token_id)) is None:
+    principal = await authorize(request, enc, write=True, gm_only=True)
+    # the revoking token is checked in the same statement: a 404 is only for a valid one
+    if await tokens_of(request).revoke(enc, str(token_id), by=principal.secret_hash) is None:
         raise Problem(404, "token_not_found", "Token not found",
                       f"This encounter has no player or spectator token {token_id}.")
 

@@ -20,13 +20,14 @@ from server.api import ROUTES
 from server.audit import AUDIT_ROUTES
 from server.history import HISTORY_ROUTES
 from server.read_models import READ_MODEL_ROUTES
-from server.live import LIVE_ROUTES, redact_tokens, start_live, stop_live
+from server.live import LIVE_ROUTES, start_live, stop_live
 from server.auth import TokenStore
 from server.database import create_pool
 from server.encounters import EncounterService
 from server.limits import TokenBuckets, rate_limit
 from server.migrations import migrate_dsn
 from server.problems import EXCEPTION_HANDLERS
+from server.redaction import keep_tokens_out_of_logs
 from server.settings import Settings
 from server.snapshots import Snapshots
 from server.store import EventStore
@@ -57,7 +58,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
     settings = settings or Settings.from_env()
     dsn = database_url or settings.database_url
     registry = default_registry()
-    redact_tokens()  # live streams take ?token=: keep it out of the logs
+    keep_tokens_out_of_logs()  # live streams take ?token=: keep it out of every log line
 
     async def startup(app: Litestar) -> None:
         if not dsn:

@@ -4,8 +4,11 @@ Opening an encounter issues its GM token. The GM mints player tokens (bound to o
 more combatants) and read-only spectator tokens, lists and revokes them. A token is a
 long random secret; only its SHA-256 is stored. A token's encounter, role and
 combatants never change, so a process may keep them in memory; whether the token is
-still valid is asked of the database on every request (a write asks in the same
-statement that appends its events), so a revoked token stops at once on every process.
+still valid is asked of the database on every request, so a revoked token stops at once on
+every process: a read asks first; a write asks in the statement that makes its answer (the
+append of its events, the look-up of an ``Idempotency-Key``'s stored answer, the mint, the
+revocation), and a write refused on the way asks before its refusal is sent
+(``TokenStore.may_answer``). A revoked token is answered as an unknown one: 401 ``token_invalid``.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from litestar import Request
 from litestar.connection import ASGIConnection
 
 from projections.visibility import Viewer
+from server import outage
 from server.problems import Problem
 from server.store import IdempotencyConflict
 
@@ -86,14 +90,34 @@ def unauthorized(code: str, detail: str) -> Problem:
     return p
 
 
+def revoked() -> Problem:
+    """The answer to an unknown token, and to a revoked one: they are told apart nowhere."""
+    return unauthorized("token_invalid", "The token is unknown or has been revoked.")
+
+
+# "this secret's token is valid", for a statement that checks it on the way (``{}``: the parameter)
+_VALID = "EXISTS (SELECT 1 FROM tokens WHERE secret_hash = {} AND revoked_at IS NULL)"
+
+
+def parse_bearer(value: str) -> str | None:
+    """The token of an ``Authorization`` value ``Bearer <token>`` (the scheme in any case, spaces
+    around the token ignored); None when the value is not that. The one reading of the header:
+    the rate limit's buckets (``server.limits``) go by the token it gives."""
+    scheme, _, token = value.partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        return None
+    return token
+
+
 def bearer(request: ASGIConnection) -> str | None:
     value = request.headers.get("authorization")
     if value is None:
         return None
-    scheme, _, token = value.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    token = parse_bearer(value)
+    if token is None:
         raise unauthorized("token_malformed", "Send the token as `Authorization: Bearer <token>`.")
-    return token.strip()
+    return token
 
 
 class TokenStore:
@@ -126,47 +150,70 @@ class TokenStore:
             token_id=row["id"], encounter_id=row["encounter_id"], role=row["role"],
             combatant_ids=frozenset(row["combatant_ids"]), secret_hash=h,
         )
-        self._cache[h] = p
-        while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
+        self.remember(p)
         return p
 
     async def is_valid(self, secret_hash: bytes) -> bool:
-        return bool(
-            await self.pool.fetchval(
-                "SELECT EXISTS (SELECT 1 FROM tokens WHERE secret_hash = $1 AND revoked_at IS NULL)", secret_hash
-            )
-        )
+        return bool(await self.pool.fetchval(f"SELECT {_VALID.format('$1')}", secret_hash))
+
+    def remember(self, principal: Principal) -> None:
+        """A token this process has just issued is valid: no look-up for its first requests."""
+        self._cache[principal.secret_hash] = principal
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+
+    def knows(self, secret_hash: bytes) -> bool:
+        """This process has found the token valid (its principal is cached); no database asked."""
+        return secret_hash in self._cache
 
     def forget(self, secret_hash: bytes) -> None:
         self._cache.pop(secret_hash, None)
 
+    async def may_answer(self, principal: Principal, exc: BaseException) -> None:
+        """A write's refusal is an answer too: raise the 401 instead of it when the token has been
+        revoked (or its secret issued anew). Writes skip the database for a cached token, their
+        append statement checking it; a write that ends otherwise asks here, so a revoked token
+        gets nothing but 401 on every process, at once. An outage or a 401 needs no asking."""
+        if (isinstance(exc, Problem) and exc.status == 401) or outage.is_outage(exc):
+            return
+        if not await self.is_valid(principal.secret_hash):
+            self.forget(principal.secret_hash)
+            raise revoked() from None
+
     async def mint(
-        self, encounter_id: str, role: Role, combatant_ids: list[str], label: str,
+        self, encounter_id: str, role: Role, combatant_ids: list[str], label: str, *, by: bytes,
         idem: tuple[str, str, bytes] | None = None,
     ) -> IssuedToken:
         """Insert a token, and with ``idem`` (scope, key, request hash) the answer a retry gets
-        (without the secret), in one statement. Raises IdempotencyConflict on a lost race."""
+        (without the secret), in one statement, only while the minting token (``by``, its secret's
+        hash) is valid: else raises the 401. Raises IdempotencyConflict on a lost race."""
         token_id = str(uuid.uuid4())
         secret = new_secret()
         issued = IssuedToken(id=token_id, role=role, combatant_ids=combatant_ids, label=label, token=secret)
         stored = msgspec.json.encode(msgspec.structs.replace(issued, token=""))
         scope, key, rhash = idem if idem is not None else (None, None, None)
         try:
-            await self.pool.execute(
-                """WITH tok AS (
+            minted = await self.pool.fetchval(
+                f"""WITH me AS (SELECT {_VALID.format("$11")} AS ok), tok AS (
                        INSERT INTO tokens (id, encounter_id, role, combatant_ids, label, secret_hash)
-                       VALUES ($1, $2, $3, $4, $5, $6) RETURNING 1
+                       SELECT $1::uuid, $2::uuid, $3::text, $4::text[], $5::text, $6::bytea FROM me WHERE me.ok
+                       RETURNING 1
                    ), idem AS (
                        INSERT INTO idempotency_keys (scope, key, request_hash, status, response)
-                       SELECT $7::text, $8::text, $9::bytea, 201, $10::bytea WHERE $8::text IS NOT NULL
+                       SELECT $7::text, $8::text, $9::bytea, 201, $10::bytea FROM me
+                       WHERE me.ok AND $8::text IS NOT NULL
                        RETURNING 1
                    )
-                   SELECT (SELECT count(*) FROM tok) + (SELECT count(*) FROM idem)""",
-                token_id, encounter_id, role, combatant_ids, label, hash_secret(secret), scope, key, rhash, stored,
+                   SELECT ok FROM me""",
+                token_id, encounter_id, role, combatant_ids, label, hash_secret(secret), scope, key, rhash, stored, by,
             )
         except asyncpg.UniqueViolationError as exc:
             raise IdempotencyConflict(str(exc)) from exc
+        if not minted:
+            self.forget(by)
+            raise revoked()
+        self.remember(Principal(token_id=token_id, encounter_id=encounter_id, role=role,
+                                combatant_ids=frozenset(combatant_ids), secret_hash=hash_secret(secret)))
         return issued
 
     async def resecret(self, token_id: str) -> str | None:
@@ -191,14 +238,23 @@ class TokenStore:
             for r in rows
         ]
 
-    async def revoke(self, encounter_id: str, token_id: str) -> str | None:
-        """Revoke a player or spectator token; returns its role, or None when there is none."""
+    async def revoke(self, encounter_id: str, token_id: str, *, by: bytes) -> str | None:
+        """Revoke a player or spectator token; returns its role, or None when there is none. Only
+        while the revoking token (``by``, its secret's hash) is valid, checked in the same
+        statement: else raises the 401."""
         row = await self.pool.fetchrow(
-            "UPDATE tokens SET revoked_at = coalesce(revoked_at, now()) "
-            "WHERE id = $1 AND encounter_id = $2 AND role <> 'gm' RETURNING role",
-            token_id, encounter_id,
+            f"""WITH me AS (SELECT {_VALID.format("$3")} AS ok), done AS (
+                    UPDATE tokens SET revoked_at = coalesce(revoked_at, now())
+                    WHERE id = $1 AND encounter_id = $2 AND role <> 'gm' AND (SELECT ok FROM me)
+                    RETURNING role
+                )
+                SELECT me.ok, (SELECT role FROM done) AS role FROM me""",
+            token_id, encounter_id, by,
         )
-        return row["role"] if row else None
+        if not row["ok"]:
+            self.forget(by)
+            raise revoked()
+        return row["role"]
 
 
 async def authorize(request: ASGIConnection, encounter_id: str, *, write: bool = False, gm_only: bool = False,
@@ -214,13 +270,18 @@ async def authorize(request: ASGIConnection, encounter_id: str, *, write: bool =
         raise unauthorized("token_required", "This needs a token of the encounter: `Authorization: Bearer <token>`.")
     principal = await tokens.principal(secret, check_revoked=not write)
     if principal is None:
-        raise unauthorized("token_invalid", "The token is unknown or has been revoked.")
+        raise revoked()
+    refusal = None
     if principal.encounter_id != encounter_id:
-        raise Problem(403, "wrong_encounter", "Forbidden", "This token belongs to another encounter.")
-    if write and principal.role == "spectator":
-        raise Problem(403, "read_only_token", "Forbidden", "A spectator token can only read.")
-    if gm_only and principal.role != "gm":
-        raise Problem(403, "gm_only", "Forbidden", "Only the GM may do this.")
+        refusal = Problem(403, "wrong_encounter", "Forbidden", "This token belongs to another encounter.")
+    elif write and principal.role == "spectator":
+        refusal = Problem(403, "read_only_token", "Forbidden", "A spectator token can only read.")
+    elif gm_only and principal.role != "gm":
+        refusal = Problem(403, "gm_only", "Forbidden", "Only the GM may do this.")
+    if refusal is not None:
+        if write:  # a write's cached token was not checked yet: a revoked one gets the 401
+            await tokens.may_answer(principal, refusal)
+        raise refusal
     return principal
 
 

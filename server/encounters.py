@@ -26,7 +26,7 @@ from domain.core.encounter import AddCombatant, Command, EncounterState, Event, 
 from domain.core.errors import RuleViolation, clean_text
 from domain.core.ruleset import Registry, Ruleset
 from projections.visibility import GM, REDACTED, Scope, Viewer, event_data_for, metadata_for, state_for
-from server.auth import IssuedToken, Principal, TokenStore, hash_secret, new_secret, unauthorized
+from server.auth import IssuedToken, Principal, TokenStore, hash_secret, new_secret, revoked
 from server.problems import Problem, decode_body
 from server.snapshots import Snapshots
 from server.store import (
@@ -312,6 +312,8 @@ class EncounterService:
             assert replay is not None
             return replay
         self._cache[encounter_id] = Entry(ruleset=ruleset, seed=seed, state=state, last_hash=rows[-1].hash)
+        self.tokens.remember(Principal(token_id=gm_id, encounter_id=encounter_id, role="gm",
+                                       combatant_ids=frozenset(), secret_hash=hash_secret(gm_secret)))
         return Reply(201, reply, state.version, encounter_id)
 
     async def _reopened(self, scope: str, key: str, rhash: bytes) -> Reply | None:
@@ -334,7 +336,7 @@ class EncounterService:
         """A player token for combatants of this encounter, or a spectator token."""
         scope = f"{encounter_id}/{principal.token_id}/tokens"
         if idempotency_key is not None:
-            again = await self._reminted(scope, idempotency_key, rhash)
+            again = await self._reminted(scope, idempotency_key, rhash, principal.secret_hash)
             if again is not None:
                 return again
         state = await self.current(encounter_id)
@@ -352,17 +354,17 @@ class EncounterService:
                                     combatant_id=cid)
         try:
             return await self.tokens.mint(
-                encounter_id, role, ids, label,
+                encounter_id, role, ids, label, by=principal.secret_hash,
                 idem=(scope, idempotency_key, rhash) if idempotency_key is not None else None,
             )
         except IdempotencyConflict:
-            again = await self._reminted(scope, idempotency_key or "", rhash)
+            again = await self._reminted(scope, idempotency_key or "", rhash, principal.secret_hash)
             assert again is not None
             return again
 
-    async def _reminted(self, scope: str, key: str, rhash: bytes) -> IssuedToken | None:
-        """A retried mint: the same token, its secret issued anew."""
-        replay = await self._stored(scope, key, rhash)
+    async def _reminted(self, scope: str, key: str, rhash: bytes, token_hash: bytes) -> IssuedToken | None:
+        """A retried mint (while the minting token is valid): the same token, its secret issued anew."""
+        replay = await self._stored(scope, key, rhash, token_hash)
         if replay is None:
             return None
         first = msgspec.json.decode(replay.body, type=IssuedToken)
@@ -391,12 +393,11 @@ class EncounterService:
             # A retry that overlapped its first attempt is refused on the state that attempt
             # produced (or by its version): it gets the first attempt's answer instead.
             if key is not None and (isinstance(exc, RuleViolation) or exc.status == 412):
-                replay = await self._stored(write.scope, key, write.rhash)
+                replay = await self._stored(write.scope, key, write.rhash, write.principal.secret_hash)
                 if replay is not None:
                     return replay
-            # a refusal is an answer too: only for a token that is still valid
-            if not await self.tokens.is_valid(write.principal.secret_hash):
-                raise _revoked() from None
+            # a refusal is an answer too, sent only for a token still valid: the route asks
+            # (TokenStore.may_answer), for this refusal and for those before it got here
             raise
 
     async def _execute(self, encounter_id: str, command: Command, write: Write) -> Reply:
@@ -404,7 +405,7 @@ class EncounterService:
         entry = await self._entry(encounter_id)
         scope = write.scope
         if idempotency_key is not None:
-            replay = await self._stored(scope, idempotency_key, write.rhash)
+            replay = await self._stored(scope, idempotency_key, write.rhash, principal.secret_hash)
             if replay is not None:
                 return replay
         if isinstance(command, AddCombatant) and not command.combatant_id:
@@ -451,7 +452,7 @@ class EncounterService:
                 continue  # the command before it on this encounter was not appended: decide again
             except TokenRevoked:
                 self.tokens.forget(principal.secret_hash)
-                raise _revoked() from None
+                raise revoked() from None
             except VersionConflict:
                 async with entry.lock:
                     await self._refresh(encounter_id, entry)
@@ -459,7 +460,7 @@ class EncounterService:
                     raise self._precondition_failed(if_match, entry.state.version) from None
                 continue
             except IdempotencyConflict:
-                replay = await self._stored(scope, idempotency_key or "", write.rhash)
+                replay = await self._stored(scope, idempotency_key or "", write.rhash, principal.secret_hash)
                 assert replay is not None
                 return replay
             if new_state.version > entry.state.version:  # a concurrent read may be ahead already
@@ -508,9 +509,15 @@ class EncounterService:
         p.headers["ETag"] = f'"{current}"'
         return p
 
-    async def _stored(self, scope: str, key: str, rhash: bytes) -> Reply | None:
-        rec = await self.store.stored_response(scope, key)
-        if rec is None:
+    async def _stored(self, scope: str, key: str, rhash: bytes, token_hash: bytes | None = None) -> Reply | None:
+        """The answer stored under ``key``, or None. With ``token_hash`` (the sender's), only while
+        that token is valid, checked in the same round trip: else the 401."""
+        rec = await self.store.stored_response(scope, key, token_hash)
+        if not rec["valid"]:
+            assert token_hash is not None
+            self.tokens.forget(token_hash)
+            raise revoked()
+        if rec["response"] is None:
             return None
         if bytes(rec["request_hash"]) != rhash:
             raise Problem(
@@ -559,10 +566,6 @@ class EncounterService:
                 encounter_id=encounter_id, version=state.version, events=self._views(rows), state=state, gm_token=gm
             )
         )
-
-
-def _revoked() -> Problem:
-    return unauthorized("token_invalid", "The token is unknown or has been revoked.")
 
 
 class _VersionOnly(msgspec.Struct):

@@ -8,7 +8,7 @@ time); then the decisions that await the caller (``prompt``). Every message carr
 ``version``: the client has every event up to it, and resumes after a dropped connection with
 ``after=<version>`` (SSE: the ``Last-Event-ID`` an EventSource sends by itself), getting
 exactly what it missed. The token comes as ``Authorization: Bearer`` or, where a browser
-cannot set headers, as ``?token=`` (never logged: see ``redact_tokens``).
+cannot set headers, as ``?token=`` (never logged: see ``server.redaction``).
 
 Each stream has a bounded outbox. The producer (``Stream.run``) fills it from its
 encounter's feed (``server.live_feed``); the transport drains it to the client. A client that
@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import uuid
 from collections import deque
 from collections.abc import AsyncIterator
@@ -157,10 +156,12 @@ class Stream:
         live = self.live
         feed: Feed | None = None
         try:
+            # joined before it registers: the wake-up of its registration (and of any revocation
+            # after it was admitted) comes to a feed that re-checks its token
+            feed = live.join(self.encounter_id, self)
             if self.follow:
                 live.streams[self.connection_id] = self
                 await self.register()
-            feed = live.join(self.encounter_id, self)
             return await self._produce(feed)
         except SlowConsumer:  # its outbox stayed full
             self.stalled()
@@ -436,25 +437,3 @@ async def stop_live(app: Any) -> None:
     live = getattr(app.state, "live", None)
     if live is not None:
         await live.stop()
-
-
-_TOKEN = re.compile(r"(?i)(token=)[^&\s\"']+")
-
-
-class RedactTokens(logging.Filter):
-    """Hide ``?token=`` secrets from log lines (uvicorn logs the path of each WebSocket it accepts)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if record.args:
-            args = record.args if isinstance(record.args, tuple) else (record.args,)
-            record.args = tuple(_TOKEN.sub(r"\1[redacted]", a) if isinstance(a, str) else a for a in args)
-        if isinstance(record.msg, str) and "token=" in record.msg.lower():
-            record.msg = _TOKEN.sub(r"\1[redacted]", record.msg)
-        return True
-
-
-def redact_tokens() -> None:
-    for name in ("uvicorn.error", "uvicorn.access", "uvicorn", "litestar"):
-        logger = logging.getLogger(name)
-        if not any(isinstance(f, RedactTokens) for f in logger.filters):
-            logger.addFilter(RedactTokens())

@@ -33,7 +33,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from server.projector import run
     from server.which_database import database_url
 
-    dsn = database_url()
+    dsn = database_url(serving=True)  # a server process: not as the owner
     try:
         import uvloop
 

@@ -8,7 +8,8 @@ in-process runners, may run at once: each projection is led by one process at a 
 leader lock, ``projections/runner.py``), the others stand by.
 
 The projector applies the migrations first (under their advisory lock, a no-op when up to
-date), exits when asked (SIGTERM, SIGINT) and when the process that started it is gone, and
+date: ``fracas serve`` applied them before it started, as the owner, and with the embedded
+default the projector connects as ``fracas_app``, a member of ``fracas_writer`` only), exits when asked (SIGTERM, SIGINT) and when the process that started it is gone, and
 is started again by ``fracas serve`` if it stops on its own.
 """
 

@@ -460,11 +460,19 @@ class EventStore:
             encounter_id, after, limit,
         )
 
-    async def stored_response(self, scope: str, key: str) -> asyncpg.Record | None:
-        return await self.pool.fetchrow(
-            "SELECT request_hash, status, response FROM idempotency_keys WHERE scope = $1 AND key = $2",
-            scope, key,
-        )
+    async def stored_response(self, scope: str, key: str, token_hash: bytes | None = None) -> asyncpg.Record:
+        """The answer stored under an ``Idempotency-Key`` (``response`` NULL when there is none),
+        and ``valid``: whether the sender's token (``token_hash``, its secret's hash) is still
+        valid, in the same round trip; a write without a token passes None."""
+        record: asyncpg.Record = await self.pool.fetchrow(_STORED_RESPONSE, scope, key, token_hash)
+        return record
+
+
+_STORED_RESPONSE = """
+SELECT $3::bytea IS NULL OR EXISTS (SELECT 1 FROM tokens WHERE secret_hash = $3 AND revoked_at IS NULL) AS valid,
+       k.request_hash, k.status, k.response
+FROM (SELECT 1) AS one LEFT JOIN idempotency_keys k ON k.scope = $1 AND k.key = $2
+"""
 
 
 def _conflict(exc: asyncpg.UniqueViolationError) -> Exception:

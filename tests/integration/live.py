@@ -34,10 +34,10 @@ class Served:
 
 
 @asynccontextmanager
-async def served(database_url: str, **live: Any) -> AsyncIterator[Served]:
+async def served(database_url: str, settings: Settings | None = None, **live: Any) -> AsyncIterator[Served]:
     """The app on a free port, served by uvicorn in this event loop. ``live``: LiveSettings
     fields to change (``heartbeat_seconds``, ``queue_size``, ``send_timeout_seconds``, ...)."""
-    app = create_app(database_url, Settings.from_env())
+    app = create_app(database_url, settings or Settings.from_env())
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on",
                             timeout_graceful_shutdown=2)
     server = uvicorn.Server(config)

