@@ -480,3 +480,40 @@ async def test_the_gm_answers_for_a_player_who_left(client: Any, conn: Any) -> N
     out = await t.send("Mira", "Defend", combatant_id=t.id("Mira"), attack=declared["attack_id"], defence="TakeIt")
     assert {e["metadata"]["actor"]["role"] for e in out["events"]} == {"player"}
     await assert_replays(t, conn)
+
+
+# ------------------------------------------------- issue 17: rules the server got wrong
+
+
+async def next_turn_of(t: Table, who: str) -> None:
+    """End turns (each with the token that may) until it is ``who``'s."""
+    for _ in range(6):
+        turn = (await t.state())["turn"]
+        if turn == t.id(who):
+            return
+        name = next(n for n, cid in t.ids.items() if cid == turn)
+        await t.send(name, "EndTurn", combatant_id=turn)
+    raise AssertionError(f"{who}'s turn never came")
+
+
+async def test_cheat_death_brings_the_character_back_to_act(client: Any, conn: Any) -> None:
+    """Hero Points: "Cheat Death, restoring your Character to a single Hit rather than having
+    them die". The Bandit's Axe puts 7 Hits on Kess (dead: "exceed the number needed to render
+    the target Helpless by more than two"); her Hero Point leaves her alive at a single Hit,
+    and on her turn she acts."""
+    t = await Table(client).open(GM_FIRST)
+    await t.gm("StartSession")
+    declared, _ = await t.attack("Bandit", "Kess", [10, 7], attack="LightMelee", weapon="Axe", band="Melee")
+    attack = declared["attack_id"]
+    await t.send("Bandit", "SpendSuccesses", combatant_id=t.id("Bandit"), attack=attack, split=["Damage", "Damage"])
+    (blow,) = await t.defend("Kess", attack, "TakeIt")
+    assert blow["type"] == "LethalBlow"  # the Bandit lets it land
+    hit, _ = flat(await t.send("Bandit", "PullYourPunch", combatant_id=t.id("Bandit"), attack=attack, pull=False))
+    assert (hit["damage"], hit["dead"]) == (7, True)
+    out = await t.send("Kess", "SpendHeroPoint", combatant_id=t.id("Kess"), use="CheatDeath")
+    kess = out["state"]["combatants"][t.id("Kess")]["sheet"]
+    assert (kess["dead"], kess["hits"], kess["hero_points"]) == (False, 1, 0)
+    await next_turn_of(t, "Kess")
+    (dashed,) = flat(await t.send("Kess", "TakeAction", combatant_id=t.id("Kess"), action="Dash"))
+    assert (dashed["action"], dashed["action_points"]) == ("Dash", 1)
+    await assert_replays(t, conn)

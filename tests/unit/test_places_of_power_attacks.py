@@ -35,6 +35,7 @@ from domain.places_of_power.attacks import (
     SpendSuccesses,
 )
 from domain.places_of_power.harm import PENALTIES, penalty_points
+from domain.places_of_power.hero_points import SpendHeroPoint
 from domain.places_of_power.pull_your_punch import PullYourPunch
 from domain.places_of_power.sheet import Condition
 from tests.unit.pop_fight import Fight
@@ -570,6 +571,26 @@ def test_a_helpless_player_who_takes_another_hit_dies() -> None:
     assert names(f) == {"Armour": 0, "TakeIt": 0}
     (hit, _) = defend(f, "TakeIt")
     assert isinstance(hit, HitsTaken) and hit.dead
+
+
+def test_cheat_death_leaves_the_character_alive_at_a_single_hit() -> None:
+    """Hero Points: "Cheat Death, restoring your Character to a single Hit rather than having
+    them die". Helpless Mira takes the Bandit's blow and dies ("if a target is already
+    Helpless and they take another Hit, then they die"); her Hero Point brings her back: alive
+    at 1 Hit, and on her turn she acts."""
+    f = fight(mira=sheet_with(MIRA, hits=4, hero_points=1), bandit_first=True)
+    attack(f, [4, 6], who="bandit", target="mira")
+    (hit, _) = defend(f, "TakeIt", who="mira")
+    assert isinstance(hit, HitsTaken) and hit.dead and f.state.combatants["mira"].sheet.dead
+    f.send(SpendHeroPoint(combatant_id="mira", use="CheatDeath"))
+    s = f.state.combatants["mira"].sheet
+    assert (s.dead, s.hits, s.hero_points) == (False, 1, 0)
+    # back from beyond Helpless: "Upon recovery apply Staggered for 2 turns"
+    assert [(x.name, x.turns) for x in s.statuses] == [("Staggered", 2)]
+    f.end_turn("bandit")
+    assert f.turn == "mira"
+    declared, _ = attack(f, [4, 6])
+    assert isinstance(declared, AttackDeclared) and declared.attacker == "mira"
 
 
 def test_a_helpless_combatant_cannot_attack() -> None:
