@@ -538,8 +538,21 @@ def mishap(state: EncounterState, cmd: ResolveMishap, dice: Dice) -> list[Event]
     if result is None:
         die = dice.roll(MISHAP_DIE, f"attack {ex.id}: Critical Miss")
         result = die.face
-    return [MishapSuffered(attack_id=ex.id, combatant_id=ex.attacker, result=result, die=die),
-            ExchangeEnded(attack_id=ex.id, result="critical miss")]
+    events: list[Event] = [MishapSuffered(attack_id=ex.id, combatant_id=ex.attacker, result=result, die=die)]
+    if result == 4 and _shielded(state, ex.defender) and not sheet(state.combatants[ex.attacker]).prone:
+        # "4. You crash into your opponent suffering the Weakened Condition. If they armed with
+        # a shield then you also become Prone."
+        events.append(KnockedProne(combatant_id=ex.attacker, reason="crashed into a shield"))
+    return [*events, ExchangeEnded(attack_id=ex.id, result="critical miss")]
+
+
+def _shielded(state: EncounterState, combatant_id: str) -> bool:
+    """Armed with a shield: one at hand, not dropped."""
+    c = state.combatants.get(combatant_id)
+    if c is None:
+        return False
+    s = sheet(c)
+    return any(w.shield and w.name not in s.dropped_weapons for w in s.weapons)
 
 
 # The choices of the stages whose choices never vary, and each defence's (Choice values are
@@ -733,7 +746,8 @@ def _set(state: EncounterState, ex: Exchange) -> EncounterState:
 
 
 def _mishap_effect(state: EncounterState, event: MishapSuffered) -> EncounterState:
-    """The Critical Miss table (melee). 4's extra Prone against a shield is the GM's to apply."""
+    """The Critical Miss table (melee). 4's extra Prone against a shield is its own event
+    (``mishap`` adds a KnockedProne)."""
     ex = _current(state)
     cid = event.combatant_id
     s = sheet(state.combatants[cid])

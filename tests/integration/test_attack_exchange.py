@@ -517,3 +517,23 @@ async def test_cheat_death_brings_the_character_back_to_act(client: Any, conn: A
     (dashed,) = flat(await t.send("Kess", "TakeAction", combatant_id=t.id("Kess"), action="Dash"))
     assert (dashed["action"], dashed["action_points"]) == ("Dash", 1)
     await assert_replays(t, conn)
+
+
+SHIELD = {"name": "Shield", "skill": "Knife", "kind": "melee", "shield": True,
+          "ranges": {"Melee": {"difficulty": "Normal", "damage": 1}}}
+
+
+async def test_a_mishap_4_against_a_shield_leaves_the_attacker_prone(client: Any, conn: Any) -> None:
+    """Critical Miss - Melee: "4. You crash into your opponent suffering the Weakened
+    Condition. If they armed with a shield then you also become Prone." """
+    t = await Table(client).open(PLAYERS_FIRST, bandit={**BANDIT, "weapons": [KNIFE, SHIELD]})
+    declared, rolled = await t.attack("Mira", "Bandit", [3, 3], attack="LightMelee", weapon="Knife", band="Melee")
+    assert rolled["outcome"] == "Critical Miss"
+    suffered, prone, ended = flat(await t.gm("ResolveMishap", attack=declared["attack_id"], result=4))
+    assert (suffered["result"], ended["result"]) == (4, "critical miss")
+    assert prone == {"type": "KnockedProne", "combatant_id": t.id("Mira"), "reason": "crashed into a shield"}
+    mira = await t.sheet("Mira")
+    assert (mira["conditions"], mira["prone"]) == (["Weakened"], True)
+    log = (await client.get(f"/encounters/{t.enc}/log")).json()
+    assert any("Mira is Prone (crashed into a shield)." in line["sentence"] for line in log["entries"]), log
+    await assert_replays(t, conn)

@@ -45,6 +45,8 @@ KNIFE = {"name": "Knife", "skill": "Knife", "kind": "melee",
 PISTOL = {"name": "Pistol", "skill": "Pistol", "kind": "ranged", "gun": True,
           "ranges": {"Close": {"difficulty": "Normal", "damage": 3}, "Near": {"difficulty": "Normal", "damage": 3},
                      "Far": {"difficulty": "Difficult", "damage": 2}}}
+SHIELD = {"name": "Shield", "skill": "Brawling", "kind": "melee", "shield": True,
+          "ranges": {"Melee": {"difficulty": "Normal", "damage": 1}}}
 MIRA: dict[str, Any] = {
     "attributes": {"strength": "D10", "agility": "D8", "dexterity": "D8"},
     "skills": {"Knife": "D8", "Athletics": "D6", "Pistol": "D8", "Brawling": "D6"},
@@ -494,6 +496,23 @@ def test_mishap_4_weakened() -> None:
     assert f.state.combatants["mira"].sheet.conditions == ["Weakened"]
     _, rolled = attack(f, [4, 5])
     assert sides(rolled) == [8, 8]  # Strength D10 stepped down
+
+
+@pytest.mark.parametrize(("bandit", "prone"), [
+    ({**BANDIT, "weapons": [KNIFE, SHIELD]}, True),
+    ({**BANDIT, "weapons": [KNIFE, SHIELD], "dropped_weapons": ["Shield"]}, False),
+    (BANDIT, False),
+])
+def test_mishap_4_against_a_shield_is_prone_too(bandit: dict[str, Any], prone: bool) -> None:
+    """"4. You crash into your opponent suffering the Weakened Condition. If they armed with a
+    shield then you also become Prone." A dropped shield arms nobody."""
+    f = fight(bandit=bandit)
+    attack(f, [3, 3])
+    events = f.send(ResolveMishap(attack=ex(f).id, result=4))
+    s = f.state.combatants["mira"].sheet
+    assert (s.conditions, s.prone) == (["Weakened"], prone)
+    assert (KnockedProne(combatant_id="mira", reason="crashed into a shield") in events) is prone
+    assert f.ruleset.replay(f.events) == f.state
 
 
 def test_mishap_5_lose_an_action_point() -> None:
