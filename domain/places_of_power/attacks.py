@@ -28,7 +28,7 @@ from domain.places_of_power.armour import ArmourPiece, take_on_armour
 from domain.places_of_power.checks import DIFFICULTIES, dice_for, harder, judge
 from domain.places_of_power.harm import apply_penalties, take_hits
 from domain.places_of_power.armour import helmet_sacrifice
-from domain.places_of_power.grapples import GrappleEnded, penalty_owed
+from domain.places_of_power.grapples import GrappleEnded, cost_only, penalty_owed
 from domain.places_of_power.sheet import CONDITION_OF, Condition, sides
 from domain.places_of_power.movement import knock_back
 from domain.places_of_power.statuses import has, status
@@ -162,7 +162,20 @@ class ResolveMishap(Command, tag="ResolveMishap"):
     result: Annotated[int, msgspec.Meta(ge=1, le=6)] | None = None
 
 
-COMMANDS = (Attack, ChooseCriticalEffect, SpendSuccesses, Defend, ResolveMishap)
+class RegainBalance(Command, tag="RegainBalance"):
+    """Spend an Action Point to regain your balance after mishap 2, so Evade, Parry and Dive are yours again.
+
+    "2. You are left unbalanced and struggling to keep your feel. You can spend an Action Point
+    to regain your balance, otherwise you cannot use Evade, Parry, or Dive for the rest of this
+    round." Any time in that round, on your turn or when attacked. ``penalties``: how a
+    Wounded or Afflicted combatant pays each Penalty Point (``IncreaseCost``)."""
+
+    actor_field = "combatant_id"
+    combatant_id: str
+    penalties: Penalties = msgspec.field(default_factory=list)
+
+
+COMMANDS = (Attack, ChooseCriticalEffect, SpendSuccesses, Defend, ResolveMishap, RegainBalance)
 
 # --------------------------------------------------------------------------- events
 
@@ -288,9 +301,16 @@ class ExchangeEnded(Event, tag="ExchangeEnded"):
     result: str
 
 
+class BalanceRegained(Event, tag="BalanceRegained"):
+    """An Action Point spent to regain the balance mishap 2 took: Evade, Parry and Dive again."""
+
+    combatant_id: str
+    action_points: int
+
+
 EVENTS = (
     AttackDeclared, AttackRolled, CriticalEffectChosen, SuccessesSpent, DefenceRolled, ArmourTook, HitsTaken,
-    KnockedProne, MishapSuffered, ExchangeEnded, CriticalDowngraded, HelmetSacrificed, LethalBlow,
+    KnockedProne, MishapSuffered, ExchangeEnded, CriticalDowngraded, HelmetSacrificed, LethalBlow, BalanceRegained,
 )
 
 
@@ -546,6 +566,38 @@ def mishap(state: EncounterState, cmd: ResolveMishap, dice: Dice) -> list[Event]
     return [*events, ExchangeEnded(attack_id=ex.id, result="critical miss")]
 
 
+REGAIN_BALANCE_COST = 1  # "You can spend an Action Point to regain your balance"
+
+
+def regain_balance(ruleset: object, state: EncounterState, cmd: RegainBalance) -> list[Event]:
+    from domain.core.ruleset import Ruleset
+
+    assert isinstance(ruleset, Ruleset)
+    ruleset.require_active(state)
+    c = ruleset.combatant(state, cmd.combatant_id)
+    can_act(c)
+    if not _off_balance(state, c):
+        raise RuleViolation("not_off_balance", f"{c.name} has not lost their balance this round: there is none to "
+                            "regain.")
+    cost_only(cmd.penalties)
+    pay = apply_penalties(cmd.penalties, penalty_owed(state, c.id), difficulty="Normal", dice=(),
+                          cost=REGAIN_BALANCE_COST, base_damage=0)
+    ruleset.spend_action_points(c, pay.cost, "regaining your balance")
+    return [BalanceRegained(combatant_id=c.id, action_points=pay.cost)]
+
+
+def _off_balance(state: EncounterState, c: Combatant) -> bool:
+    """Mishap 2 this round: "you cannot use Evade, Parry, or Dive for the rest of this round"."""
+    return sheet(c).off_balance_round == state.round and state.round > 0
+
+
+def _balance_regained(state: EncounterState, event: BalanceRegained) -> EncounterState:
+    state = with_sheet(pay_action_points(state, event.combatant_id, event.action_points), event.combatant_id,
+                       off_balance_round=0)
+    ex = rules(state).exchange
+    return state if ex is None else _set(state, ex)  # a defence waiting for them gets its choices back
+
+
 def _shielded(state: EncounterState, combatant_id: str) -> bool:
     """Armed with a shield: one at hand, not dropped."""
     c = state.combatants.get(combatant_id)
@@ -588,7 +640,7 @@ def legal_choices(state: EncounterState, ex: Exchange) -> list[Choice]:
     failed = bool(ex.tried) and any(t in ACTIVE for t in ex.tried)
     unavoidable = ex.critical == "UnavoidableHit"
     no_armour = ex.critical == "BypassArmour" or ("TargetedHit" in ex.modifiers and ex.aim == "unarmoured")
-    off_balance = s.off_balance_round == state.round and state.round > 0
+    off_balance = _off_balance(state, target)
     far = ex.band in FAR_ENOUGH
     if s.statuses:
         # Paralysed: "You cannot move or act"; Unconscious: "You cannot act at all."
@@ -720,6 +772,7 @@ EVOLVES: dict[type[Event], Callable[[EncounterState, Any], EncounterState]] = {
     LethalBlow: _lethal_blow,
     MishapSuffered: lambda state, event: _mishap_effect(state, event),
     ExchangeEnded: lambda state, event: with_rules(state, exchange=None),
+    BalanceRegained: _balance_regained,
 }
 
 

@@ -68,6 +68,7 @@ DECISIONS: dict[type[Command], Decision] = {
     attacks.SpendSuccesses: lambda r, s, c, d: attacks.spend(s, c),
     attacks.Defend: lambda r, s, c, d: attacks.defend(r, s, c, d),
     attacks.ResolveMishap: lambda r, s, c, d: attacks.mishap(s, c, d),
+    attacks.RegainBalance: lambda r, s, c, d: attacks.regain_balance(r, s, c),
     grapples.Grapple: lambda r, s, c, d: grapples.grapple(r, s, c, d),
     grapples.ReleaseGrapple: lambda r, s, c, d: grapples.release(s, c),
     grapples.BreakFree: lambda r, s, c, d: grapples.break_free(r, s, c, d),

@@ -537,3 +537,32 @@ async def test_a_mishap_4_against_a_shield_leaves_the_attacker_prone(client: Any
     log = (await client.get(f"/encounters/{t.enc}/log")).json()
     assert any("Mira is Prone (crashed into a shield)." in line["sentence"] for line in log["entries"]), log
     await assert_replays(t, conn)
+
+
+async def test_an_action_point_regains_the_balance_a_mishap_2_took(client: Any, conn: Any) -> None:
+    """Critical Miss - Melee: "2. You are left unbalanced and struggling to keep your feel. You
+    can spend an Action Point to regain your balance, otherwise you cannot use Evade, Parry, or
+    Dive for the rest of this round." Mira's player spends it when the Bandit attacks her."""
+    info = (await client.get("/rulesets/places-of-power")).json()
+    (doc,) = [c for c in info["commands"] if c["type"] == "RegainBalance"]
+    assert "regain your balance" in doc["summary"] and doc["summary"].endswith(".")
+    t = await Table(client).open(PLAYERS_FIRST)
+    declared, _ = await t.attack("Mira", "Bandit", [3, 3], attack="LightMelee", weapon="Knife", band="Melee")
+    await t.gm("ResolveMishap", attack=declared["attack_id"], result=2)
+    await next_turn_of(t, "Bandit")
+    declared, _ = await t.attack("Bandit", "Mira", [4, 6], attack="LightMelee", weapon="Knife", band="Melee")
+    assert choices(await t.exchange()) == {"Tank": 2, "Armour": 0, "TakeIt": 0}
+    refused = await t.defend("Mira", declared["attack_id"], "Evade", [6, 5], expect=422)
+    assert refused["code"] == "defence_not_allowed"
+    out = await t.send("Mira", "RegainBalance", combatant_id=t.id("Mira"))
+    assert flat(out) == [{"type": "BalanceRegained", "combatant_id": t.id("Mira"), "action_points": 1}]
+    assert choices(out["state"]["rules"]["exchange"]) == {"Evade": 1, "Parry": 1, "Armour": 0, "TakeIt": 0}
+    again = await t.send("Mira", "RegainBalance", combatant_id=t.id("Mira"), expect=422)
+    assert again["code"] == "not_off_balance"
+    evaded, ended = await t.defend("Mira", declared["attack_id"], "Evade", [6, 5])
+    assert (evaded["success"], ended["result"]) == (True, "avoided")
+    assert await t.ap("Mira") == 0
+    log = (await client.get(f"/encounters/{t.enc}/log")).json()
+    assert any(e["sentence"] == "Mira regains their balance (1 AP): Evade, Parry and Dive again this round."
+               for e in log["entries"]), log
+    await assert_replays(t, conn)

@@ -25,12 +25,14 @@ from domain.places_of_power.attacks import (
     Attack,
     AttackDeclared,
     AttackRolled,
+    BalanceRegained,
     ChooseCriticalEffect,
     Defend,
     DefenceRolled,
     Exchange,
     HitsTaken,
     KnockedProne,
+    RegainBalance,
     ResolveMishap,
     SpendSuccesses,
 )
@@ -479,6 +481,41 @@ def test_mishap_2_no_evade_parry_or_dive_this_round() -> None:
     f.end_turn("mira")
     attack(f, [4, 6], who="bandit", target="mira")
     assert names(f) == {"Tank": 2, "Armour": 0, "TakeIt": 0}
+
+
+def test_mishap_2_an_action_point_regains_the_balance() -> None:
+    """"2. You are left unbalanced and struggling to keep your feel. You can spend an Action
+    Point to regain your balance, otherwise you cannot use Evade, Parry, or Dive for the rest of
+    this round." Attacked later that round, Mira spends the point (her last but one) and may
+    Evade again; there is no balance to regain twice, nor without the mishap."""
+    f = fight()
+    assert refused(f, RegainBalance(combatant_id="mira")).code == "not_off_balance"
+    attack(f, [3, 3])
+    f.send(ResolveMishap(attack=ex(f).id, result=2))
+    f.end_turn("mira")
+    attack(f, [4, 6], who="bandit", target="mira")
+    assert names(f) == {"Tank": 2, "Armour": 0, "TakeIt": 0}
+    (regained,) = f.send(RegainBalance(combatant_id="mira"))
+    assert regained == BalanceRegained(combatant_id="mira", action_points=1)
+    assert f.ap("mira") == 1
+    assert names(f) == {"Evade": 1, "Parry": 1, "Armour": 0, "TakeIt": 0}
+    assert refused(f, RegainBalance(combatant_id="mira")).code == "not_off_balance"
+    (evaded, _) = defend(f, "Evade", [6, 5], who="mira")  # Agility D8 + Athletics D6: 11 at Normal
+    assert isinstance(evaded, DefenceRolled) and evaded.success
+    assert f.ruleset.replay(f.events) == f.state
+
+
+def test_regaining_the_balance_pays_the_penalty_points() -> None:
+    """"When your character is Wounded or Afflicted then they must apply Penalty Points when
+    performing any actions": Wounded Mira regains her balance for 2 Action Points."""
+    f = fight(mira=sheet_with(MIRA, hits=2))
+    attack(f, [3, 3], penalties=["IncreaseDifficulty"])
+    f.send(ResolveMishap(attack=ex(f).id, result=2))
+    assert refused(f, RegainBalance(combatant_id="mira")).code == "penalty_points_owed"
+    assert refused(f, RegainBalance(combatant_id="mira", penalties=["StepDownDie"])).code == (
+        "penalty_not_applicable")
+    (regained,) = f.send(RegainBalance(combatant_id="mira", penalties=["IncreaseCost"]))
+    assert regained == BalanceRegained(combatant_id="mira", action_points=2) and f.ap("mira") == 0
 
 
 def test_mishap_3_weapon_dropped() -> None:
