@@ -649,7 +649,11 @@ def legal_choices(state: EncounterState, ex: Exchange) -> list[Choice]:
         # both Offensive and Defensive actions": once it is spent, only the armour or the blow.
         staggered = status(target, "Staggered")
         helpless = helpless or (staggered is not None and bool(staggered.used))
-    free_to_dodge = not (helpless or failed or unavoidable or off_balance or ex.blindsided)
+    # Deafened: "If attacked from behind you cannot mount an active defence until after the
+    # first blow": no Defensive Action at all (Tank and Human Shield included), nor a Helmet
+    # Sacrifice; only the armour, or taking it.
+    passive_only = helpless or ex.blindsided
+    free_to_dodge = not (passive_only or failed or unavoidable or off_balance)
     holding = _held_by(state, target.id) if rules(state).grapples else []
     possible = []  # in the order of DEFENCE_COST
     if ex.melee and free_to_dodge:
@@ -661,7 +665,7 @@ def legal_choices(state: EncounterState, ex: Exchange) -> list[Choice]:
                 break
     if not ex.melee and far and free_to_dodge and not s.prone:
         possible.append("Dive")
-    if (ex.melee or far) and not helpless:
+    if (ex.melee or far) and not passive_only:
         if "Tank" not in ex.tried:
             possible.append("Tank")
         # "If you have successfully Grappled an enemy and are currently in control of the
@@ -669,7 +673,7 @@ def legal_choices(state: EncounterState, ex: Exchange) -> list[Choice]:
         # attacker was at Near or greater range."
         if holding and ex.attacker not in holding:
             possible.append("HumanShield")
-    if (not ex.melee and head and not s.helmet_sacrificed and not helpless
+    if (not ex.melee and head and not s.helmet_sacrificed and not passive_only
             and any(p.layer == "Helmet" and p.durability > 0 for p in s.armour)):
         possible.append("HelmetSacrifice")
     choices = [DEFENCE_CHOICES[n] for n in possible if ap >= DEFENCE_COST[n]]

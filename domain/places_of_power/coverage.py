@@ -38,8 +38,9 @@ COVERAGE: list[Section] = [
                 "Unconscious: no actions, no active defence; Paralysed attacked at Advantage, Unconscious Prone. "
                 "Staggered: one action (anything paid in AP) per turn. Exposed: the attacker picks Advantage or "
                 "+1 base damage. Frightened: attacks on the source at Disadvantage, no move closer. Deafened: no "
-                "active defence against the first blow from behind (the GM says from_behind); the rest of "
-                "hearing is narrated. Crippled: half movement, no Dash or Climb/Leap. Entangled: no movement "
+                "active defence against the first blow from behind (the GM says from_behind): no Defensive "
+                "Action (Tank and Human Shield included) nor Helmet Sacrifice, only the armour or taking it; the "
+                "rest of hearing is narrated. Crippled: half movement, no Dash or Climb/Leap. Entangled: no movement "
                 "until BreakLoose (Athletics + Strength/Agility at the GM's difficulty, once a turn). Prone: "
                 "attacked at Advantage, Stand 1 AP. Recovering from Helpless applies Staggered for 2 turns."),
     Section(heading="Damage and Extra Successes", support="enforced",

@@ -566,3 +566,24 @@ async def test_an_action_point_regains_the_balance_a_mishap_2_took(client: Any, 
     assert any(e["sentence"] == "Mira regains their balance (1 AP): Evade, Parry and Dive again this round."
                for e in log["entries"]), log
     await assert_replays(t, conn)
+
+
+async def test_a_deafened_defender_attacked_from_behind_has_only_armour_for_the_first_blow(
+        client: Any, conn: Any) -> None:
+    """Deafened: "If attacked from behind you cannot mount an active defence until after the
+    first blow." No Defensive Action, Tank included ("Damage can be avoided actively, by way of
+    Defensive Actions, or more passively, by the use of Armour"): the armour, or taking it.
+    After that first blow, the next one from behind may be defended."""
+    t = await Table(client).open(GM_FIRST)
+    await t.gm("ApplyStatus", combatant_id=t.id("Mira"), status="Deafened")
+    declared, _ = await t.attack("Bandit", "Mira", [4, 6], attack="LightMelee", weapon="Knife", band="Melee",
+                                 from_behind=True)
+    attack = declared["attack_id"]
+    assert choices(await t.exchange()) == {"Armour": 0, "TakeIt": 0}
+    for defence in ("Tank", "Evade", "Parry"):
+        refused = await t.defend("Mira", attack, defence, [6, 5] if defence != "Tank" else None, expect=422)
+        assert refused["code"] == "defence_not_allowed"
+    await t.defend("Mira", attack, "Armour")
+    await t.attack("Bandit", "Mira", [4, 6], attack="LightMelee", weapon="Knife", band="Melee", from_behind=True)
+    assert choices(await t.exchange()) == {"Evade": 1, "Parry": 1, "Tank": 2, "Armour": 0, "TakeIt": 0}
+    await assert_replays(t, conn)
