@@ -28,7 +28,10 @@ COVERAGE: list[Section] = [
     Section(heading="Helpless Vs. Dead", support="enforced",
             how="NPCs die past Helpless, players past Helpless + 2, anyone Helpless dies from one more Hit."),
     Section(heading="Penalty Points", support="enforced",
-            how="Paid by the player's choice on attacks, defences, common actions, healing and checks."),
+            how="Paid by the player's choice on attacks, defences, common actions, healing, checks and opposed "
+                "rolls (Grapple, Break Free, Trip, Disarm, Shove, Demand Surrender: one of the roller's dice "
+                "reduced, or an Action Point). A penalty that would change nothing is refused: an opposed roll "
+                "has no Difficulty Level to increase, an action without Base Damage none to reduce."),
     Section(heading="Status Effects", support="enforced",
             how="The GM applies and removes them (ApplyStatus/RemoveStatus), lasting to the end of the round, a "
                 "number of the bearer's turns, or until removed. Bleeding (Stamina + Medical from Easy, a level "

@@ -587,3 +587,26 @@ async def test_a_deafened_defender_attacked_from_behind_has_only_armour_for_the_
     await t.attack("Bandit", "Mira", [4, 6], attack="LightMelee", weapon="Knife", band="Melee", from_behind=True)
     assert choices(await t.exchange()) == {"Evade": 1, "Parry": 1, "Tank": 2, "Armour": 0, "TakeIt": 0}
     await assert_replays(t, conn)
+
+
+async def test_breaking_free_pays_its_penalty_point_with_a_die(client: Any, conn: Any) -> None:
+    """Grapple: "your opponent can attempt to break free or turn the tables by way of an Opposed
+    Brawling Roll, with a 1 Point Penalty"; Penalty Points: "the Player is free to select the
+    specific penalty or penalties of their choice" - "Reduce Dice Value". Mira steps her
+    Brawling D6 down to a D4 and keeps her Action Points; a difficulty she cannot raise."""
+    brawler = {**BANDIT, "skills": {**BANDIT["skills"], "Brawling": "D8"}}
+    t = await Table(client).open(GM_FIRST, bandit=brawler)
+    (held,) = flat(await t.send("Bandit", "Grapple", [10, 8, 1, 1], combatant_id=t.id("Bandit"),
+                                target=t.id("Mira")))
+    assert held["held"] is True
+    await next_turn_of(t, "Mira")
+    refused = await t.send("Mira", "BreakFree", [10, 4, 1, 1], expect=422, combatant_id=t.id("Mira"),
+                           penalties=["IncreaseDifficulty"])
+    assert refused["code"] == "penalty_not_applicable" and "opposed" in refused["detail"]
+    (broke,) = flat(await t.send("Mira", "BreakFree", [10, 4, 1, 1], combatant_id=t.id("Mira"),
+                                 penalties=["StepDownDie:1"]))
+    assert [d["sides"] for d in broke["roll"]["sides"][0]["dice"]] == [10, 4]
+    assert (broke["freed"], broke["action_points"]) == (True, 2)
+    assert await t.ap("Mira") == 1
+    assert (await t.state())["rules"]["grapples"] == {}
+    await assert_replays(t, conn)
