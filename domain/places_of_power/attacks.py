@@ -16,7 +16,8 @@ the GM's.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from itertools import combinations_with_replacement
 from typing import Annotated, Any, Literal, get_args
 
 import msgspec
@@ -26,7 +27,7 @@ from domain.core.encounter import Combatant, Command, EncounterState, Event
 from domain.core.errors import RuleViolation
 from domain.places_of_power.armour import ArmourPiece, take_on_armour
 from domain.places_of_power.checks import DIFFICULTIES, dice_for, harder, judge
-from domain.places_of_power.harm import apply_penalties, take_hits
+from domain.places_of_power.harm import PenaltyPayment, apply_penalties, take_hits
 from domain.places_of_power.armour import helmet_sacrifice
 from domain.places_of_power.grapples import GrappleEnded, cost_only, penalty_owed
 from domain.places_of_power.sheet import CONDITION_OF, Condition, sides
@@ -432,23 +433,13 @@ def spend(state: EncounterState, cmd: SpendSuccesses) -> list[Event]:
 
 
 def defend(ruleset: object, state: EncounterState, cmd: Defend, dice: Dice) -> list[Event]:
-    from domain.core.ruleset import Ruleset
-
-    assert isinstance(ruleset, Ruleset)
     ex = rules(state).exchange
     stage = ex.stage if ex is not None and ex.id == cmd.attack else "defence"
     ex = exchange(state, cmd.attack, cmd.combatant_id, "riposte" if stage == "riposte" else "defence")
-    legal = {ch.name: ch.action_points for ch in legal_choices(state, ex)}  # judged now, not when offered
-    if cmd.defence not in legal:
-        raise RuleViolation(
-            "defence_not_allowed",
-            f"{cmd.defence} is not possible now; the choices are: {', '.join(legal) or 'none'}.",
-            choices=list(legal),
-        )
     d = state.combatants[cmd.combatant_id]
+    pay = judge_defence(ruleset, state, ex, d, cmd.defence, cmd.penalties)  # judged now, not when offered
     if stage == "riposte":
         return _land(state, ex, d, 1, cmd.defence == "Armour", "riposte", knockdown=False)
-    cost = DEFENCE_COST[cmd.defence]
     if cmd.defence == "HelmetSacrifice":
         # "you may sacrifice your helmet entirely, and render yourself Prone, in order to
         # escape all incoming damage ... you may only do this once per combat"
@@ -457,12 +448,10 @@ def defend(ruleset: object, state: EncounterState, cmd: Defend, dice: Dice) -> l
                 ExchangeEnded(attack_id=ex.id, result="helmet sacrificed")]
     if cmd.defence in ("Armour", "TakeIt"):
         return _land(state, ex, d, ex.damage, cmd.defence == "Armour", "hit")
+    assert pay is not None
     if cmd.defence == "HumanShield":
         # "use them to defend against an incoming attack, causing them to take the damage
         # instead ... If the attack kills the grappled enemy then the grapple immediately ends."
-        pay = apply_penalties(cmd.penalties, penalty_owed(state, d.id, grapple_move=True),
-                              difficulty=ex.defence_difficulty, dice=(), cost=cost, base_damage=0)
-        ruleset.spend_action_points(d, pay.cost, "Human Shield")
         shield = state.combatants[_held_by(state, d.id)[0]]
         landed = _land(state, ex, shield, ex.damage, False, "shielded")
         events: list[Event] = [DefenceRolled(attack_id=ex.id, defender=d.id, defence="HumanShield",
@@ -471,25 +460,12 @@ def defend(ruleset: object, state: EncounterState, cmd: Defend, dice: Dice) -> l
             events.append(GrappleEnded(controller=d.id, held=shield.id, reason="the held enemy was killed"))
         return events + landed
     if cmd.defence == "Tank":
-        pay = apply_penalties(cmd.penalties, penalty_owed(state, d.id), difficulty=ex.defence_difficulty,
-                              dice=(), cost=cost, base_damage=0)
-        ruleset.spend_action_points(d, pay.cost, "Tank")
         # "All incoming damage is reduced down to a single, unavoidable Hit. You cannot use
         # Armour to negate this final Hit."
         return [DefenceRolled(attack_id=ex.id, defender=d.id, defence="Tank", action_points=pay.cost, success=True),
                 *_land(state, ex, d, min(ex.damage, 1), False, "tanked")]
-    s = sheet(d)
-    if cmd.defence == "Parry":
-        weapon = next(w for w in s.weapons if w.kind == "melee" and w.name not in s.dropped_weapons)
-        attribute, skill = "strength", weapon.skill
-    else:
-        attribute, skill = "agility", "Athletics"
-    advantage = ex.attack == "HeavyMelee" and cmd.defence in ("Evade", "Parry")
-    disadvantage = CONDITION_OF[attribute] in s.conditions or (cmd.defence == "Parry" and s.prone)
-    a, k = dice_for(sides(s.attribute_die(attribute)), _skill_die(d, skill), advantage, disadvantage)
-    pay = apply_penalties(cmd.penalties, penalty_owed(state, d.id), difficulty=ex.defence_difficulty, dice=(a, k),
-                          cost=cost, base_damage=0)
-    ruleset.spend_action_points(d, pay.cost, cmd.defence)
+    attribute, skill, _ = _defence_dice(ex, d, cmd.defence)
+    assert pay.difficulty is not None
     rolled = [dice.roll(n, f"attack {ex.id}: {cmd.defence}, {label}")
               for n, label in zip(pay.dice, (attribute.title(), skill), strict=True)]
     total = sum(r.face for r in rolled)
@@ -498,7 +474,7 @@ def defend(ruleset: object, state: EncounterState, cmd: Defend, dice: Dice) -> l
     # constitutes a Repost"
     nxt = harder(pay.difficulty)
     riposte = cmd.defence == "Parry" and success and nxt is not None and total >= DIFFICULTIES[nxt]
-    events: list[Event] = [DefenceRolled(
+    events = [DefenceRolled(
         attack_id=ex.id, defender=d.id, defence=cmd.defence, action_points=pay.cost, dice=rolled, total=total,
         difficulty=pay.difficulty, success=success, riposte=riposte,
     )]
@@ -507,6 +483,56 @@ def defend(ruleset: object, state: EncounterState, cmd: Defend, dice: Dice) -> l
     if success and not riposte:
         events.append(ExchangeEnded(attack_id=ex.id, result="avoided"))
     return events
+
+
+# The defences paid in Action Points (and so in Penalty Points); the rest are taking the blow.
+PAID = ("Evade", "Parry", "Dive", "Tank", "HumanShield")
+
+
+def judge_defence(ruleset: Any, state: EncounterState, ex: Exchange, d: Combatant, defence: str,
+                  penalties: list[str]) -> PenaltyPayment | None:
+    """The one check a defence passes, whether offered (``legal_choices``) or sent (``Defend``):
+    the situation allows it (``_defences``), its dice can be rolled, and its Penalty Points and
+    Action Points can be paid. Raises the refusal; returns what it pays (None: nothing)."""
+    if defence not in _defences(state, ex, d):
+        legal = [ch.name for ch in legal_choices(ruleset, state, ex)]
+        raise RuleViolation(
+            "defence_not_allowed",
+            f"{defence} is not possible now; the choices are: {', '.join(legal) or 'none'}.",
+            choices=legal,
+        )
+    return _pay_defence(ruleset, state, ex, d, defence, penalties, _penalty_owed(state, d, defence))
+
+
+def _pay_defence(ruleset: Any, state: EncounterState, ex: Exchange, d: Combatant, defence: str,
+                 penalties: Sequence[str], owed: int) -> PenaltyPayment | None:
+    """What an allowed defence pays, refused if it cannot be paid (``judge_defence``)."""
+    if defence not in PAID:
+        return None
+    sizes = () if defence in ("Tank", "HumanShield") else _defence_dice(ex, d, defence)[2]
+    pay = apply_penalties(penalties, owed, difficulty=ex.defence_difficulty, dice=sizes,
+                          cost=DEFENCE_COST[defence], base_damage=0)
+    ruleset.spend_action_points(d, pay.cost, {"HumanShield": "Human Shield"}.get(defence, defence))
+    return pay
+
+
+def _penalty_owed(state: EncounterState, d: Combatant, defence: str) -> int:
+    """A paid defence's Penalty Points (a Human Shield is the holder's own grapple move)."""
+    return penalty_owed(state, d.id, grapple_move=defence == "HumanShield") if defence in PAID else 0
+
+
+def _defence_dice(ex: Exchange, d: Combatant, defence: str) -> tuple[str, str, tuple[int, int]]:
+    """What a rolled defence rolls: its Attribute, its Skill and their dice (Advantage against a
+    Heavy attack, Disadvantage from a Condition or from parrying Prone)."""
+    s = sheet(d)
+    if defence == "Parry":
+        weapon = next(w for w in s.weapons if w.kind == "melee" and w.name not in s.dropped_weapons)
+        attribute, skill = "strength", weapon.skill
+    else:
+        attribute, skill = "agility", "Athletics"
+    advantage = ex.attack == "HeavyMelee" and defence in ("Evade", "Parry")
+    disadvantage = CONDITION_OF[attribute] in s.conditions or (defence == "Parry" and s.prone)
+    return attribute, skill, dice_for(sides(s.attribute_die(attribute)), _skill_die(d, skill), advantage, disadvantage)
 
 
 def _land(state: EncounterState, ex: Exchange, target: Combatant, damage: int, on_armour: bool, result: str,
@@ -592,10 +618,8 @@ def _off_balance(state: EncounterState, c: Combatant) -> bool:
 
 
 def _balance_regained(state: EncounterState, event: BalanceRegained) -> EncounterState:
-    state = with_sheet(pay_action_points(state, event.combatant_id, event.action_points), event.combatant_id,
-                       off_balance_round=0)
-    ex = rules(state).exchange
-    return state if ex is None else _set(state, ex)  # a defence waiting for them gets its choices back
+    return with_sheet(pay_action_points(state, event.combatant_id, event.action_points), event.combatant_id,
+                      off_balance_round=0)
 
 
 def _shielded(state: EncounterState, combatant_id: str) -> bool:
@@ -618,14 +642,72 @@ FIXED_CHOICES: dict[str, tuple[Choice, ...]] = {
 DEFENCE_CHOICES: dict[str, Choice] = {n: Choice(name=n, action_points=cost) for n, cost in DEFENCE_COST.items()}
 
 
-def legal_choices(state: EncounterState, ex: Exchange) -> list[Choice]:
-    """What the awaited party may choose now, with its cost: a frontend renders these."""
+def legal_choices(ruleset: Any, state: EncounterState, ex: Exchange) -> list[Choice]:
+    """What the awaited party may choose now, with its cost: a frontend renders these. A choice
+    is offered when the command making it would be accepted now, by the same checks: the
+    ruleset's gates (an Enemy's Set Actions, a fled or suppressed NPC, Paralysed, Staggered)
+    and the stage's own rule (``judge_defence``, with some choice of Penalty Points)."""
     fixed = FIXED_CHOICES.get(ex.stage)
+    if ex.stage == "pull":
+        return [ch for ch in FIXED_CHOICES["pull"] if ch.name != "PullYourPunch" or _may_pull(ruleset, state, ex)]
     if fixed is not None:
         return list(fixed)
     target = state.combatants.get(ex.awaiting)
-    if target is None:
+    if target is None or ex.stage not in ("defence", "riposte"):  # "rolling": within the Attack itself
         return []
+    return [DEFENCE_CHOICES[n] for n in _defences(state, ex, target) if _may_defend(ruleset, state, ex, target, n)]
+
+
+def with_choices(ruleset: Any, state: EncounterState) -> EncounterState:
+    """The state with the exchange's ``choices`` as they are now (after every event: what
+    changes a choice - a status, a grapple, Action Points - may come from any command)."""
+    ex = rules(state).exchange
+    if ex is None:
+        return state
+    choices = legal_choices(ruleset, state, ex)
+    return state if choices == ex.choices else with_rules(state, exchange=replace(ex, choices=choices))
+
+
+# Penalties one Penalty Point may be paid with on a defence (StepDownDie names each die).
+PENALTY_OPTIONS = ("IncreaseDifficulty", "IncreaseCost", "ReduceDamage", "StepDownDie:0", "StepDownDie:1")
+
+
+def _may_defend(ruleset: Any, state: EncounterState, ex: Exchange, d: Combatant, defence: str) -> bool:
+    """Whether ``Defend`` with ``defence`` would be accepted now for some choice of Penalty
+    Points (every multiset of penalties is tried: which ones pass does not depend on order)."""
+    try:
+        ruleset.check_gates(state, Defend(combatant_id=d.id, attack=ex.id, defence=defence))  # type: ignore[arg-type]
+    except RuleViolation:
+        return False
+    owed = _penalty_owed(state, d, defence)
+    for penalties in combinations_with_replacement(PENALTY_OPTIONS, owed):
+        try:  # ``defence`` comes from _defences: judge_defence's first check is passed
+            _pay_defence(ruleset, state, ex, d, defence, penalties, owed)
+        except RuleViolation:
+            continue
+        return True
+    return False
+
+
+def _may_pull(ruleset: Any, state: EncounterState, ex: Exchange) -> bool:
+    """Whether ``PullYourPunch`` (pulling it) would be accepted now: the gates, and its Action Point."""
+    from domain.places_of_power.pull_your_punch import PULL_COST, PullYourPunch
+
+    attacker = state.combatants.get(ex.attacker)
+    if attacker is None:
+        return False
+    try:
+        ruleset.check_gates(state, PullYourPunch(combatant_id=attacker.id, attack=ex.id))
+        ruleset.spend_action_points(attacker, PULL_COST, "Pull your Punch")
+    except RuleViolation:
+        return False
+    return True
+
+
+def _defences(state: EncounterState, ex: Exchange, target: Combatant) -> list[str]:
+    """The defences the situation allows ``target`` now, before paying for them: the armour
+    and taking the blow, and the Defensive Actions the attack, the range and the defender's
+    state leave open."""
     s = sheet(target)
     head = ex.aim == "head" and ex.stage != "riposte"
     has_armour = False
@@ -634,8 +716,7 @@ def legal_choices(state: EncounterState, ex: Exchange) -> list[Choice]:
             has_armour = True
             break
     if ex.stage == "riposte":
-        return [DEFENCE_CHOICES["Armour"], DEFENCE_CHOICES["TakeIt"]] if has_armour else [DEFENCE_CHOICES["TakeIt"]]
-    ap = target.action_points
+        return ["Armour", "TakeIt"] if has_armour else ["TakeIt"]
     helpless = s.hits >= 4 or s.helpless_for_fight or s.dead
     failed = bool(ex.tried) and any(t in ACTIVE for t in ex.tried)
     unavoidable = ex.critical == "UnavoidableHit"
@@ -676,11 +757,10 @@ def legal_choices(state: EncounterState, ex: Exchange) -> list[Choice]:
     if (not ex.melee and head and not s.helmet_sacrificed and not passive_only
             and any(p.layer == "Helmet" and p.durability > 0 for p in s.armour)):
         possible.append("HelmetSacrifice")
-    choices = [DEFENCE_CHOICES[n] for n in possible if ap >= DEFENCE_COST[n]]
     if has_armour and not no_armour:
-        choices.append(DEFENCE_CHOICES["Armour"])
-    choices.append(DEFENCE_CHOICES["TakeIt"])
-    return choices
+        possible.append("Armour")
+    possible.append("TakeIt")
+    return possible
 
 
 def _held_by(state: EncounterState, controller: str) -> list[str]:
@@ -798,8 +878,8 @@ def _current(state: EncounterState) -> Exchange:
 
 
 def _set(state: EncounterState, ex: Exchange) -> EncounterState:
-    # legal_choices reads the combatants, the round and the grapples, never the exchange in the state
-    return with_rules(state, exchange=replace(ex, choices=legal_choices(state, ex)))
+    # its choices are set by the ruleset after each event (with_choices)
+    return with_rules(state, exchange=ex)
 
 
 def _mishap_effect(state: EncounterState, event: MishapSuffered) -> EncounterState:

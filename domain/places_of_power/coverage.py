@@ -130,7 +130,8 @@ COVERAGE: list[Section] = [
                 "Ranged, Brawling, Magic, and Athletics for Evade and Dive; weapons roll Melee, Ranged or "
                 "Brawling); Set Actions: an Enemy is refused an Offensive, Defensive or Non-Lethal action its "
                 "block does not list (Common Actions, taking a blow and Cast Spell are not Set Actions; a block "
-                "listing none restricts nothing); Set Spells through CastSpell; Speed is read by movement; "
+                "listing none restricts nothing), and the attack exchange's choices offer it only those (every "
+                "choice is judged by the check that accepts or refuses the command); Set Spells through CastSpell; Speed is read by movement; "
                 "Abilities are the GM's to read; UseSpecialAction: its AP, one a turn, once-per-combat ones once; "
                 "MoraleCheck: one D20 for one, several or all remaining NPCs, at or under Morale (Willpower "
                 "without a block) holds, the rest flee and cannot act."),
