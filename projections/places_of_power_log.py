@@ -324,7 +324,7 @@ def knocked_prone(d: D, s: Story) -> str:
 
 MISHAPS = {
     1: "loses balance and ends up Prone",
-    2: "is off balance: no Evade, Parry or Dive for the rest of the round",
+    2: "is off balance: no Evade, Parry or Dive for the rest of the round, unless an Action Point regains it",
     3: "loses the weapon, which slides across the floor",
     4: "crashes into the opponent and is Weakened",
     5: "loses an Action Point",
@@ -336,6 +336,10 @@ def mishap_suffered(d: D, s: Story) -> str:
     face = (d.get("die") or {}).get("face")
     rolled = f" (the GM rolls {face})" if face is not None else ""
     return f"A Critical Miss{rolled}: {s.who(d.get('combatant_id'))} {MISHAPS.get(d.get('result'), 'stumbles')}."
+
+
+def balance_regained(d: D, s: Story) -> str:
+    return f"{s.Who(d.get('combatant_id'))} regains their balance{ap(d)}: Evade, Parry and Dive again this round."
 
 
 EXCHANGE_ENDS = {
@@ -631,6 +635,7 @@ SENTENCES: dict[str, Sentence] = {
     "HitsTaken": hits_taken,
     "KnockedProne": knocked_prone,
     "MishapSuffered": mishap_suffered,
+    "BalanceRegained": balance_regained,
     "ExchangeEnded": exchange_ended,
     "CriticalDowngraded": critical_downgraded,
     "HelmetSacrificed": helmet_sacrificed,

@@ -69,6 +69,7 @@ CODES: dict[str, str] = {
     "not_human": "That can only be attempted on a human target.",
     "not_in_cover": "The target is not behind cover.",
     "not_in_melee": "The combatant is not in melee with anyone able to fight.",
+    "not_off_balance": "The combatant has not lost their balance this round (mishap 2).",
     "not_prone": "The combatant is not Prone.",
     "not_this_step": "The attack is waiting for another step.",
     "not_your_check": "The check was called for another combatant.",

@@ -16,7 +16,8 @@ the GM's.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from itertools import combinations_with_replacement
 from typing import Annotated, Any, Literal, get_args
 
 import msgspec
@@ -27,9 +28,9 @@ from domain.core.encounter import Combatant, Command, EncounterState, Event
 from domain.core.errors import RuleViolation
 from domain.places_of_power.armour import ArmourPiece, take_on_armour
 from domain.places_of_power.checks import DIFFICULTIES, dice_for, harder, judge
-from domain.places_of_power.harm import apply_penalties, take_hits
+from domain.places_of_power.harm import PenaltyPayment, apply_penalties, take_hits
 from domain.places_of_power.armour import helmet_sacrifice
-from domain.places_of_power.grapples import GrappleEnded, penalty_owed
+from domain.places_of_power.grapples import GrappleEnded, cost_only, penalty_owed
 from domain.places_of_power.sheet import CONDITION_OF, Condition, sides
 from domain.places_of_power.movement import knock_back
 from domain.places_of_power.statuses import has, status
@@ -163,7 +164,20 @@ class ResolveMishap(Command, tag="ResolveMishap"):
     result: Annotated[int, msgspec.Meta(ge=1, le=6)] | None = None
 
 
-COMMANDS = (Attack, ChooseCriticalEffect, SpendSuccesses, Defend, ResolveMishap)
+class RegainBalance(Command, tag="RegainBalance"):
+    """Spend an Action Point to regain your balance after mishap 2, so Evade, Parry and Dive are yours again.
+
+    "2. You are left unbalanced and struggling to keep your feel. You can spend an Action Point
+    to regain your balance, otherwise you cannot use Evade, Parry, or Dive for the rest of this
+    round." Any time in that round, on your turn or when attacked. ``penalties``: how a
+    Wounded or Afflicted combatant pays each Penalty Point (``IncreaseCost``)."""
+
+    actor_field = "combatant_id"
+    combatant_id: CombatantId
+    penalties: Penalties = msgspec.field(default_factory=list)
+
+
+COMMANDS = (Attack, ChooseCriticalEffect, SpendSuccesses, Defend, ResolveMishap, RegainBalance)
 
 # --------------------------------------------------------------------------- events
 
@@ -289,9 +303,16 @@ class ExchangeEnded(Event, tag="ExchangeEnded"):
     result: str
 
 
+class BalanceRegained(Event, tag="BalanceRegained"):
+    """An Action Point spent to regain the balance mishap 2 took: Evade, Parry and Dive again."""
+
+    combatant_id: CombatantId
+    action_points: int
+
+
 EVENTS = (
     AttackDeclared, AttackRolled, CriticalEffectChosen, SuccessesSpent, DefenceRolled, ArmourTook, HitsTaken,
-    KnockedProne, MishapSuffered, ExchangeEnded, CriticalDowngraded, HelmetSacrificed, LethalBlow,
+    KnockedProne, MishapSuffered, ExchangeEnded, CriticalDowngraded, HelmetSacrificed, LethalBlow, BalanceRegained,
 )
 
 
@@ -413,23 +434,13 @@ def spend(state: EncounterState, cmd: SpendSuccesses) -> list[Event]:
 
 
 def defend(ruleset: object, state: EncounterState, cmd: Defend, dice: Dice) -> list[Event]:
-    from domain.core.ruleset import Ruleset
-
-    assert isinstance(ruleset, Ruleset)
     ex = rules(state).exchange
     stage = ex.stage if ex is not None and ex.id == cmd.attack else "defence"
     ex = exchange(state, cmd.attack, cmd.combatant_id, "riposte" if stage == "riposte" else "defence")
-    legal = {ch.name: ch.action_points for ch in legal_choices(state, ex)}  # judged now, not when offered
-    if cmd.defence not in legal:
-        raise RuleViolation(
-            "defence_not_allowed",
-            f"{cmd.defence} is not possible now; the choices are: {', '.join(legal) or 'none'}.",
-            choices=list(legal),
-        )
     d = state.combatants[cmd.combatant_id]
+    pay = judge_defence(ruleset, state, ex, d, cmd.defence, cmd.penalties)  # judged now, not when offered
     if stage == "riposte":
         return _land(state, ex, d, 1, cmd.defence == "Armour", "riposte", knockdown=False)
-    cost = DEFENCE_COST[cmd.defence]
     if cmd.defence == "HelmetSacrifice":
         # "you may sacrifice your helmet entirely, and render yourself Prone, in order to
         # escape all incoming damage ... you may only do this once per combat"
@@ -438,12 +449,10 @@ def defend(ruleset: object, state: EncounterState, cmd: Defend, dice: Dice) -> l
                 ExchangeEnded(attack_id=ex.id, result="helmet sacrificed")]
     if cmd.defence in ("Armour", "TakeIt"):
         return _land(state, ex, d, ex.damage, cmd.defence == "Armour", "hit")
+    assert pay is not None
     if cmd.defence == "HumanShield":
         # "use them to defend against an incoming attack, causing them to take the damage
         # instead ... If the attack kills the grappled enemy then the grapple immediately ends."
-        pay = apply_penalties(cmd.penalties, penalty_owed(state, d.id, grapple_move=True),
-                              difficulty=ex.defence_difficulty, dice=(), cost=cost, base_damage=0)
-        ruleset.spend_action_points(d, pay.cost, "Human Shield")
         shield = state.combatants[_held_by(state, d.id)[0]]
         landed = _land(state, ex, shield, ex.damage, False, "shielded")
         events: list[Event] = [DefenceRolled(attack_id=ex.id, defender=d.id, defence="HumanShield",
@@ -452,25 +461,12 @@ def defend(ruleset: object, state: EncounterState, cmd: Defend, dice: Dice) -> l
             events.append(GrappleEnded(controller=d.id, held=shield.id, reason="the held enemy was killed"))
         return events + landed
     if cmd.defence == "Tank":
-        pay = apply_penalties(cmd.penalties, penalty_owed(state, d.id), difficulty=ex.defence_difficulty,
-                              dice=(), cost=cost, base_damage=0)
-        ruleset.spend_action_points(d, pay.cost, "Tank")
         # "All incoming damage is reduced down to a single, unavoidable Hit. You cannot use
         # Armour to negate this final Hit."
         return [DefenceRolled(attack_id=ex.id, defender=d.id, defence="Tank", action_points=pay.cost, success=True),
                 *_land(state, ex, d, min(ex.damage, 1), False, "tanked")]
-    s = sheet(d)
-    if cmd.defence == "Parry":
-        weapon = next(w for w in s.weapons if w.kind == "melee" and w.name not in s.dropped_weapons)
-        attribute, skill = "strength", weapon.skill
-    else:
-        attribute, skill = "agility", "Athletics"
-    advantage = ex.attack == "HeavyMelee" and cmd.defence in ("Evade", "Parry")
-    disadvantage = CONDITION_OF[attribute] in s.conditions or (cmd.defence == "Parry" and s.prone)
-    a, k = dice_for(sides(s.attribute_die(attribute)), _skill_die(d, skill), advantage, disadvantage)
-    pay = apply_penalties(cmd.penalties, penalty_owed(state, d.id), difficulty=ex.defence_difficulty, dice=(a, k),
-                          cost=cost, base_damage=0)
-    ruleset.spend_action_points(d, pay.cost, cmd.defence)
+    attribute, skill, _ = _defence_dice(ex, d, cmd.defence)
+    assert pay.difficulty is not None
     rolled = [dice.roll(n, f"attack {ex.id}: {cmd.defence}, {label}", d.id)
               for n, label in zip(pay.dice, (attribute.title(), "weapon skill" if cmd.defence == "Parry" else skill),
                                   strict=True)]
@@ -480,7 +476,7 @@ def defend(ruleset: object, state: EncounterState, cmd: Defend, dice: Dice) -> l
     # constitutes a Repost"
     nxt = harder(pay.difficulty)
     riposte = cmd.defence == "Parry" and success and nxt is not None and total >= DIFFICULTIES[nxt]
-    events: list[Event] = [DefenceRolled(
+    events = [DefenceRolled(
         attack_id=ex.id, defender=d.id, defence=cmd.defence, action_points=pay.cost, dice=rolled, total=total,
         difficulty=pay.difficulty, success=success, riposte=riposte,
     )]
@@ -489,6 +485,56 @@ def defend(ruleset: object, state: EncounterState, cmd: Defend, dice: Dice) -> l
     if success and not riposte:
         events.append(ExchangeEnded(attack_id=ex.id, result="avoided"))
     return events
+
+
+# The defences paid in Action Points (and so in Penalty Points); the rest are taking the blow.
+PAID = ("Evade", "Parry", "Dive", "Tank", "HumanShield")
+
+
+def judge_defence(ruleset: Any, state: EncounterState, ex: Exchange, d: Combatant, defence: str,
+                  penalties: list[str]) -> PenaltyPayment | None:
+    """The one check a defence passes, whether offered (``legal_choices``) or sent (``Defend``):
+    the situation allows it (``_defences``), its dice can be rolled, and its Penalty Points and
+    Action Points can be paid. Raises the refusal; returns what it pays (None: nothing)."""
+    if defence not in _defences(state, ex, d):
+        legal = [ch.name for ch in legal_choices(ruleset, state, ex)]
+        raise RuleViolation(
+            "defence_not_allowed",
+            f"{defence} is not possible now; the choices are: {', '.join(legal) or 'none'}.",
+            choices=legal,
+        )
+    return _pay_defence(ruleset, state, ex, d, defence, penalties, _penalty_owed(state, d, defence))
+
+
+def _pay_defence(ruleset: Any, state: EncounterState, ex: Exchange, d: Combatant, defence: str,
+                 penalties: Sequence[str], owed: int) -> PenaltyPayment | None:
+    """What an allowed defence pays, refused if it cannot be paid (``judge_defence``)."""
+    if defence not in PAID:
+        return None
+    sizes = () if defence in ("Tank", "HumanShield") else _defence_dice(ex, d, defence)[2]
+    pay = apply_penalties(penalties, owed, difficulty=ex.defence_difficulty, dice=sizes,
+                          cost=DEFENCE_COST[defence], base_damage=0)
+    ruleset.spend_action_points(d, pay.cost, {"HumanShield": "Human Shield"}.get(defence, defence))
+    return pay
+
+
+def _penalty_owed(state: EncounterState, d: Combatant, defence: str) -> int:
+    """A paid defence's Penalty Points (a Human Shield is the holder's own grapple move)."""
+    return penalty_owed(state, d.id, grapple_move=defence == "HumanShield") if defence in PAID else 0
+
+
+def _defence_dice(ex: Exchange, d: Combatant, defence: str) -> tuple[str, str, tuple[int, int]]:
+    """What a rolled defence rolls: its Attribute, its Skill and their dice (Advantage against a
+    Heavy attack, Disadvantage from a Condition or from parrying Prone)."""
+    s = sheet(d)
+    if defence == "Parry":
+        weapon = next(w for w in s.weapons if w.kind == "melee" and w.name not in s.dropped_weapons)
+        attribute, skill = "strength", weapon.skill
+    else:
+        attribute, skill = "agility", "Athletics"
+    advantage = ex.attack == "HeavyMelee" and defence in ("Evade", "Parry")
+    disadvantage = CONDITION_OF[attribute] in s.conditions or (defence == "Parry" and s.prone)
+    return attribute, skill, dice_for(sides(s.attribute_die(attribute)), _skill_die(d, skill), advantage, disadvantage)
 
 
 def _land(state: EncounterState, ex: Exchange, target: Combatant, damage: int, on_armour: bool, result: str,
@@ -540,8 +586,51 @@ def mishap(state: EncounterState, cmd: ResolveMishap, dice: Dice) -> list[Event]
     if result is None:
         die = dice.roll(MISHAP_DIE, f"attack {ex.id}: Critical Miss")  # the GM rolls it
         result = die.face
-    return [MishapSuffered(attack_id=ex.id, combatant_id=ex.attacker, result=result, die=die),
-            ExchangeEnded(attack_id=ex.id, result="critical miss")]
+    events: list[Event] = [MishapSuffered(attack_id=ex.id, combatant_id=ex.attacker, result=result, die=die)]
+    if result == 4 and _shielded(state, ex.defender) and not sheet(state.combatants[ex.attacker]).prone:
+        # "4. You crash into your opponent suffering the Weakened Condition. If they armed with
+        # a shield then you also become Prone."
+        events.append(KnockedProne(combatant_id=ex.attacker, reason="crashed into a shield"))
+    return [*events, ExchangeEnded(attack_id=ex.id, result="critical miss")]
+
+
+REGAIN_BALANCE_COST = 1  # "You can spend an Action Point to regain your balance"
+
+
+def regain_balance(ruleset: object, state: EncounterState, cmd: RegainBalance) -> list[Event]:
+    from domain.core.ruleset import Ruleset
+
+    assert isinstance(ruleset, Ruleset)
+    ruleset.require_active(state)
+    c = ruleset.combatant(state, cmd.combatant_id)
+    can_act(c)
+    if not _off_balance(state, c):
+        raise RuleViolation("not_off_balance", f"{c.name} has not lost their balance this round: there is none to "
+                            "regain.")
+    cost_only(cmd.penalties)
+    pay = apply_penalties(cmd.penalties, penalty_owed(state, c.id), difficulty="Normal", dice=(),
+                          cost=REGAIN_BALANCE_COST, base_damage=0)
+    ruleset.spend_action_points(c, pay.cost, "regaining your balance")
+    return [BalanceRegained(combatant_id=c.id, action_points=pay.cost)]
+
+
+def _off_balance(state: EncounterState, c: Combatant) -> bool:
+    """Mishap 2 this round: "you cannot use Evade, Parry, or Dive for the rest of this round"."""
+    return sheet(c).off_balance_round == state.round and state.round > 0
+
+
+def _balance_regained(state: EncounterState, event: BalanceRegained) -> EncounterState:
+    return with_sheet(pay_action_points(state, event.combatant_id, event.action_points), event.combatant_id,
+                      off_balance_round=0)
+
+
+def _shielded(state: EncounterState, combatant_id: str) -> bool:
+    """Armed with a shield: one at hand, not dropped."""
+    c = state.combatants.get(combatant_id)
+    if c is None:
+        return False
+    s = sheet(c)
+    return any(w.shield and w.name not in s.dropped_weapons for w in s.weapons)
 
 
 # The choices of the stages whose choices never vary, and each defence's (Choice values are
@@ -555,14 +644,72 @@ FIXED_CHOICES: dict[str, tuple[Choice, ...]] = {
 DEFENCE_CHOICES: dict[str, Choice] = {n: Choice(name=n, action_points=cost) for n, cost in DEFENCE_COST.items()}
 
 
-def legal_choices(state: EncounterState, ex: Exchange) -> list[Choice]:
-    """What the awaited party may choose now, with its cost: a frontend renders these."""
+def legal_choices(ruleset: Any, state: EncounterState, ex: Exchange) -> list[Choice]:
+    """What the awaited party may choose now, with its cost: a frontend renders these. A choice
+    is offered when the command making it would be accepted now, by the same checks: the
+    ruleset's gates (an Enemy's Set Actions, a fled or suppressed NPC, Paralysed, Staggered)
+    and the stage's own rule (``judge_defence``, with some choice of Penalty Points)."""
     fixed = FIXED_CHOICES.get(ex.stage)
+    if ex.stage == "pull":
+        return [ch for ch in FIXED_CHOICES["pull"] if ch.name != "PullYourPunch" or _may_pull(ruleset, state, ex)]
     if fixed is not None:
         return list(fixed)
     target = state.combatants.get(ex.awaiting)
-    if target is None:
+    if target is None or ex.stage not in ("defence", "riposte"):  # "rolling": within the Attack itself
         return []
+    return [DEFENCE_CHOICES[n] for n in _defences(state, ex, target) if _may_defend(ruleset, state, ex, target, n)]
+
+
+def with_choices(ruleset: Any, state: EncounterState) -> EncounterState:
+    """The state with the exchange's ``choices`` as they are now (after every event: what
+    changes a choice - a status, a grapple, Action Points - may come from any command)."""
+    ex = rules(state).exchange
+    if ex is None:
+        return state
+    choices = legal_choices(ruleset, state, ex)
+    return state if choices == ex.choices else with_rules(state, exchange=replace(ex, choices=choices))
+
+
+# Penalties one Penalty Point may be paid with on a defence (StepDownDie names each die).
+PENALTY_OPTIONS = ("IncreaseDifficulty", "IncreaseCost", "ReduceDamage", "StepDownDie:0", "StepDownDie:1")
+
+
+def _may_defend(ruleset: Any, state: EncounterState, ex: Exchange, d: Combatant, defence: str) -> bool:
+    """Whether ``Defend`` with ``defence`` would be accepted now for some choice of Penalty
+    Points (every multiset of penalties is tried: which ones pass does not depend on order)."""
+    try:
+        ruleset.check_gates(state, Defend(combatant_id=d.id, attack=ex.id, defence=defence))  # type: ignore[arg-type]
+    except RuleViolation:
+        return False
+    owed = _penalty_owed(state, d, defence)
+    for penalties in combinations_with_replacement(PENALTY_OPTIONS, owed):
+        try:  # ``defence`` comes from _defences: judge_defence's first check is passed
+            _pay_defence(ruleset, state, ex, d, defence, penalties, owed)
+        except RuleViolation:
+            continue
+        return True
+    return False
+
+
+def _may_pull(ruleset: Any, state: EncounterState, ex: Exchange) -> bool:
+    """Whether ``PullYourPunch`` (pulling it) would be accepted now: the gates, and its Action Point."""
+    from domain.places_of_power.pull_your_punch import PULL_COST, PullYourPunch
+
+    attacker = state.combatants.get(ex.attacker)
+    if attacker is None:
+        return False
+    try:
+        ruleset.check_gates(state, PullYourPunch(combatant_id=attacker.id, attack=ex.id))
+        ruleset.spend_action_points(attacker, PULL_COST, "Pull your Punch")
+    except RuleViolation:
+        return False
+    return True
+
+
+def _defences(state: EncounterState, ex: Exchange, target: Combatant) -> list[str]:
+    """The defences the situation allows ``target`` now, before paying for them: the armour
+    and taking the blow, and the Defensive Actions the attack, the range and the defender's
+    state leave open."""
     s = sheet(target)
     head = ex.aim == "head" and ex.stage != "riposte"
     has_armour = False
@@ -571,13 +718,12 @@ def legal_choices(state: EncounterState, ex: Exchange) -> list[Choice]:
             has_armour = True
             break
     if ex.stage == "riposte":
-        return [DEFENCE_CHOICES["Armour"], DEFENCE_CHOICES["TakeIt"]] if has_armour else [DEFENCE_CHOICES["TakeIt"]]
-    ap = target.action_points
+        return ["Armour", "TakeIt"] if has_armour else ["TakeIt"]
     helpless = s.hits >= 4 or s.helpless_for_fight or s.dead
     failed = bool(ex.tried) and any(t in ACTIVE for t in ex.tried)
     unavoidable = ex.critical == "UnavoidableHit"
     no_armour = ex.critical == "BypassArmour" or ("TargetedHit" in ex.modifiers and ex.aim == "unarmoured")
-    off_balance = s.off_balance_round == state.round and state.round > 0
+    off_balance = _off_balance(state, target)
     far = ex.band in FAR_ENOUGH
     if s.statuses:
         # Paralysed: "You cannot move or act"; Unconscious: "You cannot act at all."
@@ -586,7 +732,11 @@ def legal_choices(state: EncounterState, ex: Exchange) -> list[Choice]:
         # both Offensive and Defensive actions": once it is spent, only the armour or the blow.
         staggered = status(target, "Staggered")
         helpless = helpless or (staggered is not None and bool(staggered.used))
-    free_to_dodge = not (helpless or failed or unavoidable or off_balance or ex.blindsided)
+    # Deafened: "If attacked from behind you cannot mount an active defence until after the
+    # first blow": no Defensive Action at all (Tank and Human Shield included), nor a Helmet
+    # Sacrifice; only the armour, or taking it.
+    passive_only = helpless or ex.blindsided
+    free_to_dodge = not (passive_only or failed or unavoidable or off_balance)
     holding = _held_by(state, target.id) if rules(state).grapples else []
     possible = []  # in the order of DEFENCE_COST
     if ex.melee and free_to_dodge:
@@ -598,7 +748,7 @@ def legal_choices(state: EncounterState, ex: Exchange) -> list[Choice]:
                 break
     if not ex.melee and far and free_to_dodge and not s.prone:
         possible.append("Dive")
-    if (ex.melee or far) and not helpless:
+    if (ex.melee or far) and not passive_only:
         if "Tank" not in ex.tried:
             possible.append("Tank")
         # "If you have successfully Grappled an enemy and are currently in control of the
@@ -606,14 +756,13 @@ def legal_choices(state: EncounterState, ex: Exchange) -> list[Choice]:
         # attacker was at Near or greater range."
         if holding and ex.attacker not in holding:
             possible.append("HumanShield")
-    if (not ex.melee and head and not s.helmet_sacrificed and not helpless
+    if (not ex.melee and head and not s.helmet_sacrificed and not passive_only
             and any(p.layer == "Helmet" and p.durability > 0 for p in s.armour)):
         possible.append("HelmetSacrifice")
-    choices = [DEFENCE_CHOICES[n] for n in possible if ap >= DEFENCE_COST[n]]
     if has_armour and not no_armour:
-        choices.append(DEFENCE_CHOICES["Armour"])
-    choices.append(DEFENCE_CHOICES["TakeIt"])
-    return choices
+        possible.append("Armour")
+    possible.append("TakeIt")
+    return possible
 
 
 def _held_by(state: EncounterState, controller: str) -> list[str]:
@@ -709,6 +858,7 @@ EVOLVES: dict[type[Event], Callable[[EncounterState, Any], EncounterState]] = {
     LethalBlow: _lethal_blow,
     MishapSuffered: lambda state, event: _mishap_effect(state, event),
     ExchangeEnded: lambda state, event: with_rules(state, exchange=None),
+    BalanceRegained: _balance_regained,
 }
 
 
@@ -730,12 +880,13 @@ def _current(state: EncounterState) -> Exchange:
 
 
 def _set(state: EncounterState, ex: Exchange) -> EncounterState:
-    # legal_choices reads the combatants, the round and the grapples, never the exchange in the state
-    return with_rules(state, exchange=replace(ex, choices=legal_choices(state, ex)))
+    # its choices are set by the ruleset after each event (with_choices)
+    return with_rules(state, exchange=ex)
 
 
 def _mishap_effect(state: EncounterState, event: MishapSuffered) -> EncounterState:
-    """The Critical Miss table (melee). 4's extra Prone against a shield is the GM's to apply."""
+    """The Critical Miss table (melee). 4's extra Prone against a shield is its own event
+    (``mishap`` adds a KnockedProne)."""
     ex = _current(state)
     cid = event.combatant_id
     s = sheet(state.combatants[cid])

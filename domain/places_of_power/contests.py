@@ -105,10 +105,10 @@ def opposed(state: EncounterState, cmd: OpposedRoll, dice: Dice) -> list[Event]:
                           reason=cmd.reason)]
 
 
-def roll_contestant(state: EncounterState, side: Contestant, dice: Dice, *,
-                    lowest_if_missing: bool = False) -> ContestantRolled:
-    """One side's roll. ``lowest_if_missing``: a skill the sheet omits is rolled at D4 (a core
-    skill every character has, such as Athletics, left off a sheet) instead of refused."""
+def contestant_dice(state: EncounterState, side: Contestant, *, lowest_if_missing: bool = False) -> tuple[int, int]:
+    """The two dice one side rolls (Attribute, Skill), after Advantage, Disadvantage and the
+    Attribute's Condition. ``lowest_if_missing``: a skill the sheet omits is rolled at D4 (a
+    core skill every character has, such as Athletics, left off a sheet) instead of refused."""
     c = state.combatants.get(side.combatant_id)
     if c is None:
         raise RuleViolation("unknown_combatant", f"There is no combatant {side.combatant_id} in this encounter.",
@@ -118,8 +118,16 @@ def roll_contestant(state: EncounterState, side: Contestant, dice: Dice, *,
     if skill_die is None:
         raise RuleViolation("unknown_skill", f"{c.name} has no skill “{side.skill}” on their sheet.", skill=side.skill)
     conditioned = CONDITION_OF[side.attribute] in s.conditions
-    a, k = dice_for(sides(s.attribute_die(side.attribute)), sides(skill_die), side.advantage,
+    return dice_for(sides(s.attribute_die(side.attribute)), sides(skill_die), side.advantage,
                     side.disadvantage or conditioned)
+
+
+def roll_contestant(state: EncounterState, side: Contestant, dice: Dice, *,
+                    lowest_if_missing: bool = False, sizes: tuple[int, ...] | None = None) -> ContestantRolled:
+    """One side's roll (``contestant_dice``). ``sizes``: the dice as a Penalty Point reduced
+    them ("Reduce Dice Value"), when the roller paid one so."""
+    a, k = sizes if sizes is not None else contestant_dice(state, side, lowest_if_missing=lowest_if_missing)
+    c = state.combatants[side.combatant_id]
     rolls = [dice.roll(a, f"opposed roll: {side.attribute.title()}", c.id),
              dice.roll(k, "opposed roll: skill", c.id)]
     return ContestantRolled(combatant_id=c.id, dice=rolls, bonus=side.bonus,

@@ -21,8 +21,8 @@ from domain.core.concerns import CombatantId
 from domain.core.dice import Dice, DieRoll
 from domain.core.encounter import Command, EncounterState, Event
 from domain.core.errors import RuleViolation
-from domain.places_of_power.contests import Contestant, OpposedRolled, roll_contestant, level_reached
-from domain.places_of_power.harm import apply_penalties, penalty_points, take_hits
+from domain.places_of_power.contests import Contestant, OpposedRolled, contestant_dice, roll_contestant, level_reached
+from domain.places_of_power.harm import PenaltyPayment, apply_penalties, penalty_points, take_hits
 from domain.places_of_power.table import rules, sheet, spend, with_rules, with_sheet
 
 GRAPPLE_COST = 2
@@ -47,7 +47,8 @@ class ReleaseGrapple(Command, tag="ReleaseGrapple"):
 
 class BreakFree(Command, tag="BreakFree"):
     """The held combatant tries to break free or turn the tables (2 AP, an opposed Brawling
-    roll at a 1-point penalty; free for the holder). ``reverse``: on a win, hold the holder."""
+    roll at a 1-point penalty; free for the holder). ``reverse``: on a win, hold the holder.
+    ``penalties``: one per Penalty Point, ``StepDownDie`` (one of your dice) or ``IncreaseCost``."""
 
     actor_field = "combatant_id"
     combatant_id: CombatantId
@@ -103,10 +104,25 @@ EVENTS = (GrappleAttempted, GrappleEnded, BreakFreeRolled, Squeezed)
 
 
 def cost_only(penalties: list[str]) -> None:
-    """Opposed rolls have no difficulty to raise and roll no die of the action itself: their
-    Penalty Points are paid in Action Points."""
+    """Actions rolled by nobody or by others (a squeeze, a Special Action, a suppressing shot)
+    have no difficulty to raise and no die of their own: their Penalty Points are paid in
+    Action Points."""
     if any(p != "IncreaseCost" for p in penalties):
-        raise RuleViolation("penalty_not_applicable", "An opposed roll's Penalty Points are paid in Action Points.")
+        raise RuleViolation("penalty_not_applicable", "This action rolls no dice of its own: its Penalty Points are "
+                            "paid in Action Points (IncreaseCost).")
+
+
+def pay_opposed(state: EncounterState, side: Contestant, penalties: list[str], owed: int, cost: int, *,
+                lowest_if_missing: bool = False) -> PenaltyPayment:
+    """The Penalty Points of an opposed roll, as the roller chooses them: "the Player is free to
+    select the specific penalty or penalties of their choice". "Reduce Dice Value" steps one of
+    the roller's own two dice down (after Advantage, Disadvantage and Conditions: "Condition
+    effects still apply when choosing this option"); "Increase Action Point Cost" adds an Action
+    Point. An opposed roll has no Difficulty Level to increase ("the person who rolls the
+    highest wins") and no Base Damage to reduce: those two are refused."""
+    return apply_penalties(penalties, owed, difficulty=None,
+                           dice=contestant_dice(state, side, lowest_if_missing=lowest_if_missing), cost=cost,
+                           base_damage=0)
 
 
 def penalty_owed(
@@ -143,13 +159,12 @@ def grapple(ruleset: object, state: EncounterState, cmd: Grapple, dice: Dice) ->
         raise RuleViolation("invalid_target", f"{target.name} cannot be grappled.")
     if cmd.target in rules(state).grapples or controlled_by(state, c.id) is not None:
         raise RuleViolation("already_grappling", "One of you is already in a grapple.")
-    cost_only(cmd.penalties)
-    pay = apply_penalties(cmd.penalties, penalty_owed(state, c.id), difficulty="Normal", dice=(),
-                          cost=GRAPPLE_COST, base_damage=0)
+    mine = Contestant(combatant_id=c.id, attribute="strength", skill="Brawling")
+    pay = pay_opposed(state, mine, cmd.penalties, penalty_owed(state, c.id), GRAPPLE_COST)
     ruleset.spend_action_points(c, pay.cost, "Grapple")
     sides = [
-        roll_contestant(state, Contestant(combatant_id=who, attribute="strength", skill="Brawling"), dice)
-        for who in (c.id, target.id)
+        roll_contestant(state, mine, dice, sizes=pay.dice),
+        roll_contestant(state, Contestant(combatant_id=target.id, attribute="strength", skill="Brawling"), dice),
     ]
     held = sides[0].total > sides[1].total
     winner = None if sides[0].total == sides[1].total else (c.id if held else target.id)
@@ -171,13 +186,12 @@ def break_free(ruleset: object, state: EncounterState, cmd: BreakFree, dice: Dic
     holder = rules(state).grapples.get(c.id)
     if holder is None:
         raise RuleViolation("not_grappling", f"Nobody holds {c.name} in a grapple.")
-    cost_only(cmd.penalties)
-    pay = apply_penalties(cmd.penalties, penalty_owed(state, c.id, breaking_free=True), difficulty="Normal",
-                          dice=(), cost=GRAPPLE_COST, base_damage=0)
+    mine = Contestant(combatant_id=c.id, attribute="strength", skill="Brawling")
+    pay = pay_opposed(state, mine, cmd.penalties, penalty_owed(state, c.id, breaking_free=True), GRAPPLE_COST)
     ruleset.spend_action_points(c, pay.cost, "breaking free")
     sides = [
-        roll_contestant(state, Contestant(combatant_id=who, attribute="strength", skill="Brawling"), dice)
-        for who in (c.id, holder)
+        roll_contestant(state, mine, dice, sizes=pay.dice),
+        roll_contestant(state, Contestant(combatant_id=holder, attribute="strength", skill="Brawling"), dice),
     ]
     won = sides[0].total > sides[1].total
     winner = None if sides[0].total == sides[1].total else (c.id if won else holder)

@@ -178,7 +178,7 @@ class PenaltyPayment(msgspec.Struct, frozen=True, kw_only=True):
     """An action after its Penalty Points are paid: its difficulty, the dice rolled (sides,
     in the order given), its Action Point cost and its Base Damage."""
 
-    difficulty: str
+    difficulty: str | None
     dice: tuple[int, ...]
     cost: int
     base_damage: int
@@ -188,7 +188,7 @@ def apply_penalties(
     choices: Sequence[str],
     points: int,
     *,
-    difficulty: str,
+    difficulty: str | None,
     dice: tuple[int, ...],
     cost: int,
     base_damage: int,
@@ -201,7 +201,9 @@ def apply_penalties(
 
     - ``IncreaseDifficulty``: "Increase the Difficulty Level of the Action you are
       attempting to perform by 1 level. For example, turning a Normal roll into a
-      Difficult roll." Refused at Very Hard (there is no level above).
+      Difficult roll." Refused at Very Hard (there is no level above), and for an action
+      rolled against no Difficulty Level (``difficulty`` None: an opposed roll, where "the
+      person who rolls the highest wins").
     - ``StepDownDie``: "Reduce the value of one of the dice you are rolling by one level."
       The player picks the die: ``StepDownDie:0`` is ``dice[0]`` (the Attribute die),
       ``StepDownDie:1`` ``dice[1]`` (the Skill die), and so on; plain ``StepDownDie`` steps
@@ -220,7 +222,7 @@ def apply_penalties(
     """
     if points < 0 or cost < 0 or base_damage < 0:
         raise ValueError("points, cost and base_damage cannot be negative")
-    if difficulty not in LADDER:
+    if difficulty is not None and difficulty not in LADDER:
         raise ValueError(f"unknown difficulty {difficulty!r}")
     if len(choices) != points:
         raise RuleViolation(
@@ -240,6 +242,13 @@ def apply_penalties(
                 choice=choice,
             )
         if name == "IncreaseDifficulty":
+            if difficulty is None:
+                raise RuleViolation(
+                    "penalty_not_applicable",
+                    "This roll is opposed, not rolled against a Difficulty Level: there is no difficulty to "
+                    "increase. Choose another penalty (StepDownDie or IncreaseCost).",
+                    penalty=name,
+                )
             raised = harder(difficulty)
             if raised is None:
                 raise RuleViolation(

@@ -165,6 +165,10 @@ def evolve(state: EncounterState, event: Event) -> EncounterState | None:
             return with_sheet(state, event.combatant_id, hero_points=s.hero_points + 1)
         case HeroPointSpent():
             s = sheet(state.combatants[event.combatant_id])
+            if event.use == "CheatDeath":
+                # "restoring your Character to a single Hit rather than having them die": alive
+                # again (the HitsSet that follows sets the single Hit)
+                return with_sheet(state, event.combatant_id, hero_points=s.hero_points - 1, dead=False)
             return with_sheet(state, event.combatant_id, hero_points=s.hero_points - 1)
         case CheckEased():
             return with_check(state, replace(check(state, event.check), difficulty=event.difficulty, eased=True))

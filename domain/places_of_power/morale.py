@@ -37,7 +37,7 @@ from domain.core.encounter import Combatant, Command, EncounterState, Event
 from domain.core.errors import RuleViolation
 from domain.places_of_power.contests import WILLPOWER_DIE, Contestant, ContestantRolled, OpposedRolled, \
     level_reached, roll_contestant
-from domain.places_of_power.grapples import cost_only, penalty_owed
+from domain.places_of_power.grapples import cost_only, pay_opposed, penalty_owed
 from domain.places_of_power.harm import apply_penalties
 from domain.places_of_power.table import replace, rules, sheet, spend, with_rules, with_sheet
 
@@ -105,7 +105,7 @@ class MoraleCheck(Command, tag="MoraleCheck"):
 class DemandSurrender(Command, tag="DemandSurrender"):
     """Demand Surrender (2 AP, on your turn) of a human target: your Strength + Persuasion
     against the target's Morale. ``penalties``: how a Wounded or Afflicted combatant pays each
-    Penalty Point (an opposed roll's are paid in Action Points, ``IncreaseCost``). Reported
+    Penalty Point (``StepDownDie``, one of your dice, or ``IncreaseCost``). Reported
     dice: your Strength die, then your Persuasion die."""
 
     actor_field = "combatant_id"
@@ -239,8 +239,8 @@ def _opponent(state: EncounterState, c: Combatant, target: Combatant) -> Combata
 
 
 def _pay(ruleset: Any, state: EncounterState, c: Combatant, penalties: list[str], cost: int, what: str) -> int:
-    """No difficulty to raise and no die of the action to shrink: Penalty Points are paid in
-    Action Points, as for the other opposed non-lethal moves."""
+    """No difficulty to raise and no die of the action to shrink (the targets roll): Penalty
+    Points are paid in Action Points."""
     cost_only(penalties)
     pay = apply_penalties(penalties, penalty_owed(state, c.id), difficulty="Normal", dice=(), cost=cost,
                           base_damage=0)
@@ -259,8 +259,11 @@ def demand_surrender(ruleset: Any, state: EncounterState, cmd: DemandSurrender, 
     if not is_human(target):
         raise RuleViolation("not_human", f"{target.name} is not human: a surrender can only be demanded of a "
                             "human target.")
-    cost = _pay(ruleset, state, c, cmd.penalties, DEMAND_SURRENDER_COST, "Demand Surrender")
-    mine = roll_contestant(state, Contestant(combatant_id=c.id, attribute="strength", skill="Persuasion"), dice)
+    side = Contestant(combatant_id=c.id, attribute="strength", skill="Persuasion")
+    pay = pay_opposed(state, side, cmd.penalties, penalty_owed(state, c.id), DEMAND_SURRENDER_COST)
+    ruleset.spend_action_points(c, pay.cost, "Demand Surrender")
+    cost = pay.cost
+    mine = roll_contestant(state, side, dice, sizes=pay.dice)
     theirs = ContestantRolled(combatant_id=target.id, dice=[], bonus=morale_of(target), total=morale_of(target))
     success = mine.total > theirs.total
     winner = None if mine.total == theirs.total else (c.id if success else target.id)

@@ -33,7 +33,7 @@ from domain.core.encounter import Combatant, Command, EncounterState, Event
 from domain.core.errors import RuleViolation
 from domain.places_of_power.checks import dice_for, judge
 from domain.places_of_power.contests import Contestant, OpposedRolled, level_reached, roll_contestant
-from domain.places_of_power.grapples import cost_only, penalty_owed
+from domain.places_of_power.grapples import pay_opposed, penalty_owed
 from domain.places_of_power.harm import apply_penalties
 from domain.places_of_power.sheet import CONDITION_OF, sides
 from domain.places_of_power.statuses import has, status
@@ -395,18 +395,16 @@ def shove(ruleset: Any, state: EncounterState, cmd: Shove, dice: Dice) -> list[E
     if now is not None and now not in REACH:
         # "You can attempt to move a target that is in Melee or Close range of you"
         raise RuleViolation("out_of_range", f"{target.name} is at {now} range: a Shove reaches Melee or Close.")
-    cost_only(cmd.penalties)
-    pay = apply_penalties(cmd.penalties, penalty_owed(state, c.id), difficulty="Normal", dice=(), cost=SHOVE_COST,
-                          base_damage=0)
-    ruleset.spend_action_points(c, pay.cost, "Shove")
     s = sheet(c)
     shield = any(w.shield and w.name not in s.dropped_weapons for w in s.weapons)
     athletics = "Athletics"
+    shover = Contestant(combatant_id=c.id, attribute="strength", skill=athletics, bonus=SHIELD_BONUS if shield else 0)
+    pay = pay_opposed(state, shover, cmd.penalties, penalty_owed(state, c.id), SHOVE_COST, lowest_if_missing=True)
+    ruleset.spend_action_points(c, pay.cost, "Shove")
     # "an Opposed Roll between your Athletics + Strength value and your targets Athletics +
     # Strength value"
     sides_rolled = [
-        roll_contestant(state, Contestant(combatant_id=c.id, attribute="strength", skill=athletics,
-                                          bonus=SHIELD_BONUS if shield else 0), dice, lowest_if_missing=True),
+        roll_contestant(state, shover, dice, sizes=pay.dice),
         roll_contestant(state, Contestant(combatant_id=target.id, attribute="strength", skill=athletics), dice,
                         lowest_if_missing=True),
     ]

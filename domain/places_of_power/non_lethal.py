@@ -25,7 +25,7 @@ from domain.core.dice import Dice, DieRoll
 from domain.core.encounter import Combatant, Command, EncounterState, Event
 from domain.core.errors import RuleViolation
 from domain.places_of_power.contests import Contestant, OpposedRolled, level_reached, roll_contestant
-from domain.places_of_power.grapples import cost_only, penalty_owed
+from domain.places_of_power.grapples import pay_opposed, penalty_owed
 from domain.places_of_power.harm import apply_penalties
 from domain.places_of_power.checks import dice_for, judge
 from domain.places_of_power.sheet import CONDITION_OF, sides
@@ -102,13 +102,11 @@ def non_lethal(ruleset: object, state: EncounterState, cmd: NonLethalAttack, dic
         defence = Contestant(combatant_id=target.id, attribute="strength", skill=theirs.skill)
     else:
         defence = Contestant(combatant_id=target.id, attribute="agility", skill="Athletics")
-    cost_only(cmd.penalties)
-    pay = apply_penalties(cmd.penalties, penalty_owed(state, c.id), difficulty="Normal", dice=(),
-                          cost=COST[cmd.move], base_damage=0)
+    mine = Contestant(combatant_id=c.id, attribute="strength", skill=weapon.skill, disadvantage=disadvantage)
+    pay = pay_opposed(state, mine, cmd.penalties, penalty_owed(state, c.id), COST[cmd.move])
     ruleset.spend_action_points(c, pay.cost, cmd.move)
     sides = [
-        roll_contestant(state, Contestant(combatant_id=c.id, attribute="strength", skill=weapon.skill,
-                                          disadvantage=disadvantage), dice),
+        roll_contestant(state, mine, dice, sizes=pay.dice),
         roll_contestant(state, defence, dice),
     ]
     success = sides[0].total > sides[1].total

@@ -69,6 +69,7 @@ DECISIONS: dict[type[Command], Decision] = {
     attacks.SpendSuccesses: lambda r, s, c, d: attacks.spend(s, c),
     attacks.Defend: lambda r, s, c, d: attacks.defend(r, s, c, d),
     attacks.ResolveMishap: lambda r, s, c, d: attacks.mishap(s, c, d),
+    attacks.RegainBalance: lambda r, s, c, d: attacks.regain_balance(r, s, c),
     grapples.Grapple: lambda r, s, c, d: grapples.grapple(r, s, c, d),
     grapples.ReleaseGrapple: lambda r, s, c, d: grapples.release(s, c),
     grapples.BreakFree: lambda r, s, c, d: grapples.break_free(r, s, c, d),
@@ -188,9 +189,13 @@ class PlacesOfPower(Ruleset):
             state = hook(state, combatant_id)
         return state
 
-    def decide_action(self, state: EncounterState, command: Command, dice: Dice) -> list[Event]:
+    def check_gates(self, state: EncounterState, command: Command) -> None:
+        """The checks every action passes before its own rule (each module's GATES)."""
         for gate in GATES:
             gate(self, state, command)
+
+    def decide_action(self, state: EncounterState, command: Command, dice: Dice) -> list[Event]:
+        self.check_gates(state, command)
         if isinstance(command, TakeAction):
             c = self.require_turn(state, command.combatant_id)
             can_act(c)
@@ -223,7 +228,7 @@ class PlacesOfPower(Ruleset):
         evolve = EVOLVES.get(type(event))
         if evolve is None:
             return super().evolve_action(state, event)
-        return statuses.after_event(state, evolve(state, event))
+        return attacks.with_choices(self, statuses.after_event(state, evolve(state, event)))
 
     def coverage(self) -> list[Section]:
         return COVERAGE

@@ -307,6 +307,8 @@ def gate(ruleset: Any, state: EncounterState, command: Command) -> None:
     if actor is None or actor not in state.combatants or type(command).__name__ in NOT_NEW_ACTIONS:
         return
     c = state.combatants[actor]
+    if not _borne(c):
+        return  # no status: nothing due, nothing that bars acting
     due = [s.name for s in statuses(c) if s.due]
     if due and state.turn == actor:
         raise RuleViolation("status_due", f"{c.name} must first settle {' and '.join(due)} (ResolveStatus).",

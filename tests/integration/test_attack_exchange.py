@@ -480,3 +480,133 @@ async def test_the_gm_answers_for_a_player_who_left(client: Any, conn: Any) -> N
     out = await t.send("Mira", "Defend", combatant_id=t.id("Mira"), attack=declared["attack_id"], defence="TakeIt")
     assert {e["metadata"]["actor"]["role"] for e in out["events"]} == {"player"}
     await assert_replays(t, conn)
+
+
+# ------------------------------------------------- issue 17: rules the server got wrong
+
+
+async def next_turn_of(t: Table, who: str) -> None:
+    """End turns (each with the token that may) until it is ``who``'s."""
+    for _ in range(6):
+        turn = (await t.state())["turn"]
+        if turn == t.id(who):
+            return
+        name = next(n for n, cid in t.ids.items() if cid == turn)
+        await t.send(name, "EndTurn", combatant_id=turn)
+    raise AssertionError(f"{who}'s turn never came")
+
+
+async def test_cheat_death_brings_the_character_back_to_act(client: Any, conn: Any) -> None:
+    """Hero Points: "Cheat Death, restoring your Character to a single Hit rather than having
+    them die". The Bandit's Axe puts 7 Hits on Kess (dead: "exceed the number needed to render
+    the target Helpless by more than two"); her Hero Point leaves her alive at a single Hit,
+    and on her turn she acts."""
+    t = await Table(client).open(GM_FIRST)
+    await t.gm("StartSession")
+    declared, _ = await t.attack("Bandit", "Kess", [10, 7], attack="LightMelee", weapon="Axe", band="Melee")
+    attack = declared["attack_id"]
+    await t.send("Bandit", "SpendSuccesses", combatant_id=t.id("Bandit"), attack=attack, split=["Damage", "Damage"])
+    (blow,) = await t.defend("Kess", attack, "TakeIt")
+    assert blow["type"] == "LethalBlow"  # the Bandit lets it land
+    hit, _ = flat(await t.send("Bandit", "PullYourPunch", combatant_id=t.id("Bandit"), attack=attack, pull=False))
+    assert (hit["damage"], hit["dead"]) == (7, True)
+    out = await t.send("Kess", "SpendHeroPoint", combatant_id=t.id("Kess"), use="CheatDeath")
+    kess = out["state"]["combatants"][t.id("Kess")]["sheet"]
+    assert (kess["dead"], kess["hits"], kess["hero_points"]) == (False, 1, 0)
+    await next_turn_of(t, "Kess")
+    (dashed,) = flat(await t.send("Kess", "TakeAction", combatant_id=t.id("Kess"), action="Dash"))
+    assert (dashed["action"], dashed["action_points"]) == ("Dash", 1)
+    await assert_replays(t, conn)
+
+
+SHIELD = {"name": "Shield", "skill": "Knife", "kind": "melee", "shield": True,
+          "ranges": {"Melee": {"difficulty": "Normal", "damage": 1}}}
+
+
+async def test_a_mishap_4_against_a_shield_leaves_the_attacker_prone(client: Any, conn: Any) -> None:
+    """Critical Miss - Melee: "4. You crash into your opponent suffering the Weakened
+    Condition. If they armed with a shield then you also become Prone." """
+    t = await Table(client).open(PLAYERS_FIRST, bandit={**BANDIT, "weapons": [KNIFE, SHIELD]})
+    declared, rolled = await t.attack("Mira", "Bandit", [3, 3], attack="LightMelee", weapon="Knife", band="Melee")
+    assert rolled["outcome"] == "Critical Miss"
+    suffered, prone, ended = flat(await t.gm("ResolveMishap", attack=declared["attack_id"], result=4))
+    assert (suffered["result"], ended["result"]) == (4, "critical miss")
+    assert prone == {"type": "KnockedProne", "combatant_id": t.id("Mira"), "reason": "crashed into a shield"}
+    mira = await t.sheet("Mira")
+    assert (mira["conditions"], mira["prone"]) == (["Weakened"], True)
+    log = (await client.get(f"/encounters/{t.enc}/log")).json()
+    assert any("Mira is Prone (crashed into a shield)." in line["sentence"] for line in log["entries"]), log
+    await assert_replays(t, conn)
+
+
+async def test_an_action_point_regains_the_balance_a_mishap_2_took(client: Any, conn: Any) -> None:
+    """Critical Miss - Melee: "2. You are left unbalanced and struggling to keep your feel. You
+    can spend an Action Point to regain your balance, otherwise you cannot use Evade, Parry, or
+    Dive for the rest of this round." Mira's player spends it when the Bandit attacks her."""
+    info = (await client.get("/rulesets/places-of-power")).json()
+    (doc,) = [c for c in info["commands"] if c["type"] == "RegainBalance"]
+    assert "regain your balance" in doc["summary"] and doc["summary"].endswith(".")
+    t = await Table(client).open(PLAYERS_FIRST)
+    declared, _ = await t.attack("Mira", "Bandit", [3, 3], attack="LightMelee", weapon="Knife", band="Melee")
+    await t.gm("ResolveMishap", attack=declared["attack_id"], result=2)
+    await next_turn_of(t, "Bandit")
+    declared, _ = await t.attack("Bandit", "Mira", [4, 6], attack="LightMelee", weapon="Knife", band="Melee")
+    assert choices(await t.exchange()) == {"Tank": 2, "Armour": 0, "TakeIt": 0}
+    refused = await t.defend("Mira", declared["attack_id"], "Evade", [6, 5], expect=422)
+    assert refused["code"] == "defence_not_allowed"
+    out = await t.send("Mira", "RegainBalance", combatant_id=t.id("Mira"))
+    assert flat(out) == [{"type": "BalanceRegained", "combatant_id": t.id("Mira"), "action_points": 1}]
+    assert choices(out["state"]["rules"]["exchange"]) == {"Evade": 1, "Parry": 1, "Armour": 0, "TakeIt": 0}
+    again = await t.send("Mira", "RegainBalance", combatant_id=t.id("Mira"), expect=422)
+    assert again["code"] == "not_off_balance"
+    evaded, ended = await t.defend("Mira", declared["attack_id"], "Evade", [6, 5])
+    assert (evaded["success"], ended["result"]) == (True, "avoided")
+    assert await t.ap("Mira") == 0
+    log = (await client.get(f"/encounters/{t.enc}/log")).json()
+    assert any(e["sentence"] == "Mira regains their balance (1 AP): Evade, Parry and Dive again this round."
+               for e in log["entries"]), log
+    await assert_replays(t, conn)
+
+
+async def test_a_deafened_defender_attacked_from_behind_has_only_armour_for_the_first_blow(
+        client: Any, conn: Any) -> None:
+    """Deafened: "If attacked from behind you cannot mount an active defence until after the
+    first blow." No Defensive Action, Tank included ("Damage can be avoided actively, by way of
+    Defensive Actions, or more passively, by the use of Armour"): the armour, or taking it.
+    After that first blow, the next one from behind may be defended."""
+    t = await Table(client).open(GM_FIRST)
+    await t.gm("ApplyStatus", combatant_id=t.id("Mira"), status="Deafened")
+    declared, _ = await t.attack("Bandit", "Mira", [4, 6], attack="LightMelee", weapon="Knife", band="Melee",
+                                 from_behind=True)
+    attack = declared["attack_id"]
+    assert choices(await t.exchange()) == {"Armour": 0, "TakeIt": 0}
+    for defence in ("Tank", "Evade", "Parry"):
+        refused = await t.defend("Mira", attack, defence, [6, 5] if defence != "Tank" else None, expect=422)
+        assert refused["code"] == "defence_not_allowed"
+    await t.defend("Mira", attack, "Armour")
+    await t.attack("Bandit", "Mira", [4, 6], attack="LightMelee", weapon="Knife", band="Melee", from_behind=True)
+    assert choices(await t.exchange()) == {"Evade": 1, "Parry": 1, "Tank": 2, "Armour": 0, "TakeIt": 0}
+    await assert_replays(t, conn)
+
+
+async def test_breaking_free_pays_its_penalty_point_with_a_die(client: Any, conn: Any) -> None:
+    """Grapple: "your opponent can attempt to break free or turn the tables by way of an Opposed
+    Brawling Roll, with a 1 Point Penalty"; Penalty Points: "the Player is free to select the
+    specific penalty or penalties of their choice" - "Reduce Dice Value". Mira steps her
+    Brawling D6 down to a D4 and keeps her Action Points; a difficulty she cannot raise."""
+    brawler = {**BANDIT, "skills": {**BANDIT["skills"], "Brawling": "D8"}}
+    t = await Table(client).open(GM_FIRST, bandit=brawler)
+    (held,) = flat(await t.send("Bandit", "Grapple", [10, 8, 1, 1], combatant_id=t.id("Bandit"),
+                                target=t.id("Mira")))
+    assert held["held"] is True
+    await next_turn_of(t, "Mira")
+    refused = await t.send("Mira", "BreakFree", [10, 4, 1, 1], expect=422, combatant_id=t.id("Mira"),
+                           penalties=["IncreaseDifficulty"])
+    assert refused["code"] == "penalty_not_applicable" and "opposed" in refused["detail"]
+    (broke,) = flat(await t.send("Mira", "BreakFree", [10, 4, 1, 1], combatant_id=t.id("Mira"),
+                                 penalties=["StepDownDie:1"]))
+    assert [d["sides"] for d in broke["roll"]["sides"][0]["dice"]] == [10, 4]
+    assert (broke["freed"], broke["action_points"]) == (True, 2)
+    assert await t.ap("Mira") == 1
+    assert (await t.state())["rules"]["grapples"] == {}
+    await assert_replays(t, conn)

@@ -609,3 +609,33 @@ async def test_the_odds_endpoint_refuses_bad_dice(client, params: dict[str, str]
     r = await client.get(ODDS, params=params)
     assert r.status_code == 400, r.text
     assert r.headers["content-type"].startswith("application/problem+json")
+
+
+# ------------------------------------------------------------ the readings, documented
+
+
+async def test_the_coverage_table_covers_the_dice_chapter_and_its_readings(client, conn) -> None:
+    """Critical Successes and Critical Failures: "It also counts as a Critical Success if you roll
+    the maximum value possible on both dice" and "if you roll the same value on both dice, and
+    the total value is below the target value ... that counts as a Critical Failure". D4 + D4
+    rolling 4 and 4 at Normal is both: the server's reading (a Critical Failure) is written in
+    the coverage row of that section, where a client reads it, and is what a roll and the odds
+    give. Every section of the dice chapter has its row, in the order of the text."""
+    from tests.unit.test_places_of_power_coverage import headings
+
+    info = (await client.get("/rulesets/places-of-power")).json()
+    dice_rows = [row for row in info["coverage"] if row["chapter"] == "dice"]
+    assert [row["heading"] for row in dice_rows] == headings("dice")
+    assert [row["heading"] for row in info["coverage"] if row["chapter"] == "combat"] == headings("combat")
+    (crits,) = [row for row in dice_rows if row["heading"] == "Critical Successes and Critical Failures"]
+    assert any("D4 + D4 rolling 4 and 4 at Normal" in r and "Critical Failure" in r for r in crits["readings"])
+
+    r = await client.get(ODDS, params={"attribute_die": "D4", "skill_die": "D4", "difficulty": "Normal"})
+    assert {k: fraction(v) for k, v in r.json()["outcomes"].items()} == {
+        "Critical Failure": Fraction(4, 16), "Failure": Fraction(12, 16), "Partial Success": 0,
+        "Full Success": 0, "Critical Success": 0,
+    }
+    t = await Table(client, "reported").open()
+    rolled = await t.check("intelligence", "Athletics", "Normal", [4, 4])  # Intelligence D4 + Athletics D4
+    assert (sides_of(rolled), rolled["outcome"]) == ([4, 4], "Critical Failure")
+    await assert_replays(client, conn, t.enc)

@@ -94,6 +94,27 @@ async def test_an_enemy_does_only_what_its_stat_block_lists(client: Any, conn: A
     await assert_replays(t, conn)
 
 
+async def test_an_enemys_defence_choices_are_its_set_actions(client: Any, conn: Any) -> None:
+    """Set Actions: "This applies to both Offensive and Defensive Actions." The Brute lists Parry,
+    not Evade nor Tank: the exchange's choices (the legal ones) are exactly what Defend accepts."""
+    t = await Table(client).open(Brute=BRUTE)
+    events = await t.send("Mira", "Attack", [4, 6], combatant_id=t.ids["Mira"], target=t.ids["Brute"],
+                          attack="LightMelee", band="Melee", weapon="Knife")
+    attack = events[0]["attack_id"]
+    ex = (await t.state())["rules"]["exchange"]
+    assert {c["name"]: c["action_points"] for c in ex["choices"]} == {"Parry": 1, "TakeIt": 0}
+    for defence in ("Evade", "Tank"):
+        refused = await t.send(None, "Defend", [4, 4], expect=422, combatant_id=t.ids["Brute"], attack=attack,
+                               defence=defence)
+        assert refused["code"] == "not_a_set_action"
+    parried = await t.send(None, "Defend", [1, 2], combatant_id=t.ids["Brute"], attack=attack, defence="Parry")
+    assert parried[0]["success"] is False
+    ex = (await t.state())["rules"]["exchange"]
+    assert [c["name"] for c in ex["choices"]] == ["TakeIt"]
+    await t.send(None, "Defend", combatant_id=t.ids["Brute"], attack=attack, defence="TakeIt")
+    await assert_replays(t, conn)
+
+
 async def test_one_special_action_a_turn_and_some_once_per_combat(client: Any, conn: Any) -> None:
     """"Only a single Special Action can be used per turn, with some being limited to a single use
     per Combat.\""""

@@ -87,7 +87,8 @@ async def test_a_player_casts_a_damaging_spell_the_target_defends_and_hits_land(
     assert (await t.ap("Mira"), (await t.sheet("Mira"))["mere"]) == (0, 7)
     ex = (await t.state())["rules"]["exchange"]
     assert (ex["stage"], ex["awaiting"], ex["damage"]) == ("defence", t.ids["Witch"], 3)
-    assert {c["name"] for c in ex["choices"]} == {"Dive", "Tank", "Armour", "TakeIt"}
+    # her Set Actions list Dive, not Tank: only what Defend accepts is offered
+    assert {c["name"] for c in ex["choices"]} == {"Dive", "Armour", "TakeIt"}
 
     # Dive: Agility D6 + Athletics D6 = 3 + 5 = 8 < Normal (9): failed, and Prone.
     (dived, prone) = await t.send(None, "Defend", [3, 5], combatant_id=t.ids["Witch"], attack=declared["attack_id"],

@@ -25,16 +25,19 @@ from domain.places_of_power.attacks import (
     Attack,
     AttackDeclared,
     AttackRolled,
+    BalanceRegained,
     ChooseCriticalEffect,
     Defend,
     DefenceRolled,
     Exchange,
     HitsTaken,
     KnockedProne,
+    RegainBalance,
     ResolveMishap,
     SpendSuccesses,
 )
 from domain.places_of_power.harm import PENALTIES, penalty_points
+from domain.places_of_power.hero_points import SpendHeroPoint
 from domain.places_of_power.pull_your_punch import PullYourPunch
 from domain.places_of_power.sheet import Condition
 from tests.unit.pop_fight import Fight
@@ -44,6 +47,8 @@ KNIFE = {"name": "Knife", "skill": "Knife", "kind": "melee",
 PISTOL = {"name": "Pistol", "skill": "Pistol", "kind": "ranged", "gun": True,
           "ranges": {"Close": {"difficulty": "Normal", "damage": 3}, "Near": {"difficulty": "Normal", "damage": 3},
                      "Far": {"difficulty": "Difficult", "damage": 2}}}
+SHIELD = {"name": "Shield", "skill": "Brawling", "kind": "melee", "shield": True,
+          "ranges": {"Melee": {"difficulty": "Normal", "damage": 1}}}
 MIRA: dict[str, Any] = {
     "attributes": {"strength": "D10", "agility": "D8", "dexterity": "D8"},
     "skills": {"Knife": "D8", "Athletics": "D6", "Pistol": "D8", "Brawling": "D6"},
@@ -480,6 +485,41 @@ def test_mishap_2_no_evade_parry_or_dive_this_round() -> None:
     assert names(f) == {"Tank": 2, "Armour": 0, "TakeIt": 0}
 
 
+def test_mishap_2_an_action_point_regains_the_balance() -> None:
+    """"2. You are left unbalanced and struggling to keep your feel. You can spend an Action
+    Point to regain your balance, otherwise you cannot use Evade, Parry, or Dive for the rest of
+    this round." Attacked later that round, Mira spends the point (her last but one) and may
+    Evade again; there is no balance to regain twice, nor without the mishap."""
+    f = fight()
+    assert refused(f, RegainBalance(combatant_id="mira")).code == "not_off_balance"
+    attack(f, [3, 3])
+    f.send(ResolveMishap(attack=ex(f).id, result=2))
+    f.end_turn("mira")
+    attack(f, [4, 6], who="bandit", target="mira")
+    assert names(f) == {"Tank": 2, "Armour": 0, "TakeIt": 0}
+    (regained,) = f.send(RegainBalance(combatant_id="mira"))
+    assert regained == BalanceRegained(combatant_id="mira", action_points=1)
+    assert f.ap("mira") == 1
+    assert names(f) == {"Evade": 1, "Parry": 1, "Armour": 0, "TakeIt": 0}
+    assert refused(f, RegainBalance(combatant_id="mira")).code == "not_off_balance"
+    (evaded, _) = defend(f, "Evade", [6, 5], who="mira")  # Agility D8 + Athletics D6: 11 at Normal
+    assert isinstance(evaded, DefenceRolled) and evaded.success
+    assert f.ruleset.replay(f.events) == f.state
+
+
+def test_regaining_the_balance_pays_the_penalty_points() -> None:
+    """"When your character is Wounded or Afflicted then they must apply Penalty Points when
+    performing any actions": Wounded Mira regains her balance for 2 Action Points."""
+    f = fight(mira=sheet_with(MIRA, hits=2))
+    attack(f, [3, 3], penalties=["IncreaseDifficulty"])
+    f.send(ResolveMishap(attack=ex(f).id, result=2))
+    assert refused(f, RegainBalance(combatant_id="mira")).code == "penalty_points_owed"
+    assert refused(f, RegainBalance(combatant_id="mira", penalties=["StepDownDie"])).code == (
+        "penalty_not_applicable")
+    (regained,) = f.send(RegainBalance(combatant_id="mira", penalties=["IncreaseCost"]))
+    assert regained == BalanceRegained(combatant_id="mira", action_points=2) and f.ap("mira") == 0
+
+
 def test_mishap_3_weapon_dropped() -> None:
     """"3. Your weapon slips from your fingers and slides across the floor" """
     f = mishap(3)
@@ -495,6 +535,23 @@ def test_mishap_4_weakened() -> None:
     assert f.state.combatants["mira"].sheet.conditions == ["Weakened"]
     _, rolled = attack(f, [4, 5])
     assert sides(rolled) == [8, 8]  # Strength D10 stepped down
+
+
+@pytest.mark.parametrize(("bandit", "prone"), [
+    ({**BANDIT, "weapons": [KNIFE, SHIELD]}, True),
+    ({**BANDIT, "weapons": [KNIFE, SHIELD], "dropped_weapons": ["Shield"]}, False),
+    (BANDIT, False),
+])
+def test_mishap_4_against_a_shield_is_prone_too(bandit: dict[str, Any], prone: bool) -> None:
+    """"4. You crash into your opponent suffering the Weakened Condition. If they armed with a
+    shield then you also become Prone." A dropped shield arms nobody."""
+    f = fight(bandit=bandit)
+    attack(f, [3, 3])
+    events = f.send(ResolveMishap(attack=ex(f).id, result=4))
+    s = f.state.combatants["mira"].sheet
+    assert (s.conditions, s.prone) == (["Weakened"], prone)
+    assert (KnockedProne(combatant_id="mira", reason="crashed into a shield") in events) is prone
+    assert f.ruleset.replay(f.events) == f.state
 
 
 def test_mishap_5_lose_an_action_point() -> None:
@@ -572,6 +629,26 @@ def test_a_helpless_player_who_takes_another_hit_dies() -> None:
     assert names(f) == {"Armour": 0, "TakeIt": 0}
     (hit, _) = defend(f, "TakeIt")
     assert isinstance(hit, HitsTaken) and hit.dead
+
+
+def test_cheat_death_leaves_the_character_alive_at_a_single_hit() -> None:
+    """Hero Points: "Cheat Death, restoring your Character to a single Hit rather than having
+    them die". Helpless Mira takes the Bandit's blow and dies ("if a target is already
+    Helpless and they take another Hit, then they die"); her Hero Point brings her back: alive
+    at 1 Hit, and on her turn she acts."""
+    f = fight(mira=sheet_with(MIRA, hits=4, hero_points=1), bandit_first=True)
+    attack(f, [4, 6], who="bandit", target="mira")
+    (hit, _) = defend(f, "TakeIt", who="mira")
+    assert isinstance(hit, HitsTaken) and hit.dead and f.state.combatants["mira"].sheet.dead
+    f.send(SpendHeroPoint(combatant_id="mira", use="CheatDeath"))
+    s = f.state.combatants["mira"].sheet
+    assert (s.dead, s.hits, s.hero_points) == (False, 1, 0)
+    # back from beyond Helpless: "Upon recovery apply Staggered for 2 turns"
+    assert [(x.name, x.turns) for x in s.statuses] == [("Staggered", 2)]
+    f.end_turn("bandit")
+    assert f.turn == "mira"
+    declared, _ = attack(f, [4, 6])
+    assert isinstance(declared, AttackDeclared) and declared.attacker == "mira"
 
 
 def test_a_helpless_combatant_cannot_attack() -> None:

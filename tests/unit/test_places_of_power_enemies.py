@@ -3,18 +3,32 @@ Speed, Abilities."""
 
 from __future__ import annotations
 
-from typing import Any
+from itertools import combinations_with_replacement
+from typing import Any, get_args
 
+import msgspec
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from domain.core.encounter import AddCombatant, Command, RollInitiative, StartEncounter
+from domain.core.dice import DieRoll, ReportedDice
+from domain.core.encounter import AddCombatant, Command, EndTurn, RollInitiative, StartEncounter
 from domain.core.errors import RuleViolation
 from domain.places_of_power import enemies
-from domain.places_of_power.actions import TakeAction
-from domain.places_of_power.attacks import Attack, Defend
+from domain.places_of_power.actions import GmCostedAction, TakeAction
+from domain.places_of_power.attacks import (
+    Attack,
+    ChooseCriticalEffect,
+    Defence,
+    Defend,
+    ResolveMishap,
+    SpendSuccesses,
+)
 from domain.places_of_power.enemies import UseSpecialAction
 from domain.places_of_power.grapples import Grapple
 from domain.places_of_power.non_lethal import NonLethalAttack
+from domain.places_of_power.pull_your_punch import PullYourPunch
+from domain.places_of_power.statuses import ApplyStatus
 from projections.visibility import Viewer, state_for
 from tests.unit.pop_fight import Fight
 
@@ -143,9 +157,12 @@ def test_set_actions_cover_defensive_actions_too_but_not_taking_a_blow() -> None
     f.send(Attack(combatant_id="mira", target="goon", attack="LightMelee", band="Melee", weapon="Sword",
                   dice=[5, 4]))
     attack = f.state.rules.exchange.id
+    # the exchange's choices are what Defend accepts: Parry is listed, Evade and Tank are not
+    assert {c.name for c in f.state.rules.exchange.choices} == {"Parry", "TakeIt"}
     assert refused(f, Defend(combatant_id="goon", attack=attack, defence="Evade", dice=[4, 5])).code == \
         "not_a_set_action"
     f.send(Defend(combatant_id="goon", attack=attack, defence="Parry", dice=[1, 2]))  # listed; it fails
+    assert {c.name for c in f.state.rules.exchange.choices} == {"TakeIt"}
     f.send(Defend(combatant_id="goon", attack=attack, defence="TakeIt"))
     assert f.state.combatants["goon"].sheet.hits == 2
 
@@ -210,3 +227,194 @@ def test_a_special_action_must_be_on_the_block_and_used_on_the_enemys_turn() -> 
     f.send(TakeAction(combatant_id="goon", action="TakeCover"))
     f.send(TakeAction(combatant_id="goon", action="Dash"))
     assert refused(f, UseSpecialAction(combatant_id="goon", name="War Cry")).code == "not_enough_action_points"
+
+
+# ------------------------------------------ the exchange offers exactly what it accepts
+
+KNIFE = {"name": "Knife", "skill": "Melee", "kind": "melee", "ranges": {"Melee": {"difficulty": "Normal", "damage": 2}}}
+SHIELD = {"name": "Shield", "skill": "Melee", "kind": "melee", "shield": True,
+          "ranges": {"Melee": {"difficulty": "Normal", "damage": 1}}}
+PISTOL = {"name": "Pistol", "skill": "Ranged", "kind": "ranged", "gun": True,
+          "ranges": {"Close": {"difficulty": "Normal", "damage": 3}, "Near": {"difficulty": "Normal", "damage": 3},
+                     "Far": {"difficulty": "Difficult", "damage": 2}}}
+ARMOUR = [{"name": "Coat", "layer": "Outer", "value": 1, "durability": 2},
+          {"name": "Helm", "layer": "Helmet", "value": 1, "durability": 1}]
+LISTABLE = ["Evade", "Parry", "Dive", "Tank", "Human Shield", "Light Melee Attack", "Heavy Melee Attack",
+            "Ranged Attack", "Grapple", "Pull your Punch"]
+# every penalty a Penalty Point may be paid with (plain StepDownDie is one of the two dice)
+PENALTIES = ("IncreaseDifficulty", "IncreaseCost", "ReduceDamage", "StepDownDie:0", "StepDownDie:1")
+
+
+class Drawn(ReportedDice):
+    """Faces drawn by hypothesis within each die."""
+
+    def __init__(self, data: Any) -> None:
+        super().__init__([])
+        self.data = data
+
+    def roll(self, sides: int, purpose: str) -> DieRoll:
+        return DieRoll(sides=sides, face=self.data.draw(st.integers(1, sides), label=purpose), purpose=purpose,
+                       source="reported")
+
+
+class Ones(ReportedDice):
+    """A 1 on every die: whether a command is accepted does not depend on its faces."""
+
+    def roll(self, sides: int, purpose: str) -> DieRoll:
+        return DieRoll(sides=sides, face=1, purpose=purpose, source="reported")
+
+
+def accepted(f: Fight, command: Command) -> bool:
+    try:
+        f.ruleset.decide(f.state, command, Ones([]), seed=f.seed)
+    except RuleViolation:
+        return False
+    return True
+
+
+def play(f: Fight, command: Command, data: Any) -> bool:
+    """Send ``command`` with drawn dice; False (and nothing changes) if it is refused."""
+    try:
+        new = f.ruleset.decide(f.state, command, Drawn(data), seed=f.seed)
+    except RuleViolation:
+        return False
+    for event in new:
+        f.state = f.ruleset.evolve(f.state, event)
+    f.events.extend(new)
+    return True
+
+
+def fighter(draw: Any, *, block: bool) -> dict[str, Any]:
+    sheet: dict[str, Any] = {
+        "attributes": {"strength": "D8", "agility": draw(st.sampled_from(["D4", "D8"])), "dexterity": "D8"},
+        "skills": {"Melee": "D8", "Ranged": "D8", "Brawling": "D6",
+                   **({"Athletics": draw(st.sampled_from(["D4", "D6"]))} if draw(st.booleans()) else {})},
+        "weapons": draw(st.sampled_from([[KNIFE, PISTOL], [PISTOL], [KNIFE, SHIELD, PISTOL]])),
+        "armour": draw(st.sampled_from([[], ARMOUR[:1], ARMOUR])),
+        "hits": draw(st.sampled_from([0, 0, 0, 2, 3, 4])),
+        "prone": draw(st.booleans()),
+        "conditions": draw(st.sampled_from([[], ["Dizzy"]])),
+    }
+    if block:
+        sheet["stat_block"] = {"set_actions": draw(st.lists(st.sampled_from(LISTABLE), unique=True, max_size=6))}
+    return sheet
+
+
+def offered_is_accepted(f: Fight) -> None:
+    """At a defence, riposte or pull: each choice offered is accepted (with some Penalty Points),
+    and each accepted one is offered."""
+    ex = f.state.rules.exchange
+    offered = {c.name for c in ex.choices}
+    if ex.stage == "pull":
+        pulls = {"PullYourPunch": True, "LetItLand": False}
+        assert offered == {name for name, pull in pulls.items()
+                           if accepted(f, PullYourPunch(combatant_id=ex.attacker, attack=ex.id, pull=pull))}
+        return
+    who = ex.awaiting
+    taken = set()
+    for defence in get_args(Defence):
+        for n in range(4):
+            if any(accepted(f, Defend(combatant_id=who, attack=ex.id, defence=defence, penalties=list(p)))
+                   for p in combinations_with_replacement(PENALTIES, n)):
+                taken.add(defence)
+                break
+    assert offered == taken, (ex.stage, offered, taken)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_the_exchange_offers_exactly_what_it_accepts(data: Any) -> None:
+    """Stat Blocks: "each Enemy only has a limited number of Set Actions that they can perform.
+    This applies to both Offensive and Defensive Actions." The exchange's ``choices`` are the
+    legal ones: at every defence, riposte and pull, over Enemies with any Set Actions, players,
+    wounds, Prone, Conditions, statuses, grapples, armour, range and aim, a choice is offered
+    exactly when the command making it is accepted."""
+    draw = data.draw
+    enemy_defends = draw(st.booleans(), label="the Enemy defends")
+    f = Fight(dice_policy="reported")
+    kind, weapon, band = draw(st.sampled_from([("LightMelee", "Knife", "Melee"), ("HeavyMelee", "Knife", "Melee"),
+                                               ("Ranged", "Pistol", "Close"), ("Ranged", "Pistol", "Near"),
+                                               ("Ranged", "Pistol", "Far")]), label="attack")
+    striker = {"attributes": {"strength": "D10", "dexterity": "D10"}, "skills": {"Melee": "D10", "Ranged": "D10"},
+               "weapons": [KNIFE, PISTOL]}
+    if not enemy_defends:  # the Enemy attacks: its block lists the attack, maybe Pull your Punch
+        listed = draw(st.sampled_from([[], ["Pull your Punch"]]), label="the attacker's Set Actions")
+        striker["stat_block"] = {"set_actions": [{"LightMelee": "Light Melee Attack", "HeavyMelee": "Heavy Melee",
+                                                  "Ranged": "Ranged Attack"}[kind], *listed]}
+    add(f, "mira", striker if enemy_defends else fighter(draw, block=False), gm=False)
+    add(f, "goon", fighter(draw, block=True) if enemy_defends else striker)
+    add(f, "kess", {"attributes": {"strength": "D4"}, "skills": {"Brawling": "D4"}}, gm=False)
+    defender, attacker = ("goon", "mira") if enemy_defends else ("mira", "goon")
+    for name in draw(st.sampled_from([[], [], [], ["Staggered"], ["Paralysed"], ["Deafened"], ["Exposed"],
+                                      ["Deafened", "Staggered"]]), label="statuses"):
+        f.send(ApplyStatus(combatant_id=defender, status=name, lasts="until_removed"))
+    # the defender acts first: spends some Action Points, maybe grapples Kess
+    f.send(RollInitiative(dice=[1, 12, 1] if enemy_defends else [12, 1, 1]))
+    f.send(StartEncounter())
+    if f.state.turn != defender:
+        f.send(EndTurn(combatant_id=f.state.turn))
+    if draw(st.booleans(), label="holds Kess"):
+        play(f, Grapple(combatant_id=defender, target="kess"), data)
+    spent = draw(st.integers(0, 3), label="AP spent")
+    if spent:
+        play(f, GmCostedAction(combatant_id=defender, action="NonCombatTask", action_points=spent,
+                               description="busy"), data)
+    while f.state.turn != attacker:
+        f.send(EndTurn(combatant_id=f.state.turn))
+    head = kind == "Ranged" and draw(st.booleans(), label="head shot")
+    attack = Attack(combatant_id=attacker, target=defender, attack=kind, weapon=weapon, band=band,
+                    modifiers=["TargetedHit"] if head else [], aim="head" if head else "body",
+                    from_behind=draw(st.booleans(), label="from behind"),
+                    # a hit, a hit with Successes to spend, a Critical Success, a Critical Miss
+                    dice=draw(st.sampled_from([[4, 6], [7, 9], [9, 9], [1, 1]]), label="attack dice"))
+    new = f.ruleset.decide(f.state, attack, ReportedDice(list(attack.dice or [])), seed=f.seed)
+    for event in new:
+        f.state = f.ruleset.evolve(f.state, event)
+    f.events.extend(new)
+    for _ in range(8):  # walk the exchange to its end, checking every stage that offers a choice
+        ex = f.state.rules.exchange
+        if ex is None:
+            return
+        if ex.stage in ("defence", "riposte", "pull"):
+            offered_is_accepted(f)
+        choice = draw(st.sampled_from([c.name for c in ex.choices]), label=f"{ex.stage} choice")
+        if ex.stage == "critical":
+            command: Command = ChooseCriticalEffect(combatant_id=ex.attacker, attack=ex.id, effect=choice,
+                                                    condition="Dazed" if choice == "InflictCondition" else None)
+        elif ex.stage == "spend":
+            command = SpendSuccesses(combatant_id=ex.attacker, attack=ex.id, split=["Damage"] * ex.extra)
+        elif ex.stage == "mishap":
+            command = ResolveMishap(attack=ex.id, result=None if choice == "roll" else int(choice))
+        elif ex.stage == "pull":
+            command = PullYourPunch(combatant_id=ex.attacker, attack=ex.id, pull=choice == "PullYourPunch")
+        else:
+            command = next(c for n in range(4) for p in combinations_with_replacement(PENALTIES, n)
+                           if accepted(f, c := Defend(combatant_id=ex.awaiting, attack=ex.id, defence=choice,
+                                                      penalties=list(p))))
+        assert play(f, command, data), command
+    assert msgspec.json.encode(f.ruleset.replay(f.events)) == msgspec.json.encode(f.state)
+
+
+@pytest.mark.parametrize("listed", [["Grapple", "Parry", "Human Shield"], ["Grapple", "Parry"]])
+def test_a_human_shield_and_a_riposte_are_offered_as_they_are_accepted(listed: list[str]) -> None:
+    """Human Shield: "If you have successfully Grappled an enemy and are currently in control of
+    the grapple, then you may use them to defend" - offered to an Enemy only if its block lists
+    it ("they cannot have the Enemy do something that is not listed"); a Parry that beats the
+    attack by a level is a Riposte, which the attacker takes on the armour or not."""
+    goon = {**GOON, "stat_block": {**BLOCK, "set_actions": listed}, "skills": {**GOON["skills"], "Brawling": "D8"}}
+    f = Fight(dice_policy="reported")
+    add(f, "mira", MIRA, gm=False)
+    add(f, "goon", goon)
+    add(f, "kess", {"attributes": {"strength": "D4"}, "skills": {"Brawling": "D4"}}, gm=False)
+    f.send(RollInitiative(dice=[1, 1, 12]))
+    f.send(StartEncounter())
+    f.send(Grapple(combatant_id="goon", target="kess", dice=[8, 8, 1, 1]))
+    while f.state.round == 1 or f.state.turn != "mira":  # round 2: the Goon has a set 4 Action Points
+        f.send(EndTurn(combatant_id=f.state.turn))
+    f.send(Attack(combatant_id="mira", target="goon", attack="LightMelee", band="Melee", weapon="Sword", dice=[5, 4]))
+    offered_is_accepted(f)
+    assert ("HumanShield" in {c.name for c in f.state.rules.exchange.choices}) is ("Human Shield" in listed)
+    f.send(Defend(combatant_id="goon", attack=f.state.rules.exchange.id, defence="Parry",
+                  penalties=["IncreaseCost"], dice=[8, 8]))  # in control of a grapple: a 1 Point Penalty
+    assert f.state.rules.exchange.stage == "riposte"
+    offered_is_accepted(f)

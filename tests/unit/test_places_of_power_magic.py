@@ -238,7 +238,9 @@ def test_the_target_defends_and_armour_applies() -> None:
     events = t.play(bolt(2), [4, 6])  # 3 Hits of Base Damage
     attack_id = of(events, AttackDeclared).attack_id
     choices = {c.name for c in t.state.rules.exchange.choices}
-    assert {"Dive", "Tank", "Armour", "TakeIt"} <= choices and "Evade" not in choices  # not a melee attack
+    # not a melee attack: no Evade; her Set Actions list Dive but not Tank, and Dive rolls
+    # Athletics, which her Stat Block lacks: only what Defend would accept is offered
+    assert choices == {"Armour", "TakeIt"}
     landed = t.play(Defend(combatant_id="witch", attack=attack_id, defence="Armour"))
     assert of(landed, HitsTaken).damage == 2  # the Robe took one
     assert t.sheet("witch").hits == 2

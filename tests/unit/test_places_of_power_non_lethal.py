@@ -96,3 +96,69 @@ def test_a_taunt_is_persuasion_and_strength_harder_once_engaged() -> None:
         RULESET.decide(state, Taunt(combatant_id="mira", target="mira", engaged=False), ReportedDice([5, 4]))
     assert e.value.code == "invalid_target"
     assert RULESET.evolve(state, fresh).combatants["mira"].action_points == 2
+
+
+# ----------------------------------------------- the Penalty Points of an opposed roll
+
+BRAWLER = {"attributes": {"strength": "D8", "agility": "D8"},
+           "skills": {"Sword": "D8", "Athletics": "D8", "Brawling": "D8", "Persuasion": "D8"}, "weapons": [SWORD]}
+
+
+def opposed_move(move: str, hits: int, penalties: list[str]):  # type: ignore[no-untyped-def]
+    """Mira (``hits`` Hits) makes ``move`` on the Goon, paying ``penalties``; for BreakFree the
+    Goon has grappled her first. Her dice: 6 and 5, the Goon's 1 and 1."""
+    from domain.core.encounter import EndTurn
+    from domain.places_of_power.grapples import BreakFree, Grapple
+    from domain.places_of_power.morale import DemandSurrender
+    from domain.places_of_power.movement import Shove
+    from tests.unit.pop_fight import Fight
+
+    f = Fight(dice_policy="reported")
+    f.send(AddCombatant(name="Mira", side="a", controller="player", combatant_id="mira",
+                        sheet={**BRAWLER, "hits": hits}))
+    f.send(AddCombatant(name="Goon", side="b", controller="gm", combatant_id="goon", sheet=BRAWLER))
+    f.roll([1, 12] if move == "BreakFree" else [12, 1])
+    f.start()
+    if move == "BreakFree":
+        f.send(Grapple(combatant_id="goon", target="mira", dice=[8, 8, 1, 1]))
+        f.send(EndTurn(combatant_id="goon"))
+    mira = {"combatant_id": "mira", "penalties": penalties}
+    command = {
+        "Grapple": lambda: Grapple(target="goon", dice=[6, 5, 1, 1], **mira),
+        "BreakFree": lambda: BreakFree(dice=[6, 5, 1, 1], **mira),
+        "Trip": lambda: NonLethalAttack(target="goon", move="Trip", weapon="Sword", dice=[6, 5, 1, 1], **mira),
+        "Disarm": lambda: NonLethalAttack(target="goon", move="Disarm", weapon="Sword", dice=[6, 5, 1, 1], **mira),
+        "Shove": lambda: Shove(target="goon", dice=[6, 5, 1, 1], **mira),
+        "DemandSurrender": lambda: DemandSurrender(target="goon", dice=[6, 5], **mira),
+    }[move]()
+    return f, command
+
+
+OPPOSED_MOVES = [("Grapple", 2), ("BreakFree", 0), ("Trip", 2), ("Disarm", 2), ("Shove", 2), ("DemandSurrender", 2)]
+
+
+@pytest.mark.parametrize(("move", "hits"), OPPOSED_MOVES)
+def test_an_opposed_rolls_penalty_point_may_reduce_a_die(move: str, hits: int) -> None:
+    """Penalty Points: "the Player is free to select the specific penalty or penalties of their
+    choice" - "Reduce Dice Value - Reduce the value of one of the dice you are rolling by one
+    level." Breaking free is "an Opposed Brawling Roll, with a 1 Point Penalty"; Wounded ("You
+    must apply 1 Penalty Point to all actions you perform") Mira grapples, trips, disarms,
+    shoves and demands a surrender with one. She picks her Skill die: D8 to D6, no more AP."""
+    f, command = opposed_move(move, hits, ["StepDownDie:1"])
+    before = f.ap("mira")
+    (event,) = f.send(command)
+    assert [d.sides for d in event.roll.sides[0].dice] == [8, 6]
+    assert event.action_points == before - f.ap("mira") == {"Shove": 1}.get(move, 2)
+    assert f.ruleset.replay(f.events) == f.state
+
+
+@pytest.mark.parametrize(("move", "hits"), OPPOSED_MOVES)
+@pytest.mark.parametrize("penalty", ["IncreaseDifficulty", "ReduceDamage"])
+def test_an_opposed_roll_has_no_difficulty_to_raise_nor_damage_to_reduce(move: str, hits: int, penalty: str) -> None:
+    """An Opposed Roll: "the person who rolls the highest wins the match" - no Difficulty Level
+    to increase, and no Base Damage to reduce; the point is paid another way."""
+    f, command = opposed_move(move, hits, [penalty])
+    before = f.state
+    with pytest.raises(RuleViolation) as e:
+        f.send(command)
+    assert e.value.code == "penalty_not_applicable" and f.state == before

@@ -831,14 +831,17 @@ def test_a_frightened_attacker_is_at_disadvantage_only_against_the_source(source
 def test_a_deafened_target_attacked_from_behind_cannot_defend_actively_until_after_the_first_blow() -> None:
     """Deafened: "you are unaware of anything you can't directly see. If attacked from behind
     you cannot mount an active defence until after the first blow." The first blow from
-    behind: no Evade or Parry; the next blow from behind, and one from the front, she may."""
+    behind: no active defence at all, Tank neither ("Damage can be avoided actively, by way of
+    Defensive Actions, or more passively, by the use of Armour"): only the armour or taking it.
+    The next blow from behind, and one from the front, she may defend."""
     f = fight()
     apply(f, "mira", "Deafened")
     end_turns_until(f, "bandit")
     attack(f, "bandit", "mira", [5, 6], from_behind=True)
-    assert not {"Evade", "Parry"} & choices(f)
-    assert refused(f, Defend(combatant_id="mira", attack=ex(f).id, defence="Evade", dice=[5, 4])).code == (
-        "defence_not_allowed")
+    assert choices(f) == {"Armour", "TakeIt"}
+    for defence in ("Evade", "Tank"):
+        assert refused(f, Defend(combatant_id="mira", attack=ex(f).id, defence=defence, dice=[5, 4])).code == (
+            "defence_not_allowed")
     assert refused(f, Defend(combatant_id="mira", attack=ex(f).id, defence="Parry", dice=[5, 4])).code == (
         "defence_not_allowed")
     defend(f, "mira", "Armour")
@@ -851,6 +854,32 @@ def test_a_deafened_target_attacked_from_behind_cannot_defend_actively_until_aft
     assert {"Evade", "Parry"} <= choices(f)
     defend(f, "mira", "Parry", [5, 4])  # Strength D10 + Knife D8: 9 at Normal
     assert hits(f, "mira") == 1
+    replays(f)
+
+
+def test_a_deafened_target_shot_in_the_head_from_behind_cannot_sacrifice_the_helmet_nor_tank() -> None:
+    """Deafened: "If attacked from behind you cannot mount an active defence until after the
+    first blow." Helmet Sacrifice ("render yourself Prone, in order to escape all incoming
+    damage") and Tank are ways of mounting one; the helmet may still take the blow."""
+    pistol = {"name": "Pistol", "skill": "Pistol", "kind": "ranged", "gun": True,
+              "ranges": {"Near": {"difficulty": "Normal", "damage": 3}}}
+    helmet = {"name": "Helmet", "layer": "Helmet", "value": 1, "durability": 2}
+
+    def shot(from_behind: bool) -> Fight:
+        f = fight(mira={**MIRA, "armour": [*MIRA["armour"], helmet]},
+                  kess={**KESS, "weapons": [KNIFE, pistol], "skills": {**KESS["skills"], "Pistol": "D8"}})
+        apply(f, "mira", "Deafened")
+        end_turns_until(f, "kess")
+        f.send(Attack(combatant_id="kess", target="mira", attack="Ranged", weapon="Pistol", band="Near",
+                      modifiers=["TargetedHit"], aim="head", dice=[5, 6], from_behind=from_behind))
+        return f
+
+    assert {"Tank", "HelmetSacrifice", "Dive", "Armour", "TakeIt"} <= choices(shot(from_behind=False))
+    f = shot(from_behind=True)
+    assert choices(f) == {"Armour", "TakeIt"}
+    assert refused(f, Defend(combatant_id="mira", attack=ex(f).id, defence="HelmetSacrifice")).code == (
+        "defence_not_allowed")
+    defend(f, "mira", "Armour")
     replays(f)
 
 
