@@ -21,6 +21,7 @@ from domain.places_of_power.checks import OCCUPATION_DIE, dice_for, odds
 from domain.places_of_power.coverage import Section
 from domain.core.encounter import AddCombatant, Controller
 from domain.core.ruleset import CommandInfo
+from domain.core.summaries import summary_of
 from projections.presence import EncounterView, presence_for, with_presence
 from projections.visibility import state_for
 from server.auth import IssuedToken, TokenView, authorize, check_command, check_operator
@@ -351,7 +352,7 @@ async def get_ruleset(request: Request, ruleset_id: FromPath[str]) -> RulesetInf
         commands=[
             CommandDoc(
                 type=t.__struct_config__.tag,
-                summary=(t.__doc__ or "").strip().splitlines()[0] if t.__doc__ else "",
+                summary=summary_of(t),
                 json_schema=msgspec.json.schema(t),
             )
             for t in r.command_types

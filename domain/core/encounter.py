@@ -57,6 +57,8 @@ class AddCombatant(Command, tag="AddCombatant"):
 
 
 class RemoveCombatant(Command, tag="RemoveCombatant"):
+    """The GM removes a combatant from the encounter."""
+
     combatant_id: str
 
 
@@ -78,7 +80,7 @@ class RevealCombatant(Command, tag="RevealCombatant"):
 
 
 class RevealRoll(Command, tag="RevealRoll"):
-    """The GM reveals the secret rolls of the event at ``version``."""
+    """The GM reveals the secret rolls of an earlier event (the one at ``version``)."""
 
     version: int
 
@@ -105,7 +107,8 @@ class EndEncounter(Command, tag="EndEncounter"):
 
 
 class Retcon(Command, tag="Retcon"):
-    """The GM corrects a mistake: the story goes back to how it stood at ``to_version``.
+    """The GM corrects a mistake: the story goes back to how it stood at an earlier version
+    (``to_version``).
 
     Nothing is deleted: a ``Retconned`` event is appended and the state is again the state
     at ``to_version`` (its version goes on). The GM may go back to any version a command
