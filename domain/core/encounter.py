@@ -23,6 +23,7 @@ ReportedFaces = Annotated[
     list[Annotated[int, msgspec.Meta(ge=-(2**31), le=2**31 - 1)]],
     msgspec.Meta(
         max_length=100,
+        examples=[[7, 4]],
         description=(
             "Faces of physical dice, where the encounter's dice policy is `reported` or `mixed`; "
             "used in the order the command documents. Omit to let the server roll (`seeded`, `mixed`)."
