@@ -9,7 +9,6 @@ import os
 from litestar import Litestar
 from litestar.config.cors import CORSConfig
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 
 from domain.rulesets import default_registry
 from server.api import ROUTES
@@ -19,6 +18,7 @@ from server.read_models import READ_MODEL_ROUTES
 from server.live import LIVE_ROUTES, redact_tokens, start_live, stop_live
 from server.auth import TokenStore
 from server.database import create_pool
+from server.docs import assets_router, render_plugins
 from server.encounters import EncounterService
 from server.limits import TokenBuckets, rate_limit
 from server.migrations import migrate_dsn
@@ -105,7 +105,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
             expose_headers=["ETag", "Location", "Retry-After"],
         )
     app = Litestar(
-        route_handlers=[*ROUTES, *AUDIT_ROUTES, *HISTORY_ROUTES, *LIVE_ROUTES, *READ_MODEL_ROUTES],
+        route_handlers=[*ROUTES, *AUDIT_ROUTES, *HISTORY_ROUTES, *LIVE_ROUTES, *READ_MODEL_ROUTES, assets_router()],
         middleware=middleware,
         cors_config=cors,
         on_startup=[startup],
@@ -120,7 +120,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
                 "RFC 9457 problem (application/problem+json) with a stable `code`."
             ),
             path="/schema",
-            render_plugins=[ScalarRenderPlugin(), SwaggerRenderPlugin()],
+            render_plugins=render_plugins(),  # served from the server's own files: server/docs.py
         ),
         debug=bool(os.environ.get("FRACAS_DEBUG")),
     )
