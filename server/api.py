@@ -12,7 +12,7 @@ import msgspec
 from litestar import Request, Response, delete, get, post
 from litestar.datastructures import ResponseHeader
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.params import FromPath, FromQuery, HeaderParameter, QueryParameter
+from litestar.params import HeaderParameter, PathParameter, QueryParameter
 from litestar.response import Redirect
 
 from domain.core.dice import DICE_POLICIES
@@ -21,6 +21,7 @@ from domain.places_of_power.checks import OCCUPATION_DIE, dice_for, odds
 from domain.places_of_power.coverage import Section
 from domain.core.encounter import AddCombatant, Controller
 from domain.core.ruleset import CommandInfo
+from domain.core.summaries import summary_of
 from projections.presence import EncounterView, presence_for, with_presence
 from projections.visibility import state_for
 from server.auth import IssuedToken, TokenStore, TokenView, authorize, check_command, check_operator
@@ -113,6 +114,11 @@ _open_decoder = msgspec.json.Decoder(OpenEncounterRequest)
 _combatant_decoder = msgspec.json.Decoder(NewCombatant)
 _token_decoder = msgspec.json.Decoder(NewToken)
 
+EncounterId = Annotated[uuid.UUID, PathParameter(
+    description="The encounter's id (`encounter_id` in the answer to `POST /encounters`).")]
+TokenId = Annotated[uuid.UUID, PathParameter(
+    description="The token's id (`id` in the answer to `POST /encounters/{encounter_id}/tokens`).")]
+RulesetId = Annotated[str, PathParameter(description="The ruleset's id, such as `places-of-power` (see `GET /rulesets`).")]
 IfMatch = Annotated[
     str | None,
     HeaderParameter(name="If-Match", required=False, description="The version the command was decided on, as the ETag shows it. A stale one gets 412."),
@@ -217,7 +223,8 @@ def reply(r: Reply, location: str | None = None) -> Response[Any]:
 # ---------------------------------------------------------------------------- routes
 
 
-@post("/encounters", opt={"body": OpenEncounterRequest}, status_code=201, response_headers=ETAG,
+@post("/encounters", opt={"body": OpenEncounterRequest, "token": "operator"}, operation_id="openEncounter",
+      status_code=201, response_headers=ETAG,
       summary="Open an encounter", tags=["encounters"], responses=WRITE_ERRORS | errors(401, 403),
       description="Returns the encounter and its GM token (`gm_token.token`, shown once). When the server has "
                   "an operator key, send it as `Authorization: Bearer <key>`.")
@@ -229,13 +236,14 @@ async def open_encounter(request: Request, idempotency_key: IdempotencyKey = Non
     return reply(r, f"/encounters/{r.encounter_id}")
 
 
-@get("/encounters/{encounter_id:uuid}", response_headers=ETAG, summary="Current state of an encounter",
+@get("/encounters/{encounter_id:uuid}", opt={"token": "encounter"}, operation_id="getEncounter",
+     response_headers=ETAG, summary="Current state of an encounter",
      tags=["encounters"], responses=GUARDED_READ_ERRORS,
      description="Filtered for the caller: players and spectators do not see hidden combatants, NPC sheets "
                  "or unrevealed secret rolls. While anyone is connected to the live stream, `presence` says who "
                  "(the GM sees each connection; players and spectators the count by role and which combatants' "
                  "players are there).")
-async def get_encounter(request: Request, encounter_id: FromPath[uuid.UUID]) -> Response[EncounterView]:
+async def get_encounter(request: Request, encounter_id: EncounterId) -> Response[EncounterView]:
     enc = str(encounter_id)
     principal = await authorize(request, enc)
     state, connected = await asyncio.gather(service_of(request).current(enc), live_connections(request, enc))
@@ -246,10 +254,15 @@ async def get_encounter(request: Request, encounter_id: FromPath[uuid.UUID]) -> 
     return Response(content=body, media_type=JSON, headers={"ETag": f'"{state.version}"'})
 
 
-@post("/encounters/{encounter_id:uuid}/combatants", opt={"body": NewCombatant}, status_code=201,
-      response_headers=ETAG, summary="Add a combatant (GM)", tags=["encounters"], responses=GUARDED_WRITE_ERRORS)
+@post("/encounters/{encounter_id:uuid}/combatants", opt={"body": NewCombatant, "token": "gm"},
+      operation_id="addCombatant", status_code=201, response_headers=ETAG, summary="Add a combatant (GM)",
+      tags=["encounters"], responses=GUARDED_WRITE_ERRORS,
+      description="Before or during the fight (one who joins a fight in progress acts last in the round). "
+                  "`sheet` follows the ruleset's sheet schema (`sheet_schema` in `GET /rulesets/{ruleset_id}`); "
+                  "a `hidden` combatant (an ambush) is seen by the GM only until `RevealCombatant`. The answer "
+                  "holds the events, among them `CombatantAdded` with the new `combatant_id`, and the new state.")
 async def add_combatant(
-    request: Request, encounter_id: FromPath[uuid.UUID], if_match: IfMatch = None, idempotency_key: IdempotencyKey = None
+    request: Request, encounter_id: EncounterId, if_match: IfMatch = None, idempotency_key: IdempotencyKey = None
 ) -> Response[CommandResult]:
     enc = str(encounter_id)
     principal = await authorize(request, enc, write=True, gm_only=True)
@@ -266,12 +279,15 @@ async def add_combatant(
         raise
 
 
-@post("/encounters/{encounter_id:uuid}/commands", opt={"body": "commands"}, status_code=200,
+@post("/encounters/{encounter_id:uuid}/commands", opt={"body": "commands", "token": "actor"},
+      operation_id="sendCommand", status_code=200,
       response_headers=ETAG, summary="Send a command", tags=["encounters"], responses=GUARDED_WRITE_ERRORS,
-      description="A tagged union on `type`: the commands of the encounter's ruleset (see `GET /rulesets/{id}`). "
-                  "A player token may send commands for its own combatants; the rest are the GM's.")
+      description="A tagged union on `type`: the commands of the encounter's ruleset (see "
+                  "`GET /rulesets/{ruleset_id}`). A player token may send the commands its own combatants act "
+                  "in; the rest are the GM's. The examples, in order, play the start of a fight in the "
+                  "encounter that the example of `POST /encounters` opens.")
 async def send_command(
-    request: Request, encounter_id: FromPath[uuid.UUID], if_match: IfMatch = None, idempotency_key: IdempotencyKey = None
+    request: Request, encounter_id: EncounterId, if_match: IfMatch = None, idempotency_key: IdempotencyKey = None
 ) -> Response[CommandResult]:
     enc = str(encounter_id)
     principal = await authorize(request, enc, write=True)
@@ -288,14 +304,15 @@ async def send_command(
         raise
 
 
-@get("/encounters/{encounter_id:uuid}/events", summary="Event history", tags=["encounters"],
+@get("/encounters/{encounter_id:uuid}/events", opt={"token": "encounter"}, operation_id="listEvents",
+     summary="Event history", tags=["encounters"],
      responses=GUARDED_READ_ERRORS,
      description="Filtered for the caller: an event about something the caller may not see is `Redacted`.")
 async def list_events(
     request: Request,
-    encounter_id: FromPath[uuid.UUID],
+    encounter_id: EncounterId,
     after: Annotated[int, QueryParameter(ge=0, le=2_147_483_647, description="Return events after this version.")] = 0,
-    limit: Annotated[int, QueryParameter(ge=1, le=1000)] = 100,
+    limit: Annotated[int, QueryParameter(ge=1, le=1000, description="At most this many events.")] = 100,
 ) -> Response[EventPage]:
     enc = str(encounter_id)
     principal = await authorize(request, enc)
@@ -310,12 +327,13 @@ async def list_events(
     return Response(content=_encode(page), media_type=JSON)
 
 
-@post("/encounters/{encounter_id:uuid}/tokens", opt={"body": NewToken}, status_code=201,
+@post("/encounters/{encounter_id:uuid}/tokens", opt={"body": NewToken, "token": "gm"}, operation_id="mintToken",
+      status_code=201,
       summary="Mint a player or spectator token (GM)", tags=["tokens"], responses=GUARDED_WRITE_ERRORS,
       description="The secret (`token`) is shown once. A retry with the same Idempotency-Key returns the same "
                   "token with its secret issued anew (the lost one stops working).")
 async def mint_token(
-    request: Request, encounter_id: FromPath[uuid.UUID], idempotency_key: IdempotencyKey = None
+    request: Request, encounter_id: EncounterId, idempotency_key: IdempotencyKey = None
 ) -> Response[IssuedToken]:
     enc = str(encounter_id)
     principal = await authorize(request, enc, write=True, gm_only=True)
@@ -332,18 +350,21 @@ async def mint_token(
     return Response(content=_encode(issued), status_code=201, media_type=JSON)
 
 
-@get("/encounters/{encounter_id:uuid}/tokens", summary="List the encounter's tokens (GM)", tags=["tokens"],
-     responses=GUARDED_READ_ERRORS)
-async def list_tokens(request: Request, encounter_id: FromPath[uuid.UUID]) -> list[TokenView]:
+@get("/encounters/{encounter_id:uuid}/tokens", opt={"token": "gm"}, operation_id="listTokens",
+     summary="List the encounter's tokens (GM)", tags=["tokens"], responses=GUARDED_READ_ERRORS,
+     description="Every token of the encounter, the GM's included, revoked ones with `revoked_at`; never a "
+                 "secret (only its SHA-256 is kept).")
+async def list_tokens(request: Request, encounter_id: EncounterId) -> list[TokenView]:
     enc = str(encounter_id)
     await authorize(request, enc, gm_only=True)
     return await request.app.state.tokens.list(enc)
 
 
-@delete("/encounters/{encounter_id:uuid}/tokens/{token_id:uuid}", status_code=204,
+@delete("/encounters/{encounter_id:uuid}/tokens/{token_id:uuid}", opt={"token": "gm"}, operation_id="revokeToken",
+        status_code=204,
         summary="Revoke a player or spectator token (GM)", tags=["tokens"], responses=GUARDED_WRITE_ERRORS,
         description="The token stops working at once, on every server process.")
-async def revoke_token(request: Request, encounter_id: FromPath[uuid.UUID], token_id: FromPath[uuid.UUID]) -> None:
+async def revoke_token(request: Request, encounter_id: EncounterId, token_id: TokenId) -> None:
     enc = str(encounter_id)
     principal = await authorize(request, enc, write=True, gm_only=True)
     # the revoking token is checked in the same statement: a 404 is only for a valid one
@@ -352,14 +373,18 @@ async def revoke_token(request: Request, encounter_id: FromPath[uuid.UUID], toke
                       f"This encounter has no player or spectator token {token_id}.")
 
 
-@get("/rulesets", summary="Rulesets this server runs", tags=["rulesets"])
+@get("/rulesets", opt={"token": "none"}, operation_id="listRulesets", summary="Rulesets this server runs",
+     tags=["rulesets"], description="Each ruleset's `id` (what `POST /encounters` names) and name.")
 async def list_rulesets(request: Request) -> list[RulesetSummary]:
     return [RulesetSummary(id=r.id, name=r.name) for r in service_of(request).registry.all()]
 
 
-@get("/rulesets/{ruleset_id:str}", summary="A ruleset's commands, costs and sheet schema", tags=["rulesets"],
-     responses=errors(400, 404, 500))
-async def get_ruleset(request: Request, ruleset_id: FromPath[str]) -> RulesetInfo:
+@get("/rulesets/{ruleset_id:str}", opt={"token": "none"}, operation_id="getRuleset",
+     summary="A ruleset's commands, costs and sheet schema", tags=["rulesets"], responses=errors(400, 404, 500),
+     description="What a frontend builds its menus from: every command (its `type`, a one-sentence `summary` "
+                 "and its JSON Schema), the common actions and their Action Point costs, the sheet's schema, "
+                 "every violation `code` with its meaning, and the `coverage` table of the rules' text.")
+async def get_ruleset(request: Request, ruleset_id: RulesetId) -> RulesetInfo:
     registry = service_of(request).registry
     if ruleset_id not in registry:
         raise Problem(404, "ruleset_not_found", "Ruleset not found", f"There is no ruleset “{ruleset_id}”.")
@@ -371,7 +396,7 @@ async def get_ruleset(request: Request, ruleset_id: FromPath[str]) -> RulesetInf
         commands=[
             CommandDoc(
                 type=t.__struct_config__.tag,
-                summary=(t.__doc__ or "").strip().splitlines()[0] if t.__doc__ else "",
+                summary=summary_of(t),
                 json_schema=msgspec.json.schema(t),
             )
             for t in r.command_types
@@ -403,18 +428,21 @@ AttrDie = Literal["D4", "D6", "D8", "D10", "D12"]
 SkillDieParam = Literal["D4", "D6", "D8", "D10", "D12", "D20"]
 
 
-@get("/rulesets/places-of-power/odds", summary="Odds of a Places of Power check", tags=["rulesets"],
+@get("/rulesets/places-of-power/odds", opt={"token": "none"}, operation_id="getCheckOdds",
+     summary="Odds of a Places of Power check", tags=["rulesets"],
      responses=errors(400, 404, 500),
      description="Exact probabilities of each outcome class (Critical Failure .. Critical Success) for an "
                  "Attribute die + Skill die (+ the occupation D6) against a difficulty, at Advantage or "
                  "Disadvantage, counted over every way the dice can fall.")
 async def check_odds(
-    attribute_die: FromQuery[AttrDie],
-    skill_die: FromQuery[SkillDieParam],
-    difficulty: FromQuery[Literal["Easy", "Normal", "Difficult", "Hard", "Very Hard"]] = "Normal",
-    occupation: FromQuery[bool] = False,
-    advantage: FromQuery[bool] = False,
-    disadvantage: FromQuery[bool] = False,
+    attribute_die: Annotated[AttrDie, QueryParameter(description="The Attribute's die.")],
+    skill_die: Annotated[SkillDieParam, QueryParameter(description="The Skill's die.")],
+    difficulty: Annotated[Literal["Easy", "Normal", "Difficult", "Hard", "Very Hard"], QueryParameter(
+        description="The Difficulty the total must reach.")] = "Normal",
+    occupation: Annotated[bool, QueryParameter(
+        description="The check relates to the character's occupation: an extra D6.")] = False,
+    advantage: Annotated[bool, QueryParameter(description="At Advantage: the lower die steps up one rung.")] = False,
+    disadvantage: Annotated[bool, QueryParameter(description="At Disadvantage: the higher die steps down one rung.")] = False,
 ) -> Odds:
     a, s = dice_for(int(attribute_die[1:]), int(skill_die[1:]), advantage, disadvantage)
     sizes = [a, s] + ([OCCUPATION_DIE] if occupation else [])
@@ -429,7 +457,8 @@ async def check_odds(
     )
 
 
-@get("/health", summary="Is the server and its database up", tags=["health"], responses=errors(503),
+@get("/health", opt={"token": "none"}, operation_id="getHealth", summary="Is the server and its database up",
+     tags=["health"], responses=errors(503),
      description="200 while PostgreSQL answers; else 503 `database_unavailable` with `details.database` "
                  "`unavailable` and `Retry-After` (for a load balancer's health check).")
 async def health(request: Request) -> Response[Health]:

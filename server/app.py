@@ -5,15 +5,10 @@ from __future__ import annotations
 import gc
 import logging
 import os
-import re
-from typing import Any
 
-import msgspec
 from litestar import Litestar
 from litestar.config.cors import CORSConfig
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
-from litestar.openapi.spec import OpenAPIMediaType, Reference, RequestBody
 
 from domain.rulesets import default_registry
 from server.api import ROUTES
@@ -23,9 +18,11 @@ from server.read_models import READ_MODEL_ROUTES
 from server.live import LIVE_ROUTES, start_live, stop_live
 from server.auth import TokenStore
 from server.database import create_pool
+from server.docs import assets_router, render_plugins
 from server.encounters import EncounterService
 from server.limits import TokenBuckets, rate_limit
 from server.migrations import migrate_dsn
+from server.openapi_doc import document
 from server.problems import EXCEPTION_HANDLERS
 from server.redaction import keep_tokens_out_of_logs
 from server.settings import Settings
@@ -109,7 +106,7 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
             expose_headers=["ETag", "Location", "Retry-After"],
         )
     app = Litestar(
-        route_handlers=[*ROUTES, *AUDIT_ROUTES, *HISTORY_ROUTES, *LIVE_ROUTES, *READ_MODEL_ROUTES],
+        route_handlers=[*ROUTES, *AUDIT_ROUTES, *HISTORY_ROUTES, *LIVE_ROUTES, *READ_MODEL_ROUTES, assets_router()],
         middleware=middleware,
         cors_config=cors,
         on_startup=[startup],
@@ -124,47 +121,10 @@ def create_app(database_url: str | None = None, settings: Settings | None = None
                 "RFC 9457 problem (application/problem+json) with a stable `code`."
             ),
             path="/schema",
-            render_plugins=[ScalarRenderPlugin(), SwaggerRenderPlugin()],
+            render_plugins=render_plugins(),  # served from the server's own files: server/docs.py
         ),
         debug=bool(os.environ.get("FRACAS_DEBUG")),
     )
     app.state.settings = settings
-    document_request_bodies(app, registry)
+    document(app, registry)
     return app
-
-
-def document_request_bodies(app: Litestar, registry: Any) -> None:
-    """Bodies are decoded by hand (strictly), so tell the OpenAPI document their schemas."""
-    command_union: Any = None
-    for r in registry.all():
-        command_union = r.command_type if command_union is None else command_union | r.command_type
-    bodies: dict[tuple[str, str], Any] = {}
-    for route in app.routes:
-        for handler in getattr(route, "route_handlers", []):
-            body = handler.opt.get("body")
-            if body is None:
-                continue
-            if body == "commands":
-                body = command_union
-            path = re.sub(r"\{(\w+):\w+\}", r"{\1}", route.path)
-            for method in handler.http_methods:
-                bodies[(path, method.lower())] = body
-    kinds = list(dict.fromkeys(bodies.values()))
-    schemas, components = msgspec.json.schema_components(kinds, ref_template="#/components/schemas/{name}")
-    openapi = app.openapi_schema
-    assert openapi.components is not None
-    existing = openapi.components.schemas if openapi.components.schemas is not None else {}
-    for name, schema in components.items():
-        existing.setdefault(name, schema)
-    openapi.components.schemas = dict(sorted(existing.items()))
-    by_kind = dict(zip(kinds, schemas, strict=True))
-    for (path, method), kind in bodies.items():
-        item = openapi.paths[path] if openapi.paths else None
-        operation = getattr(item, method, None)
-        if operation is None:
-            continue
-        schema = by_kind[kind]
-        ref = Reference(ref=schema["$ref"]) if "$ref" in schema else schema
-        operation.request_body = RequestBody(
-            required=True, content={"application/json": OpenAPIMediaType(schema=ref)}  # type: ignore[arg-type]
-        )

@@ -17,18 +17,16 @@ uses the route helpers of ``server.api``, which therefore cannot import it.
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 import msgspec
 from litestar import Request, Response, get
-from litestar.params import FromPath
 
 from domain.core.encounter import EncounterState
 from projections.audit import AUDIT_CODES, AuditProblem, AuditReport, DiceReport, audit
 from projections.chain import row_from
 from projections.visibility import Scope, Viewer, event_data_for
-from server.api import GUARDED_READ_ERRORS, JSON, service_of
+from server.api import GUARDED_READ_ERRORS, JSON, EncounterId, service_of
 from server.auth import authorize
 
 _encode = msgspec.json.Encoder().encode
@@ -61,14 +59,15 @@ def _seen_whole(record: Any, scope: Scope) -> bool:
         return False
 
 
-@get("/encounters/{encounter_id:uuid}/audit", summary="Audit the encounter's log", tags=["encounters"],
+@get("/encounters/{encounter_id:uuid}/audit", opt={"token": "encounter"}, operation_id="auditEncounter",
+     summary="Audit the encounter's log", tags=["encounters"],
      responses=GUARDED_READ_ERRORS,
      description="Checks the hash chain of every event and, once the dice seed is revealed (the encounter "
                  "has ended), derives every seeded roll again from it and compares it with the stored face. "
                  "`ok` is false when a check fails; `first` names the earliest failing version and `code`. "
                  "Any token of the encounter may audit it; a player or spectator is told only the version and "
                  "code of a problem in an event they may not see, and not the dice counts.")
-async def audit_encounter(request: Request, encounter_id: FromPath[uuid.UUID]) -> Response[AuditReport]:
+async def audit_encounter(request: Request, encounter_id: EncounterId) -> Response[AuditReport]:
     enc = str(encounter_id)
     principal = await authorize(request, enc)
     service = service_of(request)

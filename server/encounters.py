@@ -27,7 +27,8 @@ from domain.core.errors import RuleViolation, clean_text
 from domain.core.ruleset import Registry, Ruleset
 from projections.visibility import GM, REDACTED, Scope, Viewer, event_data_for, metadata_for, state_for
 from server.auth import IssuedToken, Principal, TokenStore, hash_secret, new_secret, revoked
-from server.problems import Problem, decode_body
+from server.command_errors import command_problem
+from server.problems import Problem
 from server.snapshots import Snapshots
 from server.store import (
     GENESIS_HASH,
@@ -377,10 +378,8 @@ class EncounterService:
         try:
             command: Command = ruleset.command_decoder.decode(body)
             return command
-        except (msgspec.DecodeError, RecursionError):  # decode again for the problem, naming the commands
-            names = ", ".join(t.__struct_config__.tag for t in ruleset.command_types)
-            return decode_body(ruleset.command_decoder, body, "invalid_command",
-                               f" Commands of {ruleset.name}: {names}.")
+        except (msgspec.DecodeError, RecursionError) as exc:
+            raise command_problem(ruleset, body, exc) from None
 
     async def ruleset_of(self, encounter_id: str) -> Ruleset:
         return (await self._entry(encounter_id)).ruleset

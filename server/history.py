@@ -13,7 +13,6 @@ it uses the route helpers of ``server.api``, which therefore cannot import it.
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -21,13 +20,13 @@ import msgspec
 from litestar import Request, Response, get
 from litestar.openapi.spec import OpenAPIMediaType, Operation, Reference, Schema
 from litestar.openapi.spec.enums import OpenAPIType
-from litestar.params import FromPath, QueryParameter
+from litestar.params import QueryParameter
 
 from domain.core.encounter import EncounterState
 from domain.core.ruleset import Ruleset
 from projections.readable_log import LogEntry, LogEvent, as_text, render
 from projections.visibility import state_for
-from server.api import ETAG, GUARDED_READ_ERRORS, JSON, service_of
+from server.api import ETAG, GUARDED_READ_ERRORS, JSON, EncounterId, service_of
 from server.auth import authorize
 from server.encounters import EventView, event_view, visible_events
 
@@ -53,7 +52,8 @@ class EncounterLog(msgspec.Struct, kw_only=True):
     entries: list[LogEntry]
 
 
-@get("/encounters/{encounter_id:uuid}/state", response_headers=ETAG,
+@get("/encounters/{encounter_id:uuid}/state", opt={"token": "encounter"}, operation_id="getState",
+     response_headers=ETAG,
      summary="State of an encounter, now or at a version",
      tags=["history"], responses=GUARDED_READ_ERRORS,
      description="Without `at`: the current state (as `GET /encounters/{id}`). With `at=N`: the state as it was "
@@ -62,7 +62,7 @@ class EncounterLog(msgspec.Struct, kw_only=True):
                  "Filtered for the caller as of N: players and spectators do not see what was hidden then.")
 async def get_state(
     request: Request,
-    encounter_id: FromPath[uuid.UUID],
+    encounter_id: EncounterId,
     at: Annotated[int | None, QueryParameter(ge=1, le=2_147_483_647,
                                              description="The version to go back to (1 .. current).")] = None,
 ) -> Response[EncounterState]:
@@ -78,7 +78,7 @@ async def get_state(
     return Response(content=_encode(state_for(state, principal.viewer)), media_type=JSON, headers=headers)
 
 
-@get("/encounters/{encounter_id:uuid}/log", summary="The readable log", tags=["history"],
+@get("/encounters/{encounter_id:uuid}/log", opt={"token": "encounter"}, operation_id="getLog", summary="The readable log", tags=["history"],
      responses=GUARDED_READ_ERRORS, operation_class=_JsonOrTextOperation,
      description="One sentence per step in the game's words (\"Mira attacks the Bandit: a heavy attack with the "
                  "Sabre at Melee range (2 AP). 16 against Normal: a Full Success, two extra Successes.\"), "
@@ -87,7 +87,7 @@ async def get_state(
                  "plain text (one line each) with `Accept: text/plain` or `format=text`.")
 async def get_log(
     request: Request,
-    encounter_id: FromPath[uuid.UUID],
+    encounter_id: EncounterId,
     format: Annotated[Literal["json", "text"] | None, QueryParameter(  # noqa: A002 - the parameter's name
         description="`text` for plain text; without it, the `Accept` header chooses (JSON by default).")] = None,
 ) -> Response[EncounterLog]:

@@ -35,7 +35,7 @@ from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response import Stream as StreamResponse
 
 from server import outage
-from server.api import GUARDED_READ_ERRORS
+from server.api import GUARDED_READ_ERRORS, EncounterId
 from server.auth import Principal, authorize
 from server.encounters import event_view
 from server.live_feed import ErrorMessage, Feed, Hello, Item, Live, LiveSettings, heartbeat, item
@@ -362,7 +362,8 @@ LastEventId = Annotated[str | None, HeaderParameter(name="Last-Event-ID", requir
     "Sent by an EventSource when it reconnects: the last `id` (version) it received; takes the place of `after`."))]
 
 
-@get("/encounters/{encounter_id:uuid}/live", summary="Live stream of an encounter (Server-Sent Events)",
+@get("/encounters/{encounter_id:uuid}/live", opt={"token": "encounter"}, operation_id="streamEncounter",
+     summary="Live stream of an encounter (Server-Sent Events)",
      tags=["encounters"], media_type="text/event-stream",
      description=(
          "Every event after `after` that the caller may see, then each new one as it commits, in version "
@@ -376,7 +377,7 @@ LastEventId = Annotated[str | None, HeaderParameter(name="Last-Event-ID", requir
          "frame. The token: `Authorization: Bearer` or `?token=`. See the README's \"Live\"."),
      responses=GUARDED_READ_ERRORS)
 async def live_sse(
-    request: Request, encounter_id: FromPath[uuid.UUID], after: After = 0, follow: Follow = True,
+    request: Request, encounter_id: EncounterId, after: After = 0, follow: Follow = True,
     state_mode: StateMode = "patch", token: Token = None, last_event_id: LastEventId = None,
 ) -> StreamResponse:
     del token  # read by authorize(query_token=True)

@@ -11,6 +11,7 @@ from litestar.exceptions import HTTPException, ValidationException
 
 from domain.core.errors import RuleViolation
 from server import outage
+from server.body_errors import explain
 from server.store import UnstorableText
 
 log = logging.getLogger("fracas")
@@ -135,16 +136,30 @@ def _on_unstorable(request: Request, exc: UnstorableText) -> Response[bytes]:
     )
 
 
-def decode_body(decoder: msgspec.json.Decoder, body: bytes, invalid_code: str, hint: str = "") -> Any:
-    """Decode a request body strictly; every way it can be wrong is a 4xx problem."""
+def empty_body(example: str = "") -> Problem:
+    """An empty body: said as such, not as a parser's "Input data was truncated"."""
+    return Problem(400, "malformed_json", "Malformed JSON", f"The body is empty: send a JSON object{example}.")
+
+
+def malformed(exc: Exception) -> Problem:
+    """Bytes that are not JSON (or JSON nested too deeply to read)."""
+    if isinstance(exc, RecursionError):
+        return Problem(400, "malformed_json", "Malformed JSON", "The body is nested too deeply.")
+    return Problem(400, "malformed_json", "Malformed JSON", f"The body is not valid JSON: {exc}.")
+
+
+def decode_body(decoder: msgspec.json.Decoder, body: bytes, invalid_code: str) -> Any:
+    """Decode a request body strictly; every way it can be wrong is a 4xx problem that names
+    the field (and the values an enum allows)."""
+    if not body.strip():
+        raise empty_body()
     try:
         return decoder.decode(body)
     except msgspec.ValidationError as exc:
-        raise Problem(422, invalid_code, "Invalid request body", f"{exc}.{hint}") from exc
-    except RecursionError as exc:
-        raise Problem(400, "malformed_json", "Malformed JSON", "The body is nested too deeply.") from exc
-    except msgspec.DecodeError as exc:
-        raise Problem(400, "malformed_json", "Malformed JSON", f"The body is not valid JSON: {exc}.") from exc
+        why = explain(decoder.type, str(exc))
+        raise Problem(422, invalid_code, "Invalid request body", why.detail, **why.details) from exc
+    except (RecursionError, msgspec.DecodeError) as exc:
+        raise malformed(exc) from exc
 
 
 EXCEPTION_HANDLERS = {

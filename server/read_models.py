@@ -13,20 +13,19 @@ it uses the route helpers of ``server.api``, which therefore cannot import it.
 
 from __future__ import annotations
 
-import uuid
 from datetime import datetime
 from typing import Annotated, Literal
 
 import msgspec
 from litestar import Request, Response, get
-from litestar.params import FromPath, QueryParameter
+from litestar.params import QueryParameter
 
 from domain.core.encounter import EncounterState
 from projections import combatant_statistics, encounter_list
 from projections.combatant_statistics import CombatantTotals, Totals
 from projections.visibility import Scope, Viewer
 from server.problems import Problem
-from server.api import GUARDED_READ_ERRORS, JSON, READ_ERRORS, errors, service_of
+from server.api import GUARDED_READ_ERRORS, JSON, READ_ERRORS, EncounterId, errors, service_of
 from server.auth import authorize, check_operator
 
 _encode = msgspec.json.Encoder().encode
@@ -97,12 +96,13 @@ def unseen(state: EncounterState, viewer: Viewer) -> frozenset[str]:
     return frozenset() if viewer.sees_all else Scope.of(state, viewer).hidden
 
 
-@get("/encounters", summary="List encounters", tags=["encounters"], responses=READ_ERRORS | errors(401, 403),
+@get("/encounters", opt={"token": "operator"}, operation_id="listEncounters", summary="List encounters", tags=["encounters"], responses=READ_ERRORS | errors(401, 403),
      description="Newest first, filtered and paged. When the server has an operator key, this needs it. " + LAG)
 async def list_encounters(
     request: Request,
-    limit: Annotated[int, QueryParameter(ge=1, le=500)] = 50,
-    offset: Annotated[int, QueryParameter(ge=0, le=2_147_483_647)] = 0,
+    limit: Annotated[int, QueryParameter(ge=1, le=500, description="At most this many encounters.")] = 50,
+    offset: Annotated[int, QueryParameter(ge=0, le=2_147_483_647,
+                                          description="Skip this many (the next page: offset + limit).")] = 0,
     ruleset: Annotated[str | None, QueryParameter(max_length=64, description="Only this ruleset's.")] = None,
     status: Annotated[Literal["setup", "active", "ended"] | None, QueryParameter(
         description="Only those being set up, fought, or over.")] = None,
@@ -128,12 +128,13 @@ async def list_encounters(
     return Response(content=_encode(page), media_type=JSON)
 
 
-@get("/encounters/{encounter_id:uuid}/summary", summary="An encounter's summary", tags=["read models"],
+@get("/encounters/{encounter_id:uuid}/summary", opt={"token": "encounter"}, operation_id="getSummary",
+     summary="An encounter's summary", tags=["read models"],
      responses=GUARDED_READ_ERRORS,
      description="Status, round, combatants, when it started and ended, its last activity, and the totals of the "
                  "statistics, for the whole encounter and by side. " + LAG + " Filtered for the caller: players and "
                  "spectators get no count that involves a hidden combatant.")
-async def encounter_summary(request: Request, encounter_id: FromPath[uuid.UUID]) -> Response[EncounterOverview]:
+async def encounter_summary(request: Request, encounter_id: EncounterId) -> Response[EncounterOverview]:
     enc = str(encounter_id)
     principal = await authorize(request, enc)
     state = await service_of(request).current(enc)
@@ -152,13 +153,14 @@ async def encounter_summary(request: Request, encounter_id: FromPath[uuid.UUID])
     return Response(content=_encode(overview), media_type=JSON)
 
 
-@get("/encounters/{encounter_id:uuid}/statistics", summary="Per-combatant statistics", tags=["read models"],
+@get("/encounters/{encounter_id:uuid}/statistics", opt={"token": "encounter"},
+     operation_id="getStatistics", summary="Per-combatant statistics", tags=["read models"],
      responses=GUARDED_READ_ERRORS,
      description="For each combatant: attacks made and landed, Hits dealt and taken, defences tried and won, "
                  "Action Points spent, rolls and their outcome classes. " + LAG + " Filtered for the caller: "
                  "players and spectators do not see a hidden combatant's statistics, nor any count of what it "
                  "did or had done to it.")
-async def encounter_statistics(request: Request, encounter_id: FromPath[uuid.UUID]) -> Response[EncounterStatistics]:
+async def encounter_statistics(request: Request, encounter_id: EncounterId) -> Response[EncounterStatistics]:
     enc = str(encounter_id)
     principal = await authorize(request, enc)
     state = await service_of(request).current(enc)

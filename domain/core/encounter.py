@@ -24,6 +24,7 @@ ReportedFaces = Annotated[
     list[Annotated[int, msgspec.Meta(ge=-(2**31), le=2**31 - 1)]],
     msgspec.Meta(
         max_length=100,
+        examples=[[7, 4]],
         description=(
             "Faces of physical dice, where the encounter's dice policy is `reported` or `mixed`; "
             "used in the order the command documents. Omit to let the server roll (`seeded`, `mixed`)."
@@ -81,7 +82,7 @@ class RevealCombatant(Command, tag="RevealCombatant"):
 
 
 class RevealRoll(Command, tag="RevealRoll"):
-    """The GM reveals the secret rolls of the event at ``version``."""
+    """The GM reveals the secret rolls of an earlier event (the one at ``version``)."""
 
     version: int
 
@@ -108,7 +109,8 @@ class EndEncounter(Command, tag="EndEncounter"):
 
 
 class Retcon(Command, tag="Retcon"):
-    """The GM corrects a mistake: the story goes back to how it stood at ``to_version``.
+    """The GM corrects a mistake: the story goes back to how it stood at an earlier version
+    (``to_version``).
 
     Nothing is deleted: a ``Retconned`` event is appended and the state is again the state
     at ``to_version`` (its version goes on). The GM may go back to any version a command

@@ -103,7 +103,7 @@ class Exchange(msgspec.Struct, kw_only=True):
 
 
 class Attack(Command, tag="Attack"):
-    """Attack ``target`` with a weapon at hand (none: Unarmed, Brawling + Strength) at range
+    """Attack a ``target`` with a weapon at hand (none: Unarmed, Brawling + Strength) at a range
     ``band``. ``modifiers`` cost extra AP; ``aim``: where a Targeted Hit aims (``unarmoured``:
     no armour save; ``head``: a ranged head shot). ``penalties``: how a Wounded or
     Afflicted attacker pays each Penalty Point. Reported dice: the Attribute die, then the
@@ -158,7 +158,7 @@ class Defend(Command, tag="Defend"):
 
 
 class ResolveMishap(Command, tag="ResolveMishap"):
-    """The GM settles a Critical Miss: ``result`` 1-6 from the table, or none to roll the D6."""
+    """The GM settles a Critical Miss: a ``result`` of 1-6 from the table, or none to roll the D6."""
 
     attack: EventRef
     result: Annotated[int, msgspec.Meta(ge=1, le=6)] | None = None

@@ -26,8 +26,8 @@ Reason = Annotated[str, msgspec.Meta(max_length=500)]
 
 
 class CallForCheck(Command, tag="CallForCheck"):
-    """The GM calls for a check: the combatant rolls ``attribute`` + ``skill`` against
-    ``difficulty``. ``occupation``: the roll relates to the character's occupation (an
+    """The GM calls for a check: the combatant rolls an Attribute + a Skill (``attribute``,
+    ``skill``) against a ``difficulty``. ``occupation``: the roll relates to the character's occupation (an
     extra D6). The check's id is the version of the event that calls it."""
 
     combatant_id: CombatantId

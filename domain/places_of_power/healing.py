@@ -36,7 +36,7 @@ SUCCESSES = ("Partial Success", "Full Success", "Critical Success")
 
 
 class Heal(Command, tag="Heal"):
-    """Healing (3 AP, on your turn): a Medical check to restore one Hit of ``target`` (yourself
+    """Healing (3 AP, on your turn): a Medical check to restore one Hit of the ``target`` (yourself
     included, unless Helpless). ``attribute``: the one paired with Medical (most commonly
     Dexterity or Intelligence). Reported dice: the Attribute die, then the Medical die."""
 

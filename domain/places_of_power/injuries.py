@@ -99,7 +99,7 @@ RESULTS: dict[tuple[str, str], tuple[str | None, bool]] = {
 
 
 class SetInjuryTreatment(Command, tag="SetInjuryTreatment"):
-    """The GM sets how Injury ``injury`` of ``patient`` is treated: the check's
+    """The GM sets how an Injury (``injury``) of a ``patient`` is treated: the check's
     ``difficulty`` ("depending on the type of Injury sustained"), its ``base_recovery_time``
     in days and ``recovery_die`` (the Recovery Dice Value), and the ``permanent_condition`` it
     leaves if one is applied. Not during the fight; again, to change them, until it is treated."""
@@ -113,9 +113,9 @@ class SetInjuryTreatment(Command, tag="SetInjuryTreatment"):
 
 
 class TreatInjury(Command, tag="TreatInjury"):
-    """``healer`` treats Injury ``injury`` of ``patient`` with a Surgery or Medical check
-    (``method``) at the difficulty the GM set (``SetInjuryTreatment``), pairing the skill
-    with ``attribute``. Not during the fight. Reported dice: the Attribute die, the skill
+    """A ``healer`` treats an Injury (``injury``) of a ``patient`` with a Surgery or Medical
+    check (``method``) at the difficulty the GM set (``SetInjuryTreatment``), pairing the skill
+    with an ``attribute``. Not during the fight. Reported dice: the Attribute die, the skill
     die, then the Recovery Dice when the outcome rolls it (Surgery succeeding, Medical
     succeeding critically)."""
 

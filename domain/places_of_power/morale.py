@@ -91,7 +91,7 @@ def out_of_the_fight(state: EncounterState, c: Combatant) -> bool:
 class MoraleCheck(Command, tag="MoraleCheck"):
     """The GM tests NPCs' Morale (a Force Morale Check, or whenever the story calls for one):
     the NPCs named in ``combatant_ids``, or every remaining NPC (not dead, Helpless or fled)
-    on ``side`` (say, the side a Critical Hit's attacker fights). ``one_roll``: one D20 for
+    on a ``side`` (say, the side a Critical Hit's attacker fights). ``one_roll``: one D20 for
     them all ("The GM can roll a single check for all of the remaining NPCs"), else one each.
     Each NPC holds at or under its own Morale; those that fail flee the battle. Reported dice:
     the one D20, or one per NPC in the order named (by ``side``: the order they were added)."""
@@ -115,7 +115,7 @@ class DemandSurrender(Command, tag="DemandSurrender"):
 
 
 class Suppression(Command, tag="Suppression"):
-    """Suppression (2 AP, on your turn): a shot at the cover ``targets`` are behind (each must
+    """Suppression (2 AP, on your turn): a shot at the cover the ``targets`` are behind (each must
     be in cover) with a ranged weapon at hand (``weapon``; none named: the first ranged weapon
     at hand). Ammunition is not tracked: a ranged weapon at hand counts as loaded. Each target
     rolls a Morale Check; NPCs that fail cannot act until the next round. Reported dice: one

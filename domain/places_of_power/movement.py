@@ -88,7 +88,8 @@ class SetRange(Command, tag="SetRange"):
 
 
 class Move(Command, tag="Move"):
-    """Use the turn's movement to go to ``band`` from ``toward`` (nearer or farther)."""
+    """Use the turn's movement to go to a range ``band`` from a combatant (``toward``), nearer or
+    farther."""
 
     actor_field = "combatant_id"
     combatant_id: CombatantId

@@ -27,8 +27,8 @@ SUCCESSES = ("Partial Success", "Full Success", "Critical Success")
 
 
 class PullYourPunch(Command, tag="PullYourPunch"):
-    """The attacker's answer to a lethal blow: ``pull`` (1 AP, re-roll the attack) or let it
-    land. Reported dice: the attack's two dice again."""
+    """The attacker's answer to a lethal blow: pull the punch (``pull``: 1 AP, re-roll the
+    attack) or let it land. Reported dice: the attack's two dice again."""
 
     actor_field = "combatant_id"
     combatant_id: CombatantId

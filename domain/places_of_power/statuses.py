@@ -86,7 +86,7 @@ class ResolveStatus(Command, tag="ResolveStatus"):
 
 class Stabilise(Command, tag="Stabilise"):
     """Stabilise (3 AP, on your turn): a Medical check, at the difficulty for the target's
-    Hits, to remove one Status Effect of ``target``. Reported dice: the Attribute die, then
+    Hits, to remove one Status Effect of the ``target``. Reported dice: the Attribute die, then
     the Medical die."""
 
     actor_field = "combatant_id"

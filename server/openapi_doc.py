@@ -1,0 +1,105 @@
+"""What the OpenAPI document says beyond the route decorators: the schemas of the bodies the
+routes decode by hand, which token each operation takes, and examples of the main bodies.
+
+Each route says in its ``opt``: ``body`` (the type its body follows) and ``token`` (a key of
+``TOKENS``: who may call it). An operation in the document without a ``token`` is a mistake
+that stops the app from starting, so a new route cannot leave its security unsaid.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import msgspec
+from litestar import Litestar
+from litestar.openapi.spec import Example, OpenAPIMediaType, Reference, RequestBody, SecurityScheme
+
+from server.openapi_examples import EXAMPLES
+
+BEARER = "Send it as `Authorization: Bearer <token>`."
+SECURITY_SCHEMES = {
+    "operatorKey": SecurityScheme(
+        type="http", scheme="bearer",
+        description="The server's operator key (`fracas serve --operator-key KEY`, or `FRACAS_OPERATOR_KEY`): "
+                    "opening and listing encounters need it when the server has one. " + BEARER),
+    "gmToken": SecurityScheme(
+        type="http", scheme="bearer",
+        description="The GM's token of an encounter: `gm_token.token` in the answer to `POST /encounters`, shown "
+                    "once. It sees everything and may send every command. " + BEARER),
+    "playerToken": SecurityScheme(
+        type="http", scheme="bearer",
+        description="A player's token, minted by the GM (`POST /encounters/{encounter_id}/tokens`, role `player`): "
+                    "it sees what its combatants would, and sends the commands they act in. " + BEARER),
+    "spectatorToken": SecurityScheme(
+        type="http", scheme="bearer",
+        description="A spectator's token, minted by the GM (role `spectator`): it reads the public view, and "
+                    "writes nothing. " + BEARER),
+}
+_GM, _PLAYER, _SPECTATOR = {"gmToken": []}, {"playerToken": []}, {"spectatorToken": []}
+
+# who may call an operation: its security requirements (any one of them), and the same for people
+TOKENS: dict[str, tuple[list[dict[str, list[str]]], str]] = {
+    "none": ([], "none."),
+    "operator": ([{"operatorKey": []}, {}],
+                 "the operator key when the server has one (`operatorKey`); none when it has not."),
+    "encounter": ([_GM, _PLAYER, _SPECTATOR],
+                  "any token of the encounter, the GM's, a player's or a spectator's; each sees what its role may."),
+    "actor": ([_GM, _PLAYER],
+              "the GM's token, or a player's token for a command one of its combatants acts in (no spectator)."),
+    "gm": ([_GM], "the GM's token."),
+}
+
+
+def document(app: Litestar, registry: Any) -> None:
+    """Complete ``app``'s OpenAPI document (it is built once, and kept)."""
+    openapi = app.openapi_schema
+    assert openapi.components is not None
+    openapi.components.security_schemes = dict(SECURITY_SCHEMES)  # type: ignore[arg-type]
+    command_union: Any = None
+    for r in registry.all():
+        command_union = r.command_type if command_union is None else command_union | r.command_type
+    bodies: dict[tuple[str, str], Any] = {}
+    for route in app.routes:
+        for handler in getattr(route, "route_handlers", []):
+            path = re.sub(r"\{(\w+):\w+\}", r"{\1}", route.path)
+            item = openapi.paths.get(path) if openapi.paths else None
+            for method in handler.http_methods:
+                operation = getattr(item, method.lower(), None)
+                if operation is None:  # not in the document (include_in_schema=False)
+                    continue
+                _secure(operation, handler.opt.get("token"), f"{method} {path}")
+                body = handler.opt.get("body")
+                if body is not None:
+                    bodies[(path, method.lower())] = command_union if body == "commands" else body
+    _document_bodies(openapi, bodies)
+
+
+def _secure(operation: Any, token: str | None, where: str) -> None:
+    if token not in TOKENS:
+        raise ValueError(f"{where}: say which token it takes, opt={{'token': ...}}, one of {', '.join(TOKENS)}")
+    security, words = TOKENS[token]
+    operation.security = [dict(s) for s in security]
+    sentence = f"Token: {words}"
+    operation.description = f"{operation.description}\n\n{sentence}" if operation.description else sentence
+
+
+def _document_bodies(openapi: Any, bodies: dict[tuple[str, str], Any]) -> None:
+    """Bodies are decoded by hand (strictly), so tell the document their schemas and examples."""
+    kinds = list(dict.fromkeys(bodies.values()))
+    schemas, components = msgspec.json.schema_components(kinds, ref_template="#/components/schemas/{name}")
+    existing = openapi.components.schemas if openapi.components.schemas is not None else {}
+    for name, schema in components.items():
+        existing.setdefault(name, schema)
+    openapi.components.schemas = dict(sorted(existing.items()))
+    by_kind = dict(zip(kinds, schemas, strict=True))
+    for (path, method), kind in bodies.items():
+        operation = getattr(openapi.paths[path], method)
+        schema = by_kind[kind]
+        ref = Reference(ref=schema["$ref"]) if "$ref" in schema else schema
+        examples = {e.name: Example(summary=e.summary, value=e.value)
+                    for e in EXAMPLES.get(operation.operation_id, [])}
+        operation.request_body = RequestBody(
+            required=True,
+            content={"application/json": OpenAPIMediaType(schema=ref, examples=examples or None)},  # type: ignore[arg-type]
+        )
