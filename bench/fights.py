@@ -192,7 +192,7 @@ class Fight:
 
     def _answer(self, ex: Any) -> None:
         who, attack = ex.awaiting, ex.id
-        choices = [c.name for c in ex.choices]
+        choices = [c.name for c in self.ruleset.shown(self.state).rules.exchange.choices]
         pick = self.rng.choice(choices) if choices else None
         match ex.stage:
             case "mishap":

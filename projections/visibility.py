@@ -92,10 +92,11 @@ class Scope:
 
 def state_for(state: EncounterState, viewer: Viewer) -> Any:
     """The state as ``viewer`` may see it: the state itself for the GM, else a filtered copy."""
+    ruleset = _RULESETS[state.ruleset]
+    state = ruleset.shown(state)
     if viewer.sees_all:
         return state
     scope = Scope.of(state, viewer)
-    ruleset = _RULESETS[state.ruleset]
     view = msgspec.to_builtins(ruleset.conceal(state, scope.hidden))
     for key in _GM_ONLY:
         view.pop(key, None)

@@ -147,6 +147,12 @@ class Ruleset(ABC):
         """Each section of the ruleset's text and what the engine does with it."""
         return None
 
+    def shown(self, state: EncounterState) -> EncounterState:
+        """The state as clients are shown it: with what the ruleset derives from it for them
+        (the legal choices of a decision), worked out when read rather than in every fold.
+        Default: the state itself."""
+        return state
+
     # ------------------------------------------------------------- who sees what
 
     def hidden_from(self, state: EncounterState, own: frozenset[str] = frozenset()) -> frozenset[str]:

@@ -661,8 +661,9 @@ def legal_choices(ruleset: Any, state: EncounterState, ex: Exchange) -> list[Cho
 
 
 def with_choices(ruleset: Any, state: EncounterState) -> EncounterState:
-    """The state with the exchange's ``choices`` as they are now (after every event: what
-    changes a choice - a status, a grapple, Action Points - may come from any command)."""
+    """The state with the exchange's ``choices`` as they are now (what changes a choice - a
+    status, a grapple, Action Points - may come from any command): the state as it is shown
+    (``Ruleset.shown``), not folded (every fold would pay for it)."""
     ex = rules(state).exchange
     if ex is None:
         return state
@@ -880,7 +881,7 @@ def _current(state: EncounterState) -> Exchange:
 
 
 def _set(state: EncounterState, ex: Exchange) -> EncounterState:
-    # its choices are set by the ruleset after each event (with_choices)
+    # its choices are worked out when the state is shown (with_choices)
     return with_rules(state, exchange=ex)
 
 

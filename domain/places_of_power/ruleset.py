@@ -228,10 +228,14 @@ class PlacesOfPower(Ruleset):
         evolve = EVOLVES.get(type(event))
         if evolve is None:
             return super().evolve_action(state, event)
-        return attacks.with_choices(self, statuses.after_event(state, evolve(state, event)))
+        return statuses.after_event(state, evolve(state, event))
 
     def coverage(self) -> list[Section]:
         return COVERAGE
+
+    def shown(self, state: EncounterState) -> EncounterState:
+        # the exchange's choices, as the checks that accept Defend or PullYourPunch judge them now
+        return attacks.with_choices(self, state)
 
     def groups(self, state: EncounterState) -> dict[str, list[str]]:
         # "the GM rolls one D12 + the best NPC modifier for all NPCs"

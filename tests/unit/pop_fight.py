@@ -31,6 +31,11 @@ def places_of_power() -> Ruleset:
     return default_registry().get(POP)
 
 
+def shown(state: EncounterState) -> EncounterState:
+    """The state as a client is shown it (the exchange's legal choices worked out: ``Ruleset.shown``)."""
+    return places_of_power().shown(state)
+
+
 class Fight:
     def __init__(
         self,

@@ -10,6 +10,7 @@ from domain.core.errors import RuleViolation
 from domain.places_of_power.attacks import Attack, ChooseCriticalEffect, SpendSuccesses
 from domain.places_of_power.hero_points import SpendHeroPoint
 from domain.rulesets import default_registry
+from tests.unit.pop_fight import shown
 
 RULESET = default_registry().get("places-of-power")
 KNIFE = {"name": "Knife", "skill": "Knife", "kind": "melee", "ranges": {"Melee": {"difficulty": "Normal", "damage": 2}}}
@@ -51,11 +52,11 @@ def test_a_critical_hit_is_downgraded_at_the_defence() -> None:
     state = critical_on_kess()
     state = play(state, ChooseCriticalEffect(combatant_id="mira", attack=7, effect="UnavoidableHit"))
     state = play(state, SpendSuccesses(combatant_id="mira", attack=7, split=["Damage", "Damage"]))
-    ex = state.rules.exchange
+    ex = shown(state).rules.exchange
     assert ex.stage == "defence" and ex.critical == "UnavoidableHit"
     assert {c.name for c in ex.choices} == {"Tank", "TakeIt"}  # an Unavoidable Hit: no Evade or Parry
     state = play(state, SpendHeroPoint(combatant_id="kess", use="DowngradeCriticalHit"))
-    ex = state.rules.exchange
+    ex = shown(state).rules.exchange
     assert ex.critical is None
     assert {"Evade", "Parry"} <= {c.name for c in ex.choices}
     assert state.combatants["kess"].sheet.hero_points == 0

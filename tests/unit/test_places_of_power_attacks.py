@@ -40,7 +40,7 @@ from domain.places_of_power.harm import PENALTIES, penalty_points
 from domain.places_of_power.hero_points import SpendHeroPoint
 from domain.places_of_power.pull_your_punch import PullYourPunch
 from domain.places_of_power.sheet import Condition
-from tests.unit.pop_fight import Fight
+from tests.unit.pop_fight import Fight, shown
 
 KNIFE = {"name": "Knife", "skill": "Knife", "kind": "melee",
          "ranges": {"Melee": {"difficulty": "Normal", "damage": 2}}}
@@ -85,7 +85,7 @@ def attack(f: Fight, faces: list[int], kind: str = "LightMelee", weapon: str | N
 
 
 def ex(f: Fight) -> Exchange:
-    found = f.state.rules.exchange
+    found = shown(f.state).rules.exchange
     assert isinstance(found, Exchange)
     return found
 
@@ -719,7 +719,7 @@ def check_invariants(before: Any, after: Any, new: list[Event]) -> None:
             pieces = before.combatants[event.combatant_id].sheet.armour
             gone = {p.name for p in pieces if p.durability <= 0}
             assert not gone & set(event.used), (event, pieces)
-    pending = after.rules.exchange
+    pending = shown(after).rules.exchange
     if pending is not None:
         assert pending.choices, pending
 
@@ -730,7 +730,7 @@ def penalties_for(f: Fight, cid: str, data: Any) -> list[str]:
 
 
 def one_step(f: Fight, data: Any) -> None:
-    pending = f.state.rules.exchange
+    pending = shown(f.state).rules.exchange
     if pending is None:
         who = f.turn
         target = "bandit" if who == "mira" else "mira"

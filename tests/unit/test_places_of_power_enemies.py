@@ -30,7 +30,7 @@ from domain.places_of_power.non_lethal import NonLethalAttack
 from domain.places_of_power.pull_your_punch import PullYourPunch
 from domain.places_of_power.statuses import ApplyStatus
 from projections.visibility import Viewer, state_for
-from tests.unit.pop_fight import Fight
+from tests.unit.pop_fight import Fight, shown
 
 SWORD = {"name": "Sword", "skill": "Sword", "kind": "melee", "ranges": {"Melee": {"difficulty": "Normal", "damage": 2}}}
 CLUB = {"name": "Club", "skill": "Melee", "kind": "melee", "ranges": {"Melee": {"difficulty": "Normal", "damage": 1}}}
@@ -156,13 +156,13 @@ def test_set_actions_cover_defensive_actions_too_but_not_taking_a_blow() -> None
     f = fight()
     f.send(Attack(combatant_id="mira", target="goon", attack="LightMelee", band="Melee", weapon="Sword",
                   dice=[5, 4]))
-    attack = f.state.rules.exchange.id
+    attack = shown(f.state).rules.exchange.id
     # the exchange's choices are what Defend accepts: Parry is listed, Evade and Tank are not
-    assert {c.name for c in f.state.rules.exchange.choices} == {"Parry", "TakeIt"}
+    assert {c.name for c in shown(f.state).rules.exchange.choices} == {"Parry", "TakeIt"}
     assert refused(f, Defend(combatant_id="goon", attack=attack, defence="Evade", dice=[4, 5])).code == \
         "not_a_set_action"
     f.send(Defend(combatant_id="goon", attack=attack, defence="Parry", dice=[1, 2]))  # listed; it fails
-    assert {c.name for c in f.state.rules.exchange.choices} == {"TakeIt"}
+    assert {c.name for c in shown(f.state).rules.exchange.choices} == {"TakeIt"}
     f.send(Defend(combatant_id="goon", attack=attack, defence="TakeIt"))
     assert f.state.combatants["goon"].sheet.hits == 2
 
@@ -252,7 +252,7 @@ class Drawn(ReportedDice):
         super().__init__([])
         self.data = data
 
-    def roll(self, sides: int, purpose: str) -> DieRoll:
+    def roll(self, sides: int, purpose: str, by: str | None = None) -> DieRoll:
         return DieRoll(sides=sides, face=self.data.draw(st.integers(1, sides), label=purpose), purpose=purpose,
                        source="reported")
 
@@ -260,7 +260,7 @@ class Drawn(ReportedDice):
 class Ones(ReportedDice):
     """A 1 on every die: whether a command is accepted does not depend on its faces."""
 
-    def roll(self, sides: int, purpose: str) -> DieRoll:
+    def roll(self, sides: int, purpose: str, by: str | None = None) -> DieRoll:
         return DieRoll(sides=sides, face=1, purpose=purpose, source="reported")
 
 
@@ -303,7 +303,7 @@ def fighter(draw: Any, *, block: bool) -> dict[str, Any]:
 def offered_is_accepted(f: Fight) -> None:
     """At a defence, riposte or pull: each choice offered is accepted (with some Penalty Points),
     and each accepted one is offered."""
-    ex = f.state.rules.exchange
+    ex = shown(f.state).rules.exchange
     offered = {c.name for c in ex.choices}
     if ex.stage == "pull":
         pulls = {"PullYourPunch": True, "LetItLand": False}
@@ -372,7 +372,7 @@ def test_the_exchange_offers_exactly_what_it_accepts(data: Any) -> None:
         f.state = f.ruleset.evolve(f.state, event)
     f.events.extend(new)
     for _ in range(8):  # walk the exchange to its end, checking every stage that offers a choice
-        ex = f.state.rules.exchange
+        ex = shown(f.state).rules.exchange
         if ex is None:
             return
         if ex.stage in ("defence", "riposte", "pull"):
@@ -413,8 +413,8 @@ def test_a_human_shield_and_a_riposte_are_offered_as_they_are_accepted(listed: l
         f.send(EndTurn(combatant_id=f.state.turn))
     f.send(Attack(combatant_id="mira", target="goon", attack="LightMelee", band="Melee", weapon="Sword", dice=[5, 4]))
     offered_is_accepted(f)
-    assert ("HumanShield" in {c.name for c in f.state.rules.exchange.choices}) is ("Human Shield" in listed)
-    f.send(Defend(combatant_id="goon", attack=f.state.rules.exchange.id, defence="Parry",
+    assert ("HumanShield" in {c.name for c in shown(f.state).rules.exchange.choices}) is ("Human Shield" in listed)
+    f.send(Defend(combatant_id="goon", attack=shown(f.state).rules.exchange.id, defence="Parry",
                   penalties=["IncreaseCost"], dice=[8, 8]))  # in control of a grapple: a 1 Point Penalty
-    assert f.state.rules.exchange.stage == "riposte"
+    assert shown(f.state).rules.exchange.stage == "riposte"
     offered_is_accepted(f)

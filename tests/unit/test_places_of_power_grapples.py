@@ -10,6 +10,7 @@ from domain.core.errors import RuleViolation
 from domain.places_of_power.attacks import Attack, Defend
 from domain.places_of_power.grapples import Grapple, ReleaseGrapple
 from domain.rulesets import default_registry
+from tests.unit.pop_fight import shown
 
 RULESET = default_registry().get("places-of-power")
 PISTOL = {"name": "Pistol", "skill": "Firearms", "kind": "ranged", "gun": True,
@@ -66,7 +67,7 @@ def test_the_held_enemy_takes_the_hit_as_a_human_shield() -> None:
     t.play(EndTurn(combatant_id="goon"))
     t.state = _with_ap(t.state, "mira", 3)  # as if she had kept them for defence
     t.play(Attack(combatant_id="archer", target="mira", attack="Ranged", weapon="Pistol", band="Near"), [5, 6])
-    ex = t.state.rules.exchange
+    ex = shown(t.state).rules.exchange
     assert "HumanShield" in {c.name for c in ex.choices}
     t.play(Defend(combatant_id="mira", attack=ex.id, defence="HumanShield"))
     assert t.state.combatants["goon"].sheet.hits == 3 and t.state.combatants["mira"].sheet.hits == 0

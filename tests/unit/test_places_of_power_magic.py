@@ -29,6 +29,7 @@ from domain.places_of_power.magic import (
 )
 from domain.places_of_power.status_effect import Status
 from domain.rulesets import default_registry
+from tests.unit.pop_fight import shown
 
 RULESET = default_registry().get("places-of-power")
 
@@ -114,7 +115,7 @@ def test_a_spell_does_one_hit_of_base_damage_per_level_of_complexity(complexity:
         "Spell", "Firebolt", False, False, "Near")
     assert declared.base_damage == complexity + 1
     assert declared.attack_id == t.state.version - 1  # the version of its AttackDeclared
-    ex = t.state.rules.exchange
+    ex = shown(t.state).rules.exchange
     assert (ex.stage, ex.awaiting, ex.damage) == ("defence", "witch", complexity + 1)
 
 
@@ -132,7 +133,7 @@ def test_the_cost_in_action_points_and_mere_rises_with_complexity(complexity: in
     t.play(bolt(complexity), [1, 2])  # a miss: Action Points and Mere are spent all the same
     assert t.ap("mira") == 6 - (complexity + 1)
     assert t.sheet("mira").mere == 10 - (complexity + 1)
-    assert t.state.rules.exchange is None
+    assert shown(t.state).rules.exchange is None
 
 
 def test_a_spell_costing_more_action_points_than_are_left_is_refused() -> None:
@@ -237,21 +238,21 @@ def test_the_target_defends_and_armour_applies() -> None:
     t = Table()
     events = t.play(bolt(2), [4, 6])  # 3 Hits of Base Damage
     attack_id = of(events, AttackDeclared).attack_id
-    choices = {c.name for c in t.state.rules.exchange.choices}
+    choices = {c.name for c in shown(t.state).rules.exchange.choices}
     # not a melee attack: no Evade; her Set Actions list Dive but not Tank, and Dive rolls
     # Athletics, which her Stat Block lacks: only what Defend would accept is offered
     assert choices == {"Armour", "TakeIt"}
     landed = t.play(Defend(combatant_id="witch", attack=attack_id, defence="Armour"))
     assert of(landed, HitsTaken).damage == 2  # the Robe took one
     assert t.sheet("witch").hits == 2
-    assert isinstance(landed[-1], ExchangeEnded) and t.state.rules.exchange is None
+    assert isinstance(landed[-1], ExchangeEnded) and shown(t.state).rules.exchange is None
 
 
 def test_extra_successes_are_spent_as_on_any_attack() -> None:
     t = Table()
     events = t.play(bolt(0), [7, 6])  # 13 at Normal: one extra Success
     assert of(events, AttackRolled).extra == 1
-    assert t.state.rules.exchange.stage == "spend"
+    assert shown(t.state).rules.exchange.stage == "spend"
 
 
 def test_penalty_points_are_paid_on_a_spell() -> None:

@@ -35,7 +35,7 @@ from domain.places_of_power.attacks import (
     SpendSuccesses,
 )
 from domain.places_of_power.pull_your_punch import PullYourPunch, PunchPulled
-from tests.unit.pop_fight import Fight
+from tests.unit.pop_fight import Fight, shown
 
 KNIFE = {"name": "Knife", "skill": "Knife", "kind": "melee",
          "ranges": {"Melee": {"difficulty": "Normal", "damage": 2}}}
@@ -72,7 +72,7 @@ def fight(mira: dict[str, Any] | None = None, bandit: dict[str, Any] | None = No
 
 
 def ex(f: Fight) -> Exchange:
-    found = f.state.rules.exchange
+    found = shown(f.state).rules.exchange
     assert isinstance(found, Exchange)
     return found
 

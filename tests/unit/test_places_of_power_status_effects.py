@@ -47,7 +47,7 @@ from domain.places_of_power.statuses import (
     StatusRemoved,
     StatusRolled,
 )
-from tests.unit.pop_fight import Fight
+from tests.unit.pop_fight import Fight, shown
 
 KNIFE = {"name": "Knife", "skill": "Knife", "kind": "melee",
          "ranges": {"Melee": {"difficulty": "Normal", "damage": 2}}}
@@ -126,7 +126,7 @@ def rolled_sides(events: list[Event]) -> list[int]:
 
 
 def ex(f: Fight) -> Exchange:
-    found = f.state.rules.exchange
+    found = shown(f.state).rules.exchange
     assert isinstance(found, Exchange)
     return found
 
