@@ -16,7 +16,7 @@ whose sheet. From those types each command and event type gets a ``Shape``, work
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -148,11 +148,18 @@ def _encode_name(t: mi.StructType, attribute: str) -> str:
 class Shape:
     """What a command or event type names, worked out once from its type."""
 
-    __slots__ = ("_root", "_subjects")
+    __slots__ = ("_root", "_subjects", "_refs")
 
     def __init__(self, kind: type) -> None:
         self._root = _shape(mi.type_info(kind), {})
         self._subjects = _subjects_reader(self._root) if self._root is not None else None
+        # the fields that refer to an earlier event, at the top of the payload
+        self._refs = tuple(a for a, _, inner in self._root.fields if _refers(inner)) \
+            if isinstance(self._root, _Struct) else ()
+
+    def refers_into(self, value: Any, versions: Mapping[int, Any]) -> bool:
+        """Whether ``value`` (a struct) refers to one of ``versions`` by a field at its top."""
+        return any(getattr(value, a, None) in versions for a in self._refs)
 
     @property
     def names_anything(self) -> bool:
@@ -218,6 +225,11 @@ def _subjects(shape: Any, value: Any, ids: set[str], refs: set[int]) -> None:
                 _subjects(option, value, ids, refs)
                 return
     # other lists and maps: what they hold is not whom the payload is about
+
+
+def _refers(shape: Any) -> bool:
+    return (isinstance(shape, _Id) and shape.kind == EVENT) or (
+        isinstance(shape, _Union) and any(_refers(o) for o in shape.options))
 
 
 Reader = Callable[[Any, set[str], set[int]], None]

@@ -342,7 +342,10 @@ class Ruleset(ABC):
             step = self._steps[kind] = self._step_for(kind)
         fold, rolls, secret, shape = step
         state = fold(state, event)
-        if state.concealed and shape.names_anything:
+        if state.concealed and shape.names_anything and (
+                any(c in state.combatants for c in state.concealed)
+                or shape.refers_into(event, state.concealed_events)):
+            # someone hidden is here, or the event is a step of something about one who was
             state = self._note_concealed(state, event, shape)
         if secret and getattr(event, "secret", False) is True:
             # an event with secret rolls: players see them once the GM reveals them (RevealRoll)
