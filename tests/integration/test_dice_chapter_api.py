@@ -157,7 +157,7 @@ async def assert_replays(client: Any, conn: Any, enc: str) -> dict[str, Any]:
     assert r.status_code == 200, r.text
     served = r.json()
     assert replayed.version == len(rows) == served["version"]
-    assert msgspec.to_builtins(replayed) == served
+    assert msgspec.to_builtins(RULESET.shown(replayed)) == served  # as shown: with the choices
     return served
 
 

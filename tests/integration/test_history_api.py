@@ -44,8 +44,8 @@ async def replayed(conn: Any, enc: str) -> dict[str, Any]:
     rows = await conn.fetch(
         "SELECT type, schema_version, data::text AS data FROM events WHERE encounter_id = $1 ORDER BY version",
         uuid.UUID(enc))
-    return dict(msgspec.to_builtins(RULESET.replay(
-        [RULESET.decode_event(r["type"], r["schema_version"], r["data"]) for r in rows])))
+    return dict(msgspec.to_builtins(RULESET.shown(RULESET.replay(
+        [RULESET.decode_event(r["type"], r["schema_version"], r["data"]) for r in rows]))))
 
 
 # --------------------------------------------------------------------- the event history
