@@ -361,11 +361,12 @@ def turn_began(state: EncounterState, combatant_id: str) -> EncounterState:
 
 
 def turn_finished(state: EncounterState, combatant_id: str) -> EncounterState:
-    """A status lasting turns counts one of its bearer's turns."""
+    """A status lasting turns counts one of its bearer's turns; nothing stays due once the turn
+    is over (a turn ends with a status due only for the dead, who have nothing left to settle)."""
     c = state.combatants.get(combatant_id)
-    if c is None or not any(s.lasts == "turns" for s in _borne(c)):
+    if c is None or not any(s.lasts == "turns" or s.due for s in _borne(c)):
         return state
-    new = [replace(s, turns=s.turns - 1) if s.lasts == "turns" else s for s in statuses(c)]
+    new = [replace(s, turns=s.turns - 1 if s.lasts == "turns" else s.turns, due=False) for s in statuses(c)]
     return _with_statuses(state, combatant_id, [s for s in new if not (s.lasts == "turns" and s.turns <= 0)])
 
 

@@ -1053,3 +1053,26 @@ def test_random_status_commands_keep_the_invariants_and_replay(plan: list[tuple[
     replayed = f.ruleset.replay(f.events)
     assert replayed == f.state
     assert msgspec.to_builtins(replayed) == msgspec.to_builtins(f.state)
+
+
+def test_a_status_due_on_one_who_died_of_another_is_not_due_on_the_next_turn() -> None:
+    """"Bleeding and Burning fall due as their bearer's turn begins": Mira, bleeding and burning,
+    dies of the Bleeding she settles first; the dead have nothing left to settle, so her turn
+    ends, and her Burning is no longer due once it has (found by the hypothesis test below)."""
+    f = fight(before_start=(SetHits(combatant_id="mira", hits=4),))
+    apply(f, "mira", "Bleeding", lasts="until_removed")
+    apply(f, "mira", "Burning", lasts="until_removed")
+    f.end_turn()  # Mira's first turn: nothing due yet (they were put on during it)
+    end_turns_until(f, "mira")
+    assert on(f, "mira")["Bleeding"].due and on(f, "mira")["Burning"].due
+    for faces in ([1, 1], [1, 1, 1], [1]):
+        try:
+            f.send(ResolveStatus(combatant_id="mira", status="Bleeding", dice=faces))
+            break
+        except RuleViolation as exc:
+            assert exc.code in ("dice_missing", "dice_unused"), exc
+    assert f.state.combatants["mira"].sheet.dead, "the Bleeding was to kill her"
+    f.end_turn()
+    assert f.turn == "kess"
+    assert not on(f, "mira")["Burning"].due
+    replays(f)
