@@ -341,11 +341,12 @@ class Ruleset(ABC):
         if step is None:
             step = self._steps[kind] = self._step_for(kind)
         fold, rolls, secret, shape = step
+        # someone hidden is here (before the event: one it removes; after it: one it adds), or
+        # the event is a step of something about one who was: note whom it is about
+        noted = bool(state.concealed) and shape.names_anything and _hidden_here(state)
         state = fold(state, event)
         if state.concealed and shape.names_anything and (
-                any(c in state.combatants for c in state.concealed)
-                or shape.refers_into(event, state.concealed_events)):
-            # someone hidden is here, or the event is a step of something about one who was
+                noted or _hidden_here(state) or shape.refers_into(event, state.concealed_events)):
             state = self._note_concealed(state, event, shape)
         if secret and getattr(event, "secret", False) is True:
             # an event with secret rolls: players see them once the GM reveals them (RevealRoll)
@@ -644,6 +645,11 @@ class Ruleset(ABC):
                 available=combatant.action_points,
                 cost=cost,
             )
+
+
+def _hidden_here(state: EncounterState) -> bool:
+    combatants = state.combatants
+    return any(c in combatants for c in state.concealed)
 
 
 class _WouldRoll(Exception):
