@@ -11,12 +11,10 @@ import random
 from typing import Any
 
 import msgspec
-import pytest
 
 from bench.fights import random_fight
 from domain.core.concerns import CombatantId, EventRef, Parties, SheetValue, WholeSheet, shape_of
 from domain.core.dice import DieRoll
-from domain.rulesets import default_registry
 
 
 class MoraleRow(msgspec.Struct, kw_only=True):
@@ -61,15 +59,10 @@ def test_prune_drops_what_names_the_hidden_and_the_private_sheet_values() -> Non
     assert DATA["order"] == ["a", "h", "b"]  # the payload itself is left as it was
 
 
-REGISTRY = default_registry()
-
-
-@pytest.mark.parametrize("ruleset", REGISTRY.all(), ids=lambda r: r.id)
-def test_every_combatant_id_in_a_fights_events_is_typed_as_one(ruleset: Any) -> None:
-    """Random fights with a hidden combatant: every string in an event that is a combatant's
-    id sits in a field typed ``CombatantId`` (else the filter could not know it names one)."""
-    if ruleset.id != "places-of-power":
-        pytest.skip("random fights are Places of Power's")  # pragma: no cover - one ruleset today
+def test_every_combatant_id_in_a_fights_events_is_typed_as_one() -> None:
+    """Random Places of Power fights (bench/fights.py) with a hidden combatant: every string in
+    an event that is a combatant's id sits in a field typed ``CombatantId`` (else the filter
+    could not know it names one)."""
     for seed in range(6):
         f = random_fight(random.Random(seed), steps=60, combatants=4, hidden=True, reveal=seed % 2 == 0)
         everyone = set(f.state.combatants) | set(f.state.concealed)
