@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -51,10 +53,13 @@ class Visit:
 def browser() -> Iterator[str]:
     """A headless Chromium with a fresh profile; yields its DevTools HTTP address."""
     port = free_port()
-    with tempfile.TemporaryDirectory(prefix="fracas-chromium-") as profile:
+    # Chromium's helpers (renderers, crash handler) may still write to the profile for a moment
+    # after the browser exits: the whole process group is stopped, and the folder's removal
+    # does not fail the test over a file written late.
+    with tempfile.TemporaryDirectory(prefix="fracas-chromium-", ignore_cleanup_errors=True) as profile:
         proc = subprocess.Popen(
             [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", f"--remote-debugging-port={port}", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
         )
         base = f"http://127.0.0.1:{port}"
         try:
@@ -69,12 +74,21 @@ def browser() -> Iterator[str]:
                     time.sleep(0.1)
             yield base
         finally:
-            proc.terminate()
+            _stop_group(proc, signal.SIGTERM)
             try:
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                proc.kill()
+                _stop_group(proc, signal.SIGKILL)
                 proc.wait()
+            time.sleep(0.2)  # the helpers' last writes
+            _stop_group(proc, signal.SIGKILL)
+
+
+def _stop_group(proc: subprocess.Popen[bytes], sig: signal.Signals) -> None:
+    try:
+        os.killpg(proc.pid, sig)
+    except ProcessLookupError:
+        pass
 
 
 async def visit(devtools: str, url: str, shows: list[str], timeout: float = 60) -> Visit:
