@@ -20,7 +20,7 @@ import pytest
 
 from domain.rulesets import default_registry
 from tests.integration.fight import command, mint, open_encounter, seat_party, started_fight
-from tests.integration.test_attack_exchange import BANDIT, KESS, MIRA, PLAYERS_FIRST, Table
+from tests.rulesets.places_of_power.test_attack_exchange_api import BANDIT, KESS, MIRA, PLAYERS_FIRST, Table
 
 RULESET = default_registry().get("places-of-power")
 

@@ -19,7 +19,7 @@ import pytest
 
 from tests.integration.fight import add, command, mint, started_fight
 from tests.integration.live import Served, Watcher, live_url, served, watch_sse, watch_ws
-from tests.integration.test_attack_exchange import GM_FIRST, Table, choices
+from tests.rulesets.places_of_power.test_attack_exchange_api import GM_FIRST, Table, choices
 
 
 def token_of(headers: dict[str, str]) -> str:

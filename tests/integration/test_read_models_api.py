@@ -21,7 +21,7 @@ import httpx
 
 from tests.integration.fight import POP, command, mint, open_encounter, seat_party
 from tests.integration.read_models import until_listed, until_projected
-from tests.integration.test_attack_exchange import BANDIT, MIRA
+from tests.rulesets.places_of_power.test_attack_exchange_api import BANDIT, MIRA
 
 LURKER = "Lurker in the Reeds"
 

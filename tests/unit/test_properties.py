@@ -36,7 +36,7 @@ from domain.places_of_power.actions import TakeAction
 # the actions with no precondition (Stand needs the combatant Prone)
 # Stand needs a Prone combatant, Dash is once a turn: neither is a plain spend of Action Points
 ACTION_COSTS = {a: v for a, v in ALL_ACTION_COSTS.items() if a not in ("Stand", "Dash")}
-from tests.unit.pop_fight import Fight, seeded_dice_in
+from tests.rulesets.places_of_power.fight import Fight, seeded_dice_in
 
 MODIFIERS = st.integers(min_value=-2, max_value=4)
 MAX_ADDED = 12  # combatants added over a whole fight, mid-fight arrivals included

@@ -33,7 +33,7 @@ from domain.core.errors import RuleViolation
 from domain.core.ruleset import NeedsHistory
 from domain.places_of_power.actions import TakeAction
 from projections.visibility import Scope, Viewer, event_data_for
-from tests.unit.pop_fight import Fight
+from tests.rulesets.places_of_power.fight import Fight
 
 RETCON_CODES = {"retcon_nothing_to_undo", "retcon_out_of_reach", "retcon_mid_command", "retcon_undone",
                 "retcon_before_start", "encounter_ended"}

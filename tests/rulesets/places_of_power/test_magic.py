@@ -29,7 +29,7 @@ from domain.places_of_power.magic import (
 )
 from domain.places_of_power.status_effect import Status
 from domain.rulesets import default_registry
-from tests.unit.pop_fight import shown
+from tests.rulesets.places_of_power.fight import shown
 
 RULESET = default_registry().get("places-of-power")
 

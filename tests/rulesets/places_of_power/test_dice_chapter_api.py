@@ -621,7 +621,7 @@ async def test_the_coverage_table_covers_the_dice_chapter_and_its_readings(clien
     rolling 4 and 4 at Normal is both: the server's reading (a Critical Failure) is written in
     the coverage row of that section, where a client reads it, and is what a roll and the odds
     give. Every section of the dice chapter has its row, in the order of the text."""
-    from tests.unit.test_places_of_power_coverage import headings
+    from tests.rulesets.places_of_power.test_coverage import headings
 
     info = (await client.get("/rulesets/places-of-power")).json()
     dice_rows = [row for row in info["coverage"] if row["chapter"] == "dice"]

@@ -30,7 +30,7 @@ from domain.places_of_power.non_lethal import NonLethalAttack
 from domain.places_of_power.pull_your_punch import PullYourPunch
 from domain.places_of_power.statuses import ApplyStatus
 from projections.visibility import Viewer, state_for
-from tests.unit.pop_fight import Fight, shown
+from tests.rulesets.places_of_power.fight import Fight, shown
 
 SWORD = {"name": "Sword", "skill": "Sword", "kind": "melee", "ranges": {"Melee": {"difficulty": "Normal", "damage": 2}}}
 CLUB = {"name": "Club", "skill": "Melee", "kind": "melee", "ranges": {"Melee": {"difficulty": "Normal", "damage": 1}}}

@@ -40,7 +40,7 @@ from domain.places_of_power.harm import PENALTIES, penalty_points
 from domain.places_of_power.hero_points import SpendHeroPoint
 from domain.places_of_power.pull_your_punch import PullYourPunch
 from domain.places_of_power.sheet import Condition
-from tests.unit.pop_fight import Fight, shown
+from tests.rulesets.places_of_power.fight import Fight, shown
 
 KNIFE = {"name": "Knife", "skill": "Knife", "kind": "melee",
          "ranges": {"Melee": {"difficulty": "Normal", "damage": 2}}}

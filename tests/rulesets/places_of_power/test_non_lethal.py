@@ -111,7 +111,7 @@ def opposed_move(move: str, hits: int, penalties: list[str]):  # type: ignore[no
     from domain.places_of_power.grapples import BreakFree, Grapple
     from domain.places_of_power.morale import DemandSurrender
     from domain.places_of_power.movement import Shove
-    from tests.unit.pop_fight import Fight
+    from tests.rulesets.places_of_power.fight import Fight
 
     f = Fight(dice_policy="reported")
     f.send(AddCombatant(name="Mira", side="a", controller="player", combatant_id="mira",

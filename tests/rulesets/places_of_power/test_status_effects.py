@@ -47,7 +47,7 @@ from domain.places_of_power.statuses import (
     StatusRemoved,
     StatusRolled,
 )
-from tests.unit.pop_fight import Fight, shown
+from tests.rulesets.places_of_power.fight import Fight, shown
 
 KNIFE = {"name": "Knife", "skill": "Knife", "kind": "melee",
          "ranges": {"Melee": {"difficulty": "Normal", "damage": 2}}}

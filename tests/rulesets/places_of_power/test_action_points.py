@@ -21,7 +21,7 @@ from domain.core.encounter import (
 )
 from domain.core.errors import RuleViolation
 from domain.places_of_power.actions import ACTION_COSTS, ActionTaken, TakeAction
-from tests.unit.pop_fight import SEED, Fight
+from tests.rulesets.places_of_power.fight import SEED, Fight
 
 
 def fight(*, players: int = 1) -> Fight:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.integration.fight import command, mint, open_encounter
-from tests.integration.test_attack_exchange import Table, assert_replays, flat
+from tests.rulesets.places_of_power.test_attack_exchange_api import Table, assert_replays, flat
 
 CLUB = {"name": "Club", "skill": "Club", "kind": "melee", "ranges": {"Melee": {"difficulty": "Normal", "damage": 2}}}
 SHEETS: dict[str, tuple[str, str, dict[str, Any]]] = {

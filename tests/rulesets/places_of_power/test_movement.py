@@ -42,7 +42,7 @@ from domain.places_of_power.movement import (
 )
 from domain.places_of_power.non_lethal import NonLethalAttack
 from domain.places_of_power.statuses import ApplyStatus
-from tests.unit.pop_fight import Fight
+from tests.rulesets.places_of_power.fight import Fight
 
 KNIFE = {"name": "Knife", "skill": "Knife", "kind": "melee",
          "ranges": {"Melee": {"difficulty": "Normal", "damage": 2}}}
@@ -832,7 +832,7 @@ def test_moving_and_free_actions_are_replayed_from_events() -> None:
 
 def test_a_wounded_combatant_pays_the_shoves_penalty_in_action_points() -> None:
     """An opposed roll has no difficulty to raise: a Wounded shover pays the Penalty Point in
-    Action Points (1 + 1), or with one of their dice (test_places_of_power_non_lethal)."""
+    Action Points (1 + 1), or with one of their dice (test_non_lethal)."""
     f = fight(mira=with_(MIRA, hits=2))
     place(f, "mira", "bandit", "Melee")
     assert refused(f, Shove(combatant_id="mira", target="bandit", dice=[6, 4, 3, 2])).code == "penalty_points_owed"

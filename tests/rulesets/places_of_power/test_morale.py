@@ -12,7 +12,7 @@ from domain.places_of_power.actions import TakeAction
 from domain.places_of_power.attacks import Attack, Defend
 from domain.places_of_power.enemies import UseSpecialAction
 from domain.places_of_power.morale import DemandSurrender, MoraleCheck, MoraleChecked, Suppression, morale
-from tests.unit.pop_fight import Fight
+from tests.rulesets.places_of_power.fight import Fight
 
 KNIFE = {"name": "Knife", "skill": "Knife", "kind": "melee", "ranges": {"Melee": {"difficulty": "Normal", "damage": 1}}}
 PISTOL = {"name": "Pistol", "skill": "Pistol", "kind": "ranged", "gun": True,

@@ -10,7 +10,7 @@ from domain.core.errors import RuleViolation
 from domain.places_of_power.attacks import Attack, Defend
 from domain.places_of_power.grapples import Grapple, ReleaseGrapple
 from domain.rulesets import default_registry
-from tests.unit.pop_fight import shown
+from tests.rulesets.places_of_power.fight import shown
 
 RULESET = default_registry().get("places-of-power")
 PISTOL = {"name": "Pistol", "skill": "Firearms", "kind": "ranged", "gun": True,

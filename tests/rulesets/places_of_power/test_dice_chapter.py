@@ -1,6 +1,6 @@
 """The Places of Power dice chapter (places-of-power-dice.txt), through the decider.
 
-Every command goes through ``PlacesOfPower.decide`` and ``evolve`` (``tests.unit.pop_fight``)
+Every command goes through ``PlacesOfPower.decide`` and ``evolve`` (``tests.rulesets.places_of_power.fight``)
 with reported faces (``ReportedDice``: the faces are forced, so each outcome is known) or
 seeded dice (``SeededDice``: the faces are re-derived from the seed and checked against
 the rules). Nothing here needs a fight in progress: checks, Hero Points and rests are
@@ -52,7 +52,7 @@ from domain.places_of_power.hits import HitsSet, SetHits
 from domain.places_of_power.levelling import LongRest, LongRestTaken, MarkCleared, SkillLevelRolled
 from domain.places_of_power.sheet import ATTRIBUTES, CONDITION_OF, Sheet
 from domain.places_of_power.table import rules
-from tests.unit.pop_fight import ENCOUNTER_ID, SEED, Fight
+from tests.rulesets.places_of_power.fight import ENCOUNTER_ID, SEED, Fight
 
 ATTRS = {
     "strength": "D6", "stamina": "D8", "agility": "D10", "dexterity": "D12",

@@ -22,7 +22,7 @@ from domain.core.encounter import (
 )
 from domain.core.errors import RuleViolation
 from domain.places_of_power.actions import TakeAction
-from tests.unit.pop_fight import Fight, seeded_dice_in
+from tests.rulesets.places_of_power.fight import Fight, seeded_dice_in
 
 NPCS = "npcs"
 

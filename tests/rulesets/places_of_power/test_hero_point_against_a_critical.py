@@ -10,7 +10,7 @@ from domain.core.errors import RuleViolation
 from domain.places_of_power.attacks import Attack, ChooseCriticalEffect, SpendSuccesses
 from domain.places_of_power.hero_points import SpendHeroPoint
 from domain.rulesets import default_registry
-from tests.unit.pop_fight import shown
+from tests.rulesets.places_of_power.fight import shown
 
 RULESET = default_registry().get("places-of-power")
 KNIFE = {"name": "Knife", "skill": "Knife", "kind": "melee", "ranges": {"Melee": {"difficulty": "Normal", "damage": 2}}}

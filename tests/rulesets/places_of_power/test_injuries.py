@@ -33,7 +33,7 @@ from domain.places_of_power.injuries import (
 from domain.places_of_power.injury import Injury, reconcile
 from domain.places_of_power.sheet import Sheet
 from domain.places_of_power.table import with_sheet
-from tests.unit.pop_fight import Fight
+from tests.rulesets.places_of_power.fight import Fight
 
 CLUB = {"name": "Club", "skill": "Club", "kind": "melee", "ranges": {"Melee": {"difficulty": "Normal", "damage": 2}}}
 MIRA: dict[str, Any] = {"attributes": {"dexterity": "D8"}, "skills": {"Medical": "D8"}, "injuries": 1}

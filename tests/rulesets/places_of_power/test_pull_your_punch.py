@@ -35,7 +35,7 @@ from domain.places_of_power.attacks import (
     SpendSuccesses,
 )
 from domain.places_of_power.pull_your_punch import PullYourPunch, PunchPulled
-from tests.unit.pop_fight import Fight, shown
+from tests.rulesets.places_of_power.fight import Fight, shown
 
 KNIFE = {"name": "Knife", "skill": "Knife", "kind": "melee",
          "ranges": {"Melee": {"difficulty": "Normal", "damage": 2}}}

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.integration.fight import command, open_encounter, seat_party
-from tests.integration.test_attack_exchange import assert_replays, flat
+from tests.rulesets.places_of_power.test_attack_exchange_api import assert_replays, flat
 
 MIRA = {"attributes": {"intelligence": "D8", "empathy": "D6"}, "mere_skills": {"Rosmere": "D8", "Vitamere": "D6"},
         "mere": 10, "armour": [{"name": "Coat", "layer": "Outer", "value": 1, "durability": 2}]}

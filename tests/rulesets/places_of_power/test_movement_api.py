@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.integration.fight import command
-from tests.integration.test_attack_exchange import BANDIT, PLAYERS_FIRST, Table, assert_replays, choices, flat
+from tests.rulesets.places_of_power.test_attack_exchange_api import BANDIT, PLAYERS_FIRST, Table, assert_replays, choices, flat
 
 
 def key(t: Table, a: str, b: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.integration.fight import command, open_encounter, seat_party
-from tests.integration.test_attack_exchange import assert_replays, flat
+from tests.rulesets.places_of_power.test_attack_exchange_api import assert_replays, flat
 
 CLUB = {"name": "Club", "skill": "Melee", "kind": "melee", "ranges": {"Melee": {"difficulty": "Normal", "damage": 1}}}
 BOW = {"name": "Bow", "skill": "Ranged", "kind": "ranged", "ranges": {"Near": {"difficulty": "Normal", "damage": 1}}}
