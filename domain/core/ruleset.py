@@ -47,6 +47,7 @@ from domain.core.encounter import (
     TurnOrderSet,
 )
 from domain.core import retcon
+from domain.core.pending import Decision
 from domain.core.errors import CODES, RuleViolation, check_id, clean_text
 from domain.core.upcasting import SCHEMA_VERSIONS, UPCASTERS
 
@@ -143,9 +144,20 @@ class Ruleset(ABC):
     def command_info(self) -> list[CommandInfo]:
         return []
 
+    # ---------------------------------------------------- what it documents
+
     def coverage(self) -> list[Any] | None:
         """Each section of the ruleset's text and what the engine does with it."""
         return None
+
+    # -------------------------------------------------------- what it tells
+
+    # ------------------------------------------------------ who must decide
+
+    def pending(self, state: EncounterState) -> list[Decision]:
+        """The decisions the fight waits for now (the state as the asker may see it: a
+        concealed state gives only what that viewer may be asked). Default: none."""
+        return []
 
     def shown(self, state: EncounterState) -> EncounterState:
         """The state as clients are shown it: with what the ruleset derives from it for them
