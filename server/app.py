@@ -10,6 +10,7 @@ from litestar import Litestar
 from litestar.config.cors import CORSConfig
 from litestar.openapi import OpenAPIConfig
 
+from domain.core.ruleset import Registry
 from domain.rulesets import default_registry
 from server.api import ROUTES
 from server.audit import AUDIT_ROUTES
@@ -51,10 +52,13 @@ def tune_garbage_collector(threshold: int) -> None:
     gc.set_threshold(threshold, 50, 100)
 
 
-def create_app(database_url: str | None = None, settings: Settings | None = None) -> Litestar:
+def create_app(
+    database_url: str | None = None, settings: Settings | None = None, registry: Registry | None = None,
+) -> Litestar:
+    """``registry``: the rulesets served (default: ``domain.rulesets``; a test adds its own)."""
     settings = settings or Settings.from_env()
     dsn = database_url or settings.database_url
-    registry = default_registry()
+    registry = registry or default_registry()
     keep_tokens_out_of_logs()  # live streams take ?token=: keep it out of every log line
 
     async def startup(app: Litestar) -> None:
