@@ -1,0 +1,43 @@
+"""What the contract suite (tests/contract) walks Places of Power with: the sheets and moves of
+bench/fights.py (attacks, common actions, called checks)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bench.fights import ACTIONS, SHEETS
+from domain.core.encounter import Command, EncounterState
+from domain.core.ruleset import Ruleset
+from domain.places_of_power.actions import TakeAction
+from domain.places_of_power.attacks import Attack
+from domain.places_of_power.check_rolls import CallForCheck, RollCheck
+from tests.contract.walk import Walk
+
+
+def sheet(rng: random.Random, npc: bool) -> dict[str, Any]:
+    return rng.choice(SHEETS)
+
+
+def moves(ruleset: Ruleset, state: EncounterState, rng: random.Random) -> list[Command]:
+    turn = state.turn
+    if turn is None or turn not in state.combatants:
+        return []
+    c = state.combatants[turn]
+    out: list[Command] = [TakeAction(combatant_id=turn, action=rng.choice(ACTIONS))]
+    others = [o for o in state.combatants if o != turn]
+    if others:
+        weapons = [w.name for w in c.sheet.weapons if w.name not in c.sheet.dropped_weapons]
+        weapon = rng.choice(weapons) if weapons else None
+        ranged = weapon == "Bow"
+        out.append(Attack(combatant_id=turn, target=rng.choice(others),
+                          attack="Ranged" if ranged else rng.choice(("LightMelee", "HeavyMelee")),
+                          band="Close" if ranged else "Melee", weapon=weapon))
+    if rng.random() < 0.15:  # now and then: a fight is mostly attacks
+        out.append(CallForCheck(combatant_id=turn, attribute="agility", skill="Athletics", difficulty="Normal"))
+    out += [RollCheck(combatant_id=v.combatant_id, check=v.id) for v in state.rules.checks.values()
+            if v.status == "called"]
+    return out
+
+
+WALK = Walk(sheet=sheet, moves=moves)
