@@ -16,7 +16,7 @@ when the server runs several (the encounter's ruleset picks).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal, get_args, get_origin, get_type_hints
 
 import msgspec
 import msgspec.inspect as mi
@@ -127,15 +127,29 @@ def ruleset_schemas(openapi: Any, rulesets: list[Any]) -> dict[str, RulesetSchem
 # ----------------------------------------------------------------------------- odds
 
 
+def _in_order(annotation: Any) -> list[Any] | None:
+    """The values of a ``Literal`` parameter in the order the ruleset wrote them (its ladder:
+    D4 .. D12, Easy .. Very Hard), which msgspec's schema sorts."""
+    while get_origin(annotation) is Annotated:
+        annotation = get_args(annotation)[0]
+    return list(get_args(annotation)) if get_origin(annotation) is Literal else None
+
+
 def _parameters(query: type[msgspec.Struct]) -> list[Parameter]:
     """The query parameters of an odds query: its fields, described, with their schemas."""
     (ref,), defs = msgspec.json.schema_components([query], ref_template=_REF + "{name}")
     schema = defs[ref["$ref"][len(_REF):]]
     required = set(schema.get("required", []))
+    hints = get_type_hints(query, include_extras=True)
     params = []
     for name, field in schema.get("properties", {}).items():
         field = dict(field)
         description = field.pop("description", "")
+        values = _in_order(hints.get(name))
+        if values is not None and "enum" in field:
+            field["enum"] = values
+            if all(isinstance(v, str) for v in values):
+                field["type"] = "string"
         params.append(Parameter(name=name, param_in="query", required=name in required, description=description,
                                 schema=field))  # type: ignore[arg-type]
     return params
@@ -172,4 +186,9 @@ def document_odds(openapi: Any, rulesets: list[Any]) -> None:
             security=base.security,
         )
         openapi.paths[f"/rulesets/{ruleset.id}/odds"] = PathItem(get=operation)
+    answers = [{"$ref": _REF + _name(r.odds_answer, prefix_of(r))} for r in rulesets
+               if r.odds_query is not None and r.odds_answer is not None]
+    ok = (generic.get.responses or {}).get("200")
+    if answers and ok is not None and ok.content:
+        ok.content["application/json"].schema = answers[0] if len(answers) == 1 else {"anyOf": answers}
     openapi.paths = dict(sorted(openapi.paths.items()))

@@ -138,8 +138,15 @@ def test_the_app_and_its_document_build_with_each_rulesets_schemas() -> None:
     assert _name(schemas["PlacesOfPower.Event"]["discriminator"]["mapping"]["AttackDeclared"]) == \
         "PlacesOfPower.AttackDeclared"
     assert _name(events["EncounterOpened"]) == "EncounterOpened"
-    # Skirmish counts no odds: only Places of Power's are documented by their own parameters
-    assert "/rulesets/places-of-power/odds" in doc["paths"] and "/rulesets/skirmish/odds" not in doc["paths"]
+    # Skirmish counts no odds: only Places of Power's are documented, by their own parameters
+    assert "/rulesets/skirmish/odds" not in doc["paths"]
+    odds = doc["paths"]["/rulesets/places-of-power/odds"]["get"]
+    assert odds["operationId"] == "getCheckOdds"
+    assert [(p["name"], p["required"]) for p in odds["parameters"]] == [
+        ("attribute_die", True), ("skill_die", True), ("difficulty", False), ("occupation", False),
+        ("advantage", False), ("disadvantage", False)]
+    assert odds["parameters"][0]["schema"] == {"type": "string", "enum": ["D4", "D6", "D8", "D10", "D12"]}
+    assert _name(odds["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]) == "PlacesOfPower.Odds"
 
 
 @pytest.fixture
