@@ -16,9 +16,7 @@ from litestar.params import HeaderParameter, PathParameter, QueryParameter
 from litestar.response import Redirect
 
 from domain.core.dice import DICE_POLICIES
-from domain.core.errors import CODES
-from domain.places_of_power.checks import OCCUPATION_DIE, dice_for, odds
-from domain.places_of_power.coverage import Section
+from domain.core.coverage import Section
 from domain.core.encounter import AddCombatant, Controller
 from domain.core.ruleset import CommandInfo
 from domain.core.summaries import summary_of
@@ -37,7 +35,7 @@ from server.encounters import (
     visible_events,
 )
 from server.presence import live_connections
-from server.problems import PROBLEM_JSON, Problem, ProblemDetails, database_unavailable, decode_body
+from server.problems import PROBLEM_JSON, Problem, ProblemDetails, database_unavailable, decode_body, decode_query
 
 # ---------------------------------------------------------------------------- bodies
 
@@ -403,58 +401,25 @@ async def get_ruleset(request: Request, ruleset_id: RulesetId) -> RulesetInfo:
         ],
         actions=r.command_info(),
         sheet_schema=msgspec.json.schema(r.sheet_type),
-        violation_codes=dict(CODES),
+        violation_codes=r.violation_codes,
         coverage=r.coverage(),
     )
 
 
-class OutcomeOdds(msgspec.Struct, kw_only=True):
-    """An exact chance: ``numerator`` / ``denominator`` of all the ways the dice can fall."""
-
-    probability: float
-    numerator: int
-    denominator: int
-
-
-class Odds(msgspec.Struct, kw_only=True):
-    """The chance of each outcome class of a Places of Power check, by enumeration."""
-
-    dice: list[str]
-    difficulty: str
-    outcomes: dict[str, OutcomeOdds]
-
-
-AttrDie = Literal["D4", "D6", "D8", "D10", "D12"]
-SkillDieParam = Literal["D4", "D6", "D8", "D10", "D12", "D20"]
-
-
-@get("/rulesets/places-of-power/odds", opt={"token": "none"}, operation_id="getCheckOdds",
-     summary="Odds of a Places of Power check", tags=["rulesets"],
-     responses=errors(400, 404, 500),
-     description="Exact probabilities of each outcome class (Critical Failure .. Critical Success) for an "
-                 "Attribute die + Skill die (+ the occupation D6) against a difficulty, at Advantage or "
-                 "Disadvantage, counted over every way the dice can fall.")
-async def check_odds(
-    attribute_die: Annotated[AttrDie, QueryParameter(description="The Attribute's die.")],
-    skill_die: Annotated[SkillDieParam, QueryParameter(description="The Skill's die.")],
-    difficulty: Annotated[Literal["Easy", "Normal", "Difficult", "Hard", "Very Hard"], QueryParameter(
-        description="The Difficulty the total must reach.")] = "Normal",
-    occupation: Annotated[bool, QueryParameter(
-        description="The check relates to the character's occupation: an extra D6.")] = False,
-    advantage: Annotated[bool, QueryParameter(description="At Advantage: the lower die steps up one rung.")] = False,
-    disadvantage: Annotated[bool, QueryParameter(description="At Disadvantage: the higher die steps down one rung.")] = False,
-) -> Odds:
-    a, s = dice_for(int(attribute_die[1:]), int(skill_die[1:]), advantage, disadvantage)
-    sizes = [a, s] + ([OCCUPATION_DIE] if occupation else [])
-    exact = odds(sizes, difficulty)
-    return Odds(
-        dice=[f"D{n}" for n in sizes],
-        difficulty=difficulty,
-        outcomes={
-            k: OutcomeOdds(probability=float(v), numerator=v.numerator, denominator=v.denominator)
-            for k, v in exact.items()
-        },
-    )
+@get("/rulesets/{ruleset_id:str}/odds", opt={"token": "none"}, operation_id="getRulesetOdds",
+     summary="Odds of a ruleset's roll", tags=["rulesets"], responses=errors(400, 404, 500),
+     description="Exact chances a frontend shows before a roll, as the ruleset counts them; its query parameters "
+                 "are the ruleset's own, documented under `/rulesets/{its id}/odds` (Places of Power: "
+                 "`/rulesets/places-of-power/odds`). A ruleset without odds answers 404 `no_odds`.")
+async def ruleset_odds(request: Request, ruleset_id: RulesetId) -> Response[Any]:
+    registry = service_of(request).registry
+    if ruleset_id not in registry:
+        raise Problem(404, "ruleset_not_found", "Ruleset not found", f"There is no ruleset “{ruleset_id}”.")
+    r = registry.get(ruleset_id)
+    if r.odds_query is None:
+        raise Problem(404, "no_odds", "No odds", f"{r.name} has no odds to count.")
+    query = decode_query(r.odds_query, {k: request.query_params.getall(k) for k in request.query_params})
+    return Response(content=_encode(r.odds(query)), media_type=JSON)
 
 
 @get("/health", opt={"token": "none"}, operation_id="getHealth", summary="Is the server and its database up",
@@ -476,6 +441,6 @@ async def docs() -> Redirect:
 
 ROUTES = [
     open_encounter, get_encounter, add_combatant, send_command, list_events,
-    mint_token, list_tokens, revoke_token, list_rulesets, get_ruleset, check_odds, health, docs,
+    mint_token, list_tokens, revoke_token, list_rulesets, get_ruleset, ruleset_odds, health, docs,
 ]
 

@@ -16,6 +16,7 @@ from litestar import Litestar
 from litestar.openapi.spec import Example, OpenAPIMediaType, Reference, RequestBody, SecurityScheme
 
 from server.openapi_examples import EXAMPLES
+from server.openapi_rulesets import _REF, RulesetSchemas, document_odds, ruleset_schemas
 
 BEARER = "Send it as `Authorization: Bearer <token>`."
 SECURITY_SCHEMES = {
@@ -56,9 +57,7 @@ def document(app: Litestar, registry: Any) -> None:
     openapi = app.openapi_schema
     assert openapi.components is not None
     openapi.components.security_schemes = dict(SECURITY_SCHEMES)  # type: ignore[arg-type]
-    command_union: Any = None
-    for r in registry.all():
-        command_union = r.command_type if command_union is None else command_union | r.command_type
+    rulesets = registry.all()
     bodies: dict[tuple[str, str], Any] = {}
     for route in app.routes:
         for handler in getattr(route, "route_handlers", []):
@@ -71,8 +70,15 @@ def document(app: Litestar, registry: Any) -> None:
                 _secure(operation, handler.opt.get("token"), f"{method} {path}")
                 body = handler.opt.get("body")
                 if body is not None:
-                    bodies[(path, method.lower())] = command_union if body == "commands" else body
-    _document_bodies(openapi, bodies)
+                    bodies[(path, method.lower())] = body
+    by_ruleset = ruleset_schemas(openapi, rulesets)
+    _document_bodies(openapi, {k: v for k, v in bodies.items() if v != "commands"})
+    for (path, method), body in bodies.items():
+        if body == "commands":
+            _document_commands(getattr(openapi.paths[path], method), rulesets, by_ruleset)
+    _document_events(openapi, rulesets, by_ruleset)
+    document_odds(openapi, rulesets)
+    openapi.components.schemas = dict(sorted(openapi.components.schemas.items()))
 
 
 def _secure(operation: Any, token: str | None, where: str) -> None:
@@ -91,15 +97,46 @@ def _document_bodies(openapi: Any, bodies: dict[tuple[str, str], Any]) -> None:
     existing = openapi.components.schemas if openapi.components.schemas is not None else {}
     for name, schema in components.items():
         existing.setdefault(name, schema)
-    openapi.components.schemas = dict(sorted(existing.items()))
+    openapi.components.schemas = existing
     by_kind = dict(zip(kinds, schemas, strict=True))
     for (path, method), kind in bodies.items():
         operation = getattr(openapi.paths[path], method)
         schema = by_kind[kind]
-        ref = Reference(ref=schema["$ref"]) if "$ref" in schema else schema
-        examples = {e.name: Example(summary=e.summary, value=e.value)
-                    for e in EXAMPLES.get(operation.operation_id, [])}
-        operation.request_body = RequestBody(
-            required=True,
-            content={"application/json": OpenAPIMediaType(schema=ref, examples=examples or None)},  # type: ignore[arg-type]
-        )
+        _set_body(operation, Reference(ref=schema["$ref"]) if "$ref" in schema else schema)
+
+
+def _set_body(operation: Any, schema: Any) -> None:
+    examples = {e.name: Example(summary=e.summary, value=e.value)
+                for e in EXAMPLES.get(operation.operation_id, [])}
+    operation.request_body = RequestBody(
+        required=True,
+        content={"application/json": OpenAPIMediaType(schema=schema, examples=examples or None)},  # type: ignore[arg-type]
+    )
+
+
+def _document_commands(operation: Any, rulesets: list[Any], by_ruleset: dict[str, RulesetSchemas]) -> None:
+    """The command route's body: one of the rulesets' command unions (the encounter's ruleset
+    decides which). ``anyOf``, not ``oneOf``: two rulesets may each have an ``Attack``, so one
+    body can fit both; inside a ruleset's union ``type`` is the discriminator."""
+    unions = [{"$ref": _REF + by_ruleset[r.id].command} for r in rulesets]
+    _set_body(operation, unions[0] if len(unions) == 1 else {
+        "anyOf": unions,
+        "description": "A command of the encounter's ruleset: one of the rulesets' command unions, by `type` "
+                       "within it (`GET /rulesets/{ruleset_id}` lists a ruleset's commands).",
+    })
+
+
+def _document_events(openapi: Any, rulesets: list[Any], by_ruleset: dict[str, RulesetSchemas]) -> None:
+    """An event's ``data``, wherever the API shows an event (``EventView``: the history, a
+    command's answer, the live stream's items): the payloads of each ruleset's events."""
+    view = openapi.components.schemas.get("EventView")
+    if view is None or not view.properties or "data" not in view.properties:
+        return
+    view.properties["data"] = {
+        "anyOf": [*({"$ref": _REF + by_ruleset[r.id].event} for r in rulesets), {"type": "object"}],
+        "description": "The event's payload, as stored at its `schema_version`: at the current version, one of "
+                       "the encounter's ruleset's events (its union, by `type`; "
+                       + ", ".join(f"`{by_ruleset[r.id].event}`" for r in rulesets)
+                       + "). Shown to a player or a spectator, what they may not see is left out of it, and a "
+                       "`Redacted` event's payload is `{}`.",
+    }

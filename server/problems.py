@@ -162,6 +162,18 @@ def decode_body(decoder: msgspec.json.Decoder, body: bytes, invalid_code: str) -
         raise malformed(exc) from exc
 
 
+def decode_query(kind: type[msgspec.Struct], params: dict[str, list[str]]) -> Any:
+    """Query parameters (each name's values, as text) as a ``kind``: a parameter given once is
+    one value, read from its text (``3``, ``true``); a fault is a 400 ``invalid_parameter``
+    that names the parameter (and the values an enum allows)."""
+    values = {k: v[0] if len(v) == 1 else v for k, v in params.items()}
+    try:
+        return msgspec.convert(values, kind, strict=False)
+    except msgspec.ValidationError as exc:
+        why = explain(kind, str(exc), "The query")
+        raise Problem(400, "invalid_parameter", "Bad request", why.detail, **why.details) from exc
+
+
 EXCEPTION_HANDLERS = {
     UnstorableText: _on_unstorable,
     Problem: _on_problem,

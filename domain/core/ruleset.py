@@ -48,7 +48,8 @@ from domain.core.encounter import (
 )
 from domain.core import retcon
 from domain.core.pending import Decision
-from domain.core.errors import CODES, RuleViolation, check_id, clean_text
+from domain.core.coverage import Section
+from domain.core.errors import CODES, RuleViolation, check_id, clean_text, ruleset_codes
 from domain.core.upcasting import SCHEMA_VERSIONS, UPCASTERS
 
 replace = msgspec.structs.replace
@@ -146,9 +147,33 @@ class Ruleset(ABC):
 
     # ---------------------------------------------------- what it documents
 
-    def coverage(self) -> list[Any] | None:
+    def coverage(self) -> list[Section] | None:
         """Each section of the ruleset's text and what the engine does with it."""
         return None
+
+    # The ruleset's own violation codes (its package's table, ``errors.ruleset_codes``): a
+    # lifecycle code may not be redefined (refused as the class is made, ``__init_subclass__``).
+    own_codes: ClassVar[dict[str, str]] = {}
+    # The query ``GET /rulesets/{id}/odds`` takes (its fields are the query parameters, decoded
+    # from their text) and what it answers; None: the ruleset has no odds (404 ``no_odds``).
+    odds_query: ClassVar[type[msgspec.Struct] | None] = None
+    odds_answer: ClassVar[type[msgspec.Struct] | None] = None
+    # The odds operation's id in the OpenAPI document (default ``get<Name>Odds``).
+    odds_operation_id: ClassVar[str | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "own_codes" in cls.__dict__:
+            ruleset_codes(cls.own_codes)  # refuses a lifecycle code; a RuleViolation then takes them
+
+    @property
+    def violation_codes(self) -> dict[str, str]:
+        """Every code this ruleset's refusals carry, with its meaning: the lifecycle's and its own."""
+        return dict(sorted({**CODES, **self.own_codes}.items()))
+
+    def odds(self, query: Any) -> msgspec.Struct:
+        """The odds for ``query`` (an ``odds_query``): exact chances a frontend shows before a roll."""
+        raise NotImplementedError(f"{self.name} has no odds")
 
     # -------------------------------------------------------- what it tells
 
@@ -194,7 +219,7 @@ class Ruleset(ABC):
             told = self._refusal_unseen(self.conceal(state, hidden), command, context)
             if told is not None and told.code == refused.code:
                 raise told from None
-            raise RuleViolation(refused.code, CODES.get(refused.code, "This command is refused.")) from None
+            raise RuleViolation(refused.code, self.violation_codes.get(refused.code, "This command is refused.")) from None
 
     def _refusal_unseen(self, seen: EncounterState, command: Command, context: dict[str, Any]) -> RuleViolation | None:
         """The refusal ``command`` gets on ``seen`` (a state without the hidden combatants), or

@@ -12,19 +12,16 @@ from __future__ import annotations
 
 from typing import Literal
 
-import msgspec
+from domain.core.coverage import Section as CoreSection
+from domain.core.coverage import Support
 
-Support = Literal["enforced", "gm", "partial", "not covered"]
+__all__ = ["COVERAGE", "Section", "Support"]
 
 
-class Section(msgspec.Struct, kw_only=True):
+class Section(CoreSection, kw_only=True):
     """One section of a chapter (``dice`` or ``combat``), under its heading."""
 
-    heading: str
-    support: Support
-    how: str
     chapter: Literal["dice", "combat"] = "combat"
-    readings: list[str] = msgspec.field(default_factory=list)
 
 
 DICE_CHAPTER: list[Section] = [

@@ -20,6 +20,8 @@ from domain.core.errors import RuleViolation
 from domain.core.ruleset import CommandInfo, Ruleset, replace
 from domain.places_of_power import (
     attacks,
+    check_odds,
+    codes,
     concealed,
     check_rolls,
     grapples,
@@ -232,6 +234,14 @@ class PlacesOfPower(Ruleset):
 
     def coverage(self) -> list[Section]:
         return COVERAGE
+
+    own_codes = codes.CODES
+    odds_query = check_odds.CheckOddsQuery
+    odds_answer = check_odds.Odds
+    odds_operation_id = "getCheckOdds"
+
+    def odds(self, query: check_odds.CheckOddsQuery) -> check_odds.Odds:
+        return check_odds.check_odds(query)
 
     def shown(self, state: EncounterState) -> EncounterState:
         # the exchange's choices, as the checks that accept Defend or PullYourPunch judge them now

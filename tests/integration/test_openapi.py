@@ -35,7 +35,9 @@ def test_every_reference_resolves_and_every_write_documents_its_body() -> None:
             assert body, path
     commands = doc["paths"]["/encounters/{encounter_id}/commands"]["post"]
     union = commands["requestBody"]["content"]["application/json"]["schema"]
-    names = {r.rsplit("/", 1)[1] for r in _refs(union)}
-    assert {"TakeAction", "EndTurn", "RollInitiative", "StartEncounter"} <= names
+    assert _refs(union) == ["#/components/schemas/PlacesOfPower.Command"]  # the one ruleset's union
+    names = {r.rsplit("/", 1)[1] for r in _refs(schemas["PlacesOfPower.Command"])}
+    # the lifecycle's commands are one component for every ruleset, a ruleset's own are named after it
+    assert {"PlacesOfPower.TakeAction", "EndTurn", "RollInitiative", "StartEncounter"} <= names
     headers = {p["name"] for p in commands["parameters"] if p["in"] == "header"}
     assert headers == {"If-Match", "Idempotency-Key"}

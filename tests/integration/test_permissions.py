@@ -91,7 +91,7 @@ MATRIX: dict[tuple[str, str], dict[str, Expect]] = {
                                                           other_player=GM_ONLY, spectator=READ_ONLY),
     ("GET", "/rulesets"): public(200),
     ("GET", "/rulesets/{ruleset_id:str}"): public(200),
-    ("GET", "/rulesets/places-of-power/odds"): public(200),
+    ("GET", "/rulesets/{ruleset_id:str}/odds"): public(200),  # Places of Power's URL among them (issue 18)
     ("GET", "/health"): public(200),
 }
 
@@ -182,7 +182,7 @@ def url_of(path: str, t: Table) -> str:
 
 
 # Required query parameters of the routes that have some.
-QUERIES = {"/rulesets/places-of-power/odds": "?attribute_die=D8&skill_die=D6", f"{ENC}/live": "?follow=false", f"{ENC}/state": "?at=3"}
+QUERIES = {"/rulesets/{ruleset_id:str}/odds": "?attribute_die=D8&skill_die=D6", f"{ENC}/live": "?follow=false", f"{ENC}/state": "?at=3"}
 
 
 async def snapshot(client: httpx.AsyncClient, t: Table) -> tuple[int, int]:

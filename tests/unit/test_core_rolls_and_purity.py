@@ -53,17 +53,44 @@ def test_die_ladder_steps_and_stops_at_its_ends() -> None:
         step(7, 1)
 
 
-def test_every_rule_violation_code_is_listed() -> None:
-    """Codes are stable and catalogued: every code raised in domain/ is in CODES, and CODES
-    lists nothing that is never raised."""
+def _raised(folder: Path) -> set[str]:
     import re
+
+    raised: set[str] = set()
+    for path in folder.rglob("*.py"):
+        raised |= set(re.findall(r'RuleViolation\(\s*"([a-z_]+)"', path.read_text()))
+    return raised
+
+
+def test_every_lifecycle_code_is_listed() -> None:
+    """Codes are stable and catalogued: every code raised in domain/core is in the lifecycle's
+    CODES, and CODES lists nothing that is never raised there."""
+    from domain.core.errors import CODES
+
+    assert _raised(DOMAIN / "core") == set(CODES)
+
+
+def _rulesets() -> list:
+    from domain.rulesets import default_registry
+
+    return default_registry().all()
+
+
+@pytest.mark.parametrize("ruleset", _rulesets(), ids=lambda r: r.id)
+def test_every_code_a_ruleset_raises_is_in_its_table(ruleset) -> None:
+    """Each ruleset's table (issue 18): every code raised in its package is in its
+    ``violation_codes`` (the lifecycle's merged with its own), and its own codes are all raised
+    there and none is a lifecycle code."""
+    import sys
 
     from domain.core.errors import CODES
 
-    raised = set()
-    for path in DOMAIN.rglob("*.py"):
-        raised |= set(re.findall(r'RuleViolation\(\s*"([a-z_]+)"', path.read_text()))
-    assert raised == set(CODES)
+    package = Path(sys.modules[type(ruleset).__module__].__file__).parent
+    raised = _raised(package)
+    assert raised - set(ruleset.violation_codes) == set(), "raised but not in the ruleset's table"
+    assert set(ruleset.own_codes) - raised == set(), "listed but never raised"
+    assert set(ruleset.own_codes).isdisjoint(CODES)
+    assert ruleset.violation_codes == {**CODES, **ruleset.own_codes}
 
 
 def test_an_unlisted_code_is_refused() -> None:
