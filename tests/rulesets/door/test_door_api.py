@@ -91,3 +91,51 @@ async def test_a_door_fight_through_the_server(database_url: str) -> None:
         events = (await client.get(f"/encounters/{enc}/events", headers=hero)).json()
         types = [e["type"] for e in (events["events"] if isinstance(events, dict) else events)]
         assert "DoorBled" in types and "ReactionsOpened" in types
+
+
+async def test_a_door_fight_reaches_a_players_live_stream(database_url: str) -> None:
+    """The live feed (a real server: WebSocket and SSE) sends the door's events and its state,
+    filtered for the player by the door's own rules."""
+    import asyncio
+
+    import uvicorn
+
+    from tests.integration.live import live_url, watch_sse, watch_ws
+
+    app = create_app(database_url, Settings.from_env(), registry=Registry([PlacesOfPower(), Door()]))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on",
+                                           timeout_graceful_shutdown=2))
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            task.result()
+        await asyncio.sleep(0.01)
+    base = f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
+    try:
+        async with httpx.AsyncClient(base_url=base) as client:
+            r = await client.post("/encounters", json={"ruleset": "door", "name": "Live door", "dice_policy": "mixed"})
+            enc = r.json()["encounter_id"]
+            client.headers["Authorization"] = f"Bearer {r.json()['gm_token']['token']}"
+            await add(client, enc, "hero", "player", {"might": 1, "guard": 2, "hits": 6})
+            await add(client, enc, "troll", "gm", {"might": 0, "guard": 1, "hits": 2})
+            await command(client, enc, {"type": "RollInitiative", "dice": [7, 5, 10, 4, 3]})
+            hero = await mint(client, enc, "player", ["hero"])
+            watching = await watch_ws(live_url(base, enc, ws=True), "ws", hero)
+            started = await command(client, enc, {"type": "StartEncounter"})
+            await command(client, enc, {"type": "DoorDeclare", "combatant_id": "hero", "action": "wait"})
+            last = await command(client, enc, {"type": "DoorDeclare", "combatant_id": "troll", "action": "brace"})
+            await watching.at_version(last["version"])
+            types = [m["event"]["type"] for m in watching.of("event")]
+            assert types[-3:] == ["RoundStarted", "DoorActionDeclared", "DoorActionDeclared"]
+            assert watching.state["state"]["rules"]["declared"] == {"hero": {"action": "wait", "target": None},
+                                                                   "troll": {"action": "brace", "target": None}}
+            assert watching.state["state"]["combatants"]["troll"]["sheet"] is None
+            assert watching.state["state"]["combatants"]["hero"]["resources"] == {"actions": 2, "reaction": 1}
+            await watching.stop()
+            once = await watch_sse(live_url(base, enc, ws=False, after=started["version"], follow="false"), "sse", hero)
+            assert await once.ended() == (200, "ended")
+            assert [m["type"] for m in once.messages][-1] == "state"
+            assert "DoorActionDeclared" in once.text
+    finally:
+        server.should_exit = True
+        await task
