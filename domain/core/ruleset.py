@@ -629,10 +629,19 @@ class Ruleset(ABC):
 
     # ------------------------------------------- turns, rounds and reactions
 
-    def resources(self, combatant: Combatant) -> Resources:
+    def resources(self, combatant: Combatant, state: EncounterState) -> Resources:
         """The action resources this combatant has beside its Action Points, and when each
-        refills (``domain/core/resources.py``). Default: none (``Combatant.resources`` unset)."""
+        refills (``domain/core/resources.py``), in ``state`` (Novus: 10 AP, not 5, while
+        Hasted). Default: none (``Combatant.resources`` unset)."""
         return NO_RESOURCES
+
+    def round_order(self, state: EncounterState) -> list[str] | None:
+        """The order of play for the round about to start, once the last one's turns are over
+        (RealmsRPG: defeated creatures' places taken "at the beginning of the next round",
+        surprised parties back in their places after round 1: ``domain/core/initiative.py``).
+        None (the default): the order stays. A different order is recorded as a
+        ``TurnOrderSet`` just before the ``RoundStarted``."""
+        return None
 
     def at_round_start(self, state: EncounterState, dice: Dice) -> list[Event]:
         """Events a new round begins with, once ``RoundStarted`` is folded (before its first
@@ -655,8 +664,22 @@ class Ruleset(ABC):
     def at_round_end(self, state: EncounterState, dice: Dice) -> list[Event]:
         """Events decided as a round ends, after its last turn and before the next
         ``RoundStarted`` (Health/Trauma: "A dying character takes one point of damage at the
-        end of each round"). Default: none."""
+        end of each round"). If they leave a decision that ``blocks_turn_end`` pending, the
+        next round waits (nobody has the turn): the command answering it carries on with
+        ``next_round``, which calls this again (the ruleset's state says what is done).
+        Default: none."""
         return []
+
+    def next_round(self, state: EncounterState, dice: Dice) -> list[Event]:
+        """The events that start the next round, once every turn of this one is over and a
+        round-end step has had its answer (a ruleset's command that answered it appends them)."""
+        nxt = state.round + 1
+        grants = {cid: self.budget(c).at_round_start(c.action_points, nxt) for cid, c in state.combatants.items()}
+        return self.with_steps(state, [RoundStarted(round=nxt, action_points=grants)], dice)
+
+    def between_rounds(self, state: EncounterState) -> bool:
+        """Whether every turn of the round is over and the next round waits (on a round-end step)."""
+        return state.status == "active" and state.turn is None and all(c in state.acted for c in state.order)
 
     def with_steps(self, state: EncounterState, events: list[Event], dice: Dice) -> list[Event]:
         """``events`` (a turn's end, a round's start) with the ruleset's turn and round steps
@@ -664,7 +687,8 @@ class Ruleset(ABC):
         own command ends a turn passes its events through here too."""
         cls = type(self)
         if (cls.at_round_start is Ruleset.at_round_start and cls.at_turn_start is Ruleset.at_turn_start
-                and cls.at_turn_end is Ruleset.at_turn_end and cls.at_round_end is Ruleset.at_round_end):
+                and cls.at_turn_end is Ruleset.at_turn_end and cls.at_round_end is Ruleset.at_round_end
+                and cls.round_order is Ruleset.round_order):
             return events
         out: list[Event] = []
 
@@ -677,11 +701,19 @@ class Ruleset(ABC):
         for event in events:
             if isinstance(event, TurnEnded):
                 before = {d.id for d in self.pending(state)}
+                mark = len(out)
                 step(self.at_turn_end(state, event.combatant_id, dice))
-                if out and any(d.blocks_turn_end and d.id not in before for d in self.pending(state)):
+                if len(out) > mark and any(d.blocks_turn_end and d.id not in before for d in self.pending(state)):
                     return out  # the step waits for a decision: the turn goes on
             elif isinstance(event, RoundStarted) and state.round >= 1:
+                before = {d.id for d in self.pending(state)}
+                mark = len(out)
                 step(self.at_round_end(state, dice))
+                if len(out) > mark and any(d.blocks_turn_end and d.id not in before for d in self.pending(state)):
+                    return out  # the step waits for a decision: the next round waits too
+                order = self.round_order(state)
+                if order is not None and order != state.order:
+                    step([TurnOrderSet(order=order)])
             step([event])
             if isinstance(event, RoundStarted):
                 step(self.at_round_start(state, dice))
@@ -701,7 +733,7 @@ class Ruleset(ABC):
             c = combatants.get(cid)
             if c is None:
                 continue
-            declared = self.resources(c)
+            declared = self.resources(c, state)
             if declared.refills_at(moment):
                 combatants[cid] = replace(c, resources=declared.at(moment, held(c)))
         return replace(state, combatants=combatants)

@@ -175,7 +175,7 @@ class Door(Ruleset):
     def budget(self, combatant: Combatant) -> ActionPointBudget:
         return ActionPointBudget(maximum=0)  # the door counts Actions and Reactions, not AP
 
-    def resources(self, combatant: Combatant) -> Resources:
+    def resources(self, combatant: Combatant, state: EncounterState) -> Resources:
         return Resources((
             Resource(ACTIONS, 2, ("round_start",)),
             Resource(REACTION, 1, ("combat_start", "turn_end")),
