@@ -82,7 +82,8 @@ class DoorRules(msgspec.Struct, kw_only=True):
 
 
 class Declare(Command, tag="DoorDeclare"):
-    """Declare this round's action, in the declare phase (lowest initiative first)."""
+    """Declare this round's action, in the declare phase (lowest initiative first). A Strike
+    with no ``target`` is at the first foe in the order of play."""
 
     actor_field = "combatant_id"
     combatant_id: CombatantId
@@ -248,11 +249,14 @@ class Door(Ruleset):
                 c = self.combatant(state, command.combatant_id)
                 PHASES.check_move(r.position, "declare", c.id, self._ranked(state), c.name)
                 cost = COSTS[command.action]
-                if command.action == "strike" and (command.target not in state.combatants or command.target == c.id):
-                    raise RuleViolation("door_not_a_foe", "A Strike needs a foe in the fight to strike at.")
+                target = None
+                if command.action == "strike":
+                    target = command.target or next(
+                        (o for o in state.order if state.combatants[o].side != c.side), None)
+                    if target not in state.combatants or target == c.id:
+                        raise RuleViolation("door_not_a_foe", "A Strike needs a foe in the fight to strike at.")
                 self.check_resource(c, ACTIONS, cost, f"a {command.action.title()}")
-                return [ActionDeclared(combatant_id=c.id, action=command.action,
-                                       target=command.target if command.action == "strike" else None, cost=cost)]
+                return [ActionDeclared(combatant_id=c.id, action=command.action, target=target, cost=cost)]
             case CancelDeclared():
                 c = self.combatant(state, command.combatant_id)
                 if c.id not in r.declared or c.id in r.resolved:
@@ -322,6 +326,23 @@ class Door(Ruleset):
             case _:
                 return super().evolve_action(state, event)
         return replace(state, rules=r)
+
+    def conceal_rules(self, state: EncounterState, hidden: frozenset[str]) -> DoorRules:
+        r = rules(state)
+        if not hidden:
+            return r
+        window = r.window
+        if window is not None and (window.actor in hidden or any(c in hidden for c in window.may_react)):
+            window = None
+        return replace(
+            r,
+            position=replace(r.position, moved=tuple(c for c in r.position.moved if c not in hidden)),
+            declared={k: v for k, v in r.declared.items() if k not in hidden and v.target not in hidden},
+            resolved=[c for c in r.resolved if c not in hidden],
+            window=window,
+            braced={k: v for k, v in r.braced.items() if k not in hidden},
+            hits_lost={k: v for k, v in r.hits_lost.items() if k not in hidden},
+        )
 
     # --------------------------------------------------------- helpers
 

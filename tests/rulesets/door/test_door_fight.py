@@ -165,3 +165,24 @@ def test_seeded_steps_roll_in_order_and_replay() -> None:
     assert f.state.round == 4
     assert f.ruleset.replay(f.events) == f.state
     assert isinstance(f.events[-1], RoundStarted) and not any(isinstance(e, ActionDeclared) for e in f.events[-3:])
+
+
+def test_a_hidden_fighter_is_left_out_of_the_door_s_state_for_a_player() -> None:
+    """The door's own state names combatants (declared actions, the reaction window): a player
+    sees none of a hidden one's (``Door.conceal_rules``, through ``projections.visibility``)."""
+    from projections import visibility
+    from domain.core.ruleset import Registry
+
+    visibility.serve(Registry([Door()]))
+    f = two_fighters()
+    f.send(AddCombatant(combatant_id="lurker", name="Lurker", side="enemies", controller="gm", hidden=True,
+                        sheet={"might": 0}))
+    f.send(RollInitiative(dice=[7, 5, 10, 4, 3, 2, 2]))
+    f.send(StartEncounter())
+    f.send(Declare(combatant_id="lurker", action="strike", target="hero"))
+    f.send(Declare(combatant_id="hero", action="strike", target="troll"))
+    gm = visibility.state_for(f.state, visibility.GM)
+    assert set(rules(gm).declared) == {"lurker", "hero"}
+    player = visibility.state_for(f.state, visibility.Viewer("player", frozenset({"hero"})))
+    assert set(player["rules"]["declared"]) == {"hero"}
+    assert "lurker" not in player["combatants"] and "lurker" not in str(player["rules"])
