@@ -43,7 +43,6 @@ from domain.core.ruleset import Ruleset
 replace = msgspec.structs.replace
 
 CODES.update({
-    "door_already_declared": "The combatant has declared their action this round.",
     "door_nothing_declared": "The combatant has no declared action left to resolve or cancel.",
     "door_not_a_foe": "A Strike needs a foe in the fight to strike at.",
     "door_resolve_first": "Resolve the declared action before ending the turn.",
