@@ -27,6 +27,7 @@ import msgspec
 
 from domain.core.concerns import Shape, shape_of
 from domain.core.encounter import EncounterState
+from domain.core.ruleset import Registry, Ruleset
 from domain.rulesets import default_registry
 
 REDACTED = "Redacted"
@@ -34,10 +35,25 @@ _SECRET_KEEP = ("who", "secret")
 # what the state counts or lists of hidden things, and the record of them: never shown
 _GM_ONLY = ("combatants_added", "rolls_used", "concealed", "concealed_events")
 
-_RULESETS = {r.id: r for r in default_registry().all()}
-_SHAPES: dict[str, dict[str, Shape]] = {
-    r.id: {t.__struct_config__.tag: shape_of(t) for t in r.event_types} for r in _RULESETS.values()
-}
+# the rulesets served, by id: fed by the app's registry (``serve``), the default one until then
+_RULESETS: dict[str, Ruleset] = {}
+_SHAPES: dict[str, dict[str, Shape]] = {}
+
+
+def serve(registry: Registry) -> None:
+    """Look up the rulesets of ``registry`` from now on (``create_app`` calls it with the
+    registry it serves, so a ruleset outside the default one is filtered by its own rules)."""
+    for r in registry.all():
+        _RULESETS[r.id] = r
+        _SHAPES[r.id] = {t.__struct_config__.tag: shape_of(t) for t in r.event_types}
+
+
+def ruleset_of(ruleset_id: str) -> Ruleset | None:
+    """The served ruleset with ``ruleset_id`` (None: not one served here)."""
+    return _RULESETS.get(ruleset_id)
+
+
+serve(default_registry())
 
 
 @dataclass(frozen=True)
@@ -68,7 +84,7 @@ class Scope:
     @classmethod
     def of(cls, state: EncounterState, viewer: Viewer) -> Scope:
         own = viewer.combatant_ids
-        ruleset = _RULESETS.get(state.ruleset)
+        ruleset = ruleset_of(state.ruleset)
         return cls(
             hidden=ruleset.hidden_from(state, own) if ruleset else frozenset(state.concealed) - own,
             own=own,
@@ -92,7 +108,9 @@ class Scope:
 
 def state_for(state: EncounterState, viewer: Viewer) -> Any:
     """The state as ``viewer`` may see it: the state itself for the GM, else a filtered copy."""
-    ruleset = _RULESETS[state.ruleset]
+    ruleset = ruleset_of(state.ruleset)
+    if ruleset is None:
+        raise KeyError(f"ruleset {state.ruleset!r} is not served here")
     state = ruleset.shown(state)
     if viewer.sees_all:
         return state

@@ -29,6 +29,7 @@ from server.redaction import keep_tokens_out_of_logs
 from server.settings import Settings
 from server.snapshots import Snapshots
 from server.store import EventStore
+from projections import visibility
 from projections.catalog import all_projections
 from projections.runner import ProjectionRunner
 from projections.wakeup import Wakeup
@@ -59,6 +60,7 @@ def create_app(
     settings = settings or Settings.from_env()
     dsn = database_url or settings.database_url
     registry = registry or default_registry()
+    visibility.serve(registry)  # what each viewer may see is filtered by the served rulesets' own rules
     keep_tokens_out_of_logs()  # live streams take ?token=: keep it out of every log line
 
     async def startup(app: Litestar) -> None:

@@ -182,6 +182,14 @@ class InitiativeRoll(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     modifier: SheetValue[int, "who"]
     total: int
     secret: bool = False
+    # a roll of several dice (Novus: 2d10 that explode and implode): the dice after the
+    # first, in the order rolled. Left out of a one-die roll, so such a roll is written and
+    # read exactly as before this field was added (no new schema version).
+    more_dice: list[DieRoll] | msgspec.UnsetType = msgspec.UNSET
+
+    @property
+    def all_dice(self) -> list[DieRoll]:
+        return [self.die] if self.more_dice is msgspec.UNSET else [self.die, *self.more_dice]
 
 
 class InitiativeRolled(Event, tag="InitiativeRolled"):
@@ -190,7 +198,7 @@ class InitiativeRolled(Event, tag="InitiativeRolled"):
     secret: bool = False
 
     def dice_rolled(self) -> list[DieRoll]:
-        return [r.die for r in self.rolls]
+        return [d for r in self.rolls for d in r.all_dice]
 
 
 class TurnOrderSet(Event, tag="TurnOrderSet"):
@@ -267,6 +275,9 @@ class Combatant(msgspec.Struct, kw_only=True):
     initiative: int | None = None
     seq: int = 0
     hidden: bool = False
+    # the ruleset's other action resources, by name (domain/core/resources.py); left out
+    # of a ruleset that declares none, so its state reads as before
+    resources: dict[str, int] | msgspec.UnsetType = msgspec.UNSET
 
 
 class EncounterState(msgspec.Struct, kw_only=True):

@@ -40,6 +40,14 @@ CODES: dict[str, str] = {
     "unknown_combatant": "No combatant with that id is in the encounter.",
     "unknown_command": "The ruleset has no such command.",
     "unknown_ruleset": "The server runs no such ruleset.",
+    # reaction windows, phases of a round, named resources (domain/core/reactions.py, phases.py, resources.py)
+    "no_reaction_window": "Nothing waits for a reaction now.",
+    "may_not_react": "That combatant may not react to this.",
+    "already_answered": "That combatant has already reacted or passed.",
+    "reaction_not_allowed": "That reaction is not one of the choices.",
+    "not_your_move": "Another combatant moves first in this phase of the round.",
+    "wrong_phase": "That is not done in this phase of the round.",
+    "not_enough_resource": "The combatant has not enough of what that action needs left.",
 }
 
 

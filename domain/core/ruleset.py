@@ -49,10 +49,12 @@ from domain.core.encounter import (
 from domain.core import retcon
 from domain.core.pending import Decision
 from domain.core.coverage import Section
+from domain.core.resources import Moment, Resources, held, spend
 from domain.core.errors import CODES, RuleViolation, check_id, clean_text, ruleset_codes
 from domain.core.upcasting import SCHEMA_VERSIONS, UPCASTERS
 
 replace = msgspec.structs.replace
+NO_RESOURCES = Resources()
 
 # Which ``Ruleset`` method folds each lifecycle event (any other event: ``evolve_action``).
 _LIFECYCLE_STEPS: tuple[tuple[type[Event], str], ...] = (
@@ -353,9 +355,9 @@ class Ruleset(ABC):
             case SetTurnOrder():
                 return [self._set_turn_order(state, command)]
             case StartEncounter():
-                return self._start(state)
+                return self.with_steps(state, self._start(state), dice)
             case EndTurn():
-                return self._end_turn(state, command)
+                return self.with_steps(state, self._end_turn(state, command), dice)
             case EndEncounter():
                 return [EncounterEnded(seed=seed.hex() if seed is not None else None)]
             case RevealCombatant():
@@ -446,7 +448,7 @@ class Ruleset(ABC):
         return replace(state, order=list(event.order))
 
     def _evolve_started(self, state: EncounterState, event: EncounterStarted) -> EncounterState:
-        return replace(state, status="active")
+        return self._refill(replace(state, status="active"), "combat_start")
 
     def _evolve_round(self, state: EncounterState, event: RoundStarted) -> EncounterState:
         grants = event.action_points
@@ -461,9 +463,9 @@ class Ruleset(ABC):
             turn=state.order[0] if state.order else None,
             acted=[],
         )
-        state = self.round_began(state)
+        state = self.round_began(self._refill(state, "round_start"))
         if state.turn is not None:
-            state = self.turn_began(state, state.turn)
+            state = self.turn_began(self._refill(state, "turn_start", [state.turn]), state.turn)
         return state
 
     def _evolve_turn_ended(self, state: EncounterState, event: TurnEnded) -> EncounterState:
@@ -479,9 +481,9 @@ class Ruleset(ABC):
                 nxt = cid
                 break
         state = replace(state, combatants=combatants, turn=nxt, acted=acted)
-        state = self.turn_finished(state, event.combatant_id)
+        state = self.turn_finished(self._refill(state, "turn_end", [event.combatant_id]), event.combatant_id)
         if nxt is not None:
-            state = self.turn_began(state, nxt)
+            state = self.turn_began(self._refill(state, "turn_start", [nxt]), nxt)
         return state
 
     def _evolve_ended(self, state: EncounterState, event: EncounterEnded) -> EncounterState:
@@ -571,7 +573,7 @@ class Ruleset(ABC):
             order = order + [combatant.id]
         elif rolled:
             rolled = False  # the order no longer covers everyone: roll again before starting
-        return replace(
+        state = replace(
             state,
             combatants=combatants,
             order=order,
@@ -579,6 +581,9 @@ class Ruleset(ABC):
             combatants_added=state.combatants_added + 1,
             concealed=[*state.concealed, combatant.id] if combatant.hidden else state.concealed,
         )
+        if state.status == "active":  # one joining a fight in progress has what a round gives
+            state = self._refill(self._refill(state, "combat_start", [combatant.id]), "round_start", [combatant.id])
+        return state
 
     def _remove_combatant(self, state: EncounterState, cmd: RemoveCombatant) -> CombatantRemoved:
         c = self.combatant(state, cmd.combatant_id)
@@ -646,6 +651,129 @@ class Ruleset(ABC):
                 grants[cid] = self.budget(other).at_round_start(current, nxt_round)
             events.append(RoundStarted(round=nxt_round, action_points=grants))
         return events
+
+    # ------------------------------------------- turns, rounds and reactions
+
+    def resources(self, combatant: Combatant, state: EncounterState) -> Resources:
+        """The action resources this combatant has beside its Action Points, and when each
+        refills (``domain/core/resources.py``), in ``state`` (Novus: 10 AP, not 5, while
+        Hasted). Default: none (``Combatant.resources`` unset)."""
+        return NO_RESOURCES
+
+    def round_order(self, state: EncounterState) -> list[str] | None:
+        """The order of play for the round about to start, once the last one's turns are over
+        (RealmsRPG: defeated creatures' places taken "at the beginning of the next round",
+        surprised parties back in their places after round 1: ``domain/core/initiative.py``).
+        None (the default): the order stays. A different order is recorded as a
+        ``TurnOrderSet`` just before the ``RoundStarted``."""
+        return None
+
+    def at_round_start(self, state: EncounterState, dice: Dice) -> list[Event]:
+        """Events a new round begins with, once ``RoundStarted`` is folded (before its first
+        turn's start). Default: none."""
+        return []
+
+    def at_turn_start(self, state: EncounterState, combatant_id: str, dice: Dice) -> list[Event]:
+        """Events ``combatant_id``'s turn begins with, once it is theirs (a Fear save at the
+        start of a turn). Default: none."""
+        return []
+
+    def at_turn_end(self, state: EncounterState, combatant_id: str, dice: Dice) -> list[Event]:
+        """Events decided as ``combatant_id`` ends their turn, before ``TurnEnded`` (RealmsRPG's
+        End-of-Turn Overcome, "before gaining Action Points"). If they leave a decision that
+        ``blocks_turn_end`` pending, the turn does not end yet: the step's events are all the
+        command records, and the next ``EndTurn`` calls this again (the ruleset's state says
+        what is already done). Default: none."""
+        return []
+
+    def at_round_end(self, state: EncounterState, dice: Dice) -> list[Event]:
+        """Events decided as a round ends, after its last turn and before the next
+        ``RoundStarted`` (Health/Trauma: "A dying character takes one point of damage at the
+        end of each round"). If they leave a decision that ``blocks_turn_end`` pending, the
+        next round waits (nobody has the turn): the command answering it carries on with
+        ``next_round``, which calls this again (the ruleset's state says what is done).
+        Default: none."""
+        return []
+
+    def next_round(self, state: EncounterState, dice: Dice) -> list[Event]:
+        """The events that start the next round, once every turn of this one is over and a
+        round-end step has had its answer (a ruleset's command that answered it appends them)."""
+        nxt = state.round + 1
+        grants = {cid: self.budget(c).at_round_start(c.action_points, nxt) for cid, c in state.combatants.items()}
+        return self.with_steps(state, [RoundStarted(round=nxt, action_points=grants)], dice)
+
+    def between_rounds(self, state: EncounterState) -> bool:
+        """Whether every turn of the round is over and the next round waits (on a round-end step)."""
+        return state.status == "active" and state.turn is None and all(c in state.acted for c in state.order)
+
+    def with_steps(self, state: EncounterState, events: list[Event], dice: Dice) -> list[Event]:
+        """``events`` (a turn's end, a round's start) with the ruleset's turn and round steps
+        put where they fall due, each decided on the state just before it. A ruleset whose
+        own command ends a turn passes its events through here too."""
+        cls = type(self)
+        if (cls.at_round_start is Ruleset.at_round_start and cls.at_turn_start is Ruleset.at_turn_start
+                and cls.at_turn_end is Ruleset.at_turn_end and cls.at_round_end is Ruleset.at_round_end
+                and cls.round_order is Ruleset.round_order):
+            return events
+        out: list[Event] = []
+
+        def step(more: list[Event]) -> None:
+            nonlocal state
+            out.extend(more)
+            for e in more:
+                state = self.evolve(state, e)
+
+        for event in events:
+            if isinstance(event, TurnEnded):
+                before = {d.id for d in self.pending(state)}
+                mark = len(out)
+                step(self.at_turn_end(state, event.combatant_id, dice))
+                if len(out) > mark and any(d.blocks_turn_end and d.id not in before for d in self.pending(state)):
+                    return out  # the step waits for a decision: the turn goes on
+            elif isinstance(event, RoundStarted) and state.round >= 1:
+                before = {d.id for d in self.pending(state)}
+                mark = len(out)
+                step(self.at_round_end(state, dice))
+                if len(out) > mark and any(d.blocks_turn_end and d.id not in before for d in self.pending(state)):
+                    return out  # the step waits for a decision: the next round waits too
+                order = self.round_order(state)
+                if order is not None and order != state.order:
+                    step([TurnOrderSet(order=order)])
+            step([event])
+            if isinstance(event, RoundStarted):
+                step(self.at_round_start(state, dice))
+                if state.turn is not None:
+                    step(self.at_turn_start(state, state.turn, dice))
+            elif isinstance(event, TurnEnded) and state.turn is not None:
+                step(self.at_turn_start(state, state.turn, dice))
+        return out
+
+    def _refill(self, state: EncounterState, moment: Moment, combatant_ids: Sequence[str] | None = None) -> EncounterState:
+        """The state once ``moment`` comes for ``combatant_ids`` (None: everyone): their
+        resources refilling then are refilled. Nothing for a ruleset without resources."""
+        if type(self).resources is Ruleset.resources:
+            return state
+        combatants = dict(state.combatants)
+        for cid in state.combatants if combatant_ids is None else combatant_ids:
+            c = combatants.get(cid)
+            if c is None:
+                continue
+            declared = self.resources(c, state)
+            if declared.refills_at(moment):
+                combatants[cid] = replace(c, resources=declared.at(moment, held(c)))
+        return replace(state, combatants=combatants)
+
+    def spent(self, state: EncounterState, combatant_id: str, resource: str, cost: int) -> EncounterState:
+        """The state after ``combatant_id`` spent ``cost`` of ``resource`` (an event's fold:
+        the spending was checked when it was decided, with ``check_resource``)."""
+        c = state.combatants[combatant_id]
+        have = held(c)
+        left = {**have, resource: have.get(resource, 0) - cost}
+        return replace(state, combatants={**state.combatants, combatant_id: replace(c, resources=left)})
+
+    def check_resource(self, combatant: Combatant, resource: str, cost: int, what: str) -> None:
+        """Refuse an action needing more of ``resource`` than the combatant has left."""
+        spend(held(combatant), resource, cost, who=combatant.name, what=what)
 
     # ------------------------------------------------------------- helpers
 

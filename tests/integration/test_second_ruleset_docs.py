@@ -21,7 +21,6 @@ from domain.core.encounter import Combatant, Command, EncounterState, Event, Ini
 from domain.core.errors import CODES, RuleViolation
 from domain.core.ruleset import Registry, Ruleset
 from domain.places_of_power.ruleset import PlacesOfPower
-from projections import visibility
 from server.app import create_app
 from server.settings import Settings
 
@@ -150,10 +149,7 @@ def test_the_app_and_its_document_build_with_each_rulesets_schemas() -> None:
 
 
 @pytest.fixture
-async def client(database_url: str, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[httpx.AsyncClient]:
-    # what each viewer sees still goes by the default rulesets (another part of issue 18 moves
-    # it behind the registry): tell it of Skirmish for this test
-    monkeypatch.setitem(visibility._RULESETS, SKIRMISH, Skirmish())
+async def client(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
     app = create_app(database_url, settings(), registry=registry())
     for hook in app.on_startup:
         await hook(app)
