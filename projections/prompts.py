@@ -32,8 +32,8 @@ class Prompt(msgspec.Struct, kw_only=True):
     known filled in; put the choice in ``choice_field`` (None: nothing to choose)."""
 
     id: str  # stable while the decision is pending: a client shows each once
-    kind: str  # what is decided, in the ruleset's words (Places of Power: "attack_exchange", "check", "status_due")
-    combatant_id: str | None  # who decides; None: the GM's own decision (a mishap)
+    kind: str  # what is decided, in the ruleset's words
+    combatant_id: str | None  # who decides; None: the GM's own decision
     command: str
     body: dict[str, Any]
     choice_field: str | None = None
