@@ -311,7 +311,7 @@ class Feed:
                     history.append((head.version, r.view))
         if r.prompts is None:
             r.prompts = [(_encode(p), item(PromptMessage(version=head.version, prompt=p)))
-                         for p in prompts_for(r.view, viewer)]
+                         for p in prompts_for(self.live.service.registry.get(head.ruleset), head, viewer)]
         if base is not None and base < head.version:
             patch = r.patches.get(base)
             if patch is None:

@@ -11,13 +11,29 @@ from typing import Any
 import msgspec
 
 from domain.core.concerns import CombatantId
+from domain.core.errors import RuleViolation
 
 
 class Choice(msgspec.Struct, frozen=True, kw_only=True):
-    """One legal answer, with what it costs (its Action Points, when it has a cost)."""
+    """One legal answer, with what it costs (its Action Points, when it has a cost).
+
+    ``answer``: the command's fields this choice sets, when they are more than the choice field
+    set to ``name`` (a Wounded defender's Penalty Points, ``pull: true`` for "PullYourPunch")."""
 
     name: str
     action_points: int = 0
+    answer: dict[str, Any] | None = None
+
+
+class Refusal(msgspec.Struct, frozen=True, kw_only=True):
+    """The refusal a command gets while a decision waits (ending the turn, for one that blocks it)."""
+
+    code: str
+    message: str
+    details: dict[str, Any] = msgspec.field(default_factory=dict)
+
+    def violation(self) -> RuleViolation:
+        return RuleViolation(self.code, self.message, **self.details)
 
 
 class Decision(msgspec.Struct, frozen=True, kw_only=True):
@@ -25,7 +41,8 @@ class Decision(msgspec.Struct, frozen=True, kw_only=True):
     what is known filled in, and the choice goes in ``choice_field`` (None: nothing to choose).
 
     ``combatant_id`` decides (a player for their own, the GM for an NPC); None: the GM's own
-    decision. ``blocks_turn_end``: the turn in progress may not end while it waits."""
+    decision. ``blocks_turn_end``: the turn in progress may not end while it waits, refused
+    with ``refusal``."""
 
     id: str  # stable while the decision is pending: a client shows each once
     kind: str
@@ -36,4 +53,18 @@ class Decision(msgspec.Struct, frozen=True, kw_only=True):
     choices: tuple[Choice, ...] = ()
     stage: str | None = None
     blocks_turn_end: bool = False
+    refusal: Refusal | None = None
     summary: str = ""  # for whoever decides: what is asked of them
+
+    def __post_init__(self) -> None:
+        if self.blocks_turn_end and self.refusal is None:
+            raise ValueError(f"decision {self.id} blocks the end of the turn: say how (its refusal)")
+
+    def answer(self, choice: Choice | None = None) -> dict[str, Any]:
+        """The command answering this decision with ``choice`` (None: when there is nothing to choose)."""
+        if choice is None:
+            return dict(self.body)
+        if choice.answer is not None:
+            return {**self.body, **choice.answer}
+        assert self.choice_field is not None, f"decision {self.id} has nothing to choose"
+        return {**self.body, self.choice_field: choice.name}

@@ -192,6 +192,25 @@ class Ruleset(ABC):
         Default: the state itself."""
         return state
 
+    def accepts(self, state: EncounterState, command: Command) -> bool:
+        """Whether ``decide`` would take ``command`` now, judged without rolling a die (one that
+        gets as far as rolling has passed every check): how a ruleset finds the answer to a
+        decision that its rules accept (the Penalty Points a Wounded combatant can pay)."""
+        try:
+            self.decide(state, command, _NoRolling())
+        except RuleViolation:
+            return False
+        except _WouldRoll:
+            return True
+        return True
+
+    def turn_end_refusal(self, state: EncounterState) -> RuleViolation | None:
+        """The refusal ending the turn gets while a decision that blocks it waits, if any."""
+        for decision in self.pending(state):
+            if decision.blocks_turn_end and decision.refusal is not None:
+                return decision.refusal.violation()
+        return None
+
     # ------------------------------------------------------------- who sees what
 
     def hidden_from(self, state: EncounterState, own: frozenset[str] = frozenset()) -> frozenset[str]:
@@ -617,7 +636,8 @@ class Ruleset(ABC):
         return [EncounterStarted(), RoundStarted(round=1, action_points=grants)]
 
     def before_end_turn(self, state: EncounterState) -> None:
-        """Refuse ending a turn while the ruleset waits for a decision. Default: never."""
+        """Refuse ending a turn for a reason that is not a pending decision (those refuse through
+        ``pending``: ``Decision.blocks_turn_end``). Default: never."""
 
     # Commands a ruleset still takes once the fight has ended (treating injuries, days passing).
     after_fight_commands: tuple[type[Command], ...] = ()
@@ -636,6 +656,9 @@ class Ruleset(ABC):
 
     def _end_turn(self, state: EncounterState, cmd: EndTurn) -> list[Event]:
         self.require_turn(state, cmd.combatant_id)
+        waiting = self.turn_end_refusal(state)
+        if waiting is not None:
+            raise waiting
         self.before_end_turn(state)
         c = state.combatants[cmd.combatant_id]
         after = self.budget(c).at_turn_end(c.action_points)

@@ -17,6 +17,7 @@ from domain.core.encounter import (
     InitiativeRolled,
 )
 from domain.core.errors import RuleViolation
+from domain.core.pending import Decision as PendingDecision
 from domain.core.ruleset import CommandInfo, Ruleset, replace
 from domain.places_of_power import (
     attacks,
@@ -38,6 +39,7 @@ from domain.places_of_power import (
     morale,
     movement,
     non_lethal,
+    pending,
     pull_your_punch,
     statuses,
     weapons_at_hand,
@@ -48,7 +50,7 @@ from domain.places_of_power.sheet import Sheet, bad_skill_die
 from domain.places_of_power.coverage import COVERAGE, Section
 from domain.places_of_power.grapples import penalty_owed
 from domain.places_of_power.harm import apply_penalties
-from domain.places_of_power.table import Rules, can_act, rules
+from domain.places_of_power.table import Rules, can_act
 
 Decision = Callable[["PlacesOfPower", EncounterState, Any, Dice], list[Event]]
 
@@ -169,12 +171,11 @@ class PlacesOfPower(Ruleset):
     def place_joiner(self, state: EncounterState, added: CombatantAdded) -> list[str]:
         return initiative.place_joiner(state, added)
 
-    def before_end_turn(self, state: EncounterState) -> None:
-        if rules(state).exchange is not None:
-            ex = rules(state).exchange
-            raise RuleViolation("exchange_pending", f"Attack {ex.id} is still waiting for a decision.")
-        for hook in BEFORE_END_TURN:
-            hook(state)
+    def pending(self, state: EncounterState) -> list[PendingDecision]:
+        return pending.pending(self, state)
+
+    # before_end_turn: the base's. What refused ending a turn here (an attack being resolved, a
+    # Bleeding or Burning due) are pending decisions: Ruleset._end_turn refuses while they wait.
 
     def round_began(self, state: EncounterState) -> EncounterState:
         for hook in ROUND_BEGAN:

@@ -1,4 +1,4 @@
-"""The pure parts of the live streams: prompts, presence, the SSE framing, the outbox, the log
+"""The pure parts of the live streams: presence, the SSE framing, the outbox, the log
 redaction of ``?token=``."""
 
 from __future__ import annotations
@@ -13,78 +13,13 @@ import pytest
 
 from domain.core.encounter import Combatant, EncounterState
 from projections.presence import Connected, Presence, presence_for, with_presence
-from projections.prompts import prompts_for
 from projections.visibility import GM, Viewer
 from server.live import Outbox, SlowConsumer, sse_bytes
 from server.redaction import redact_record
 from server.live_feed import Item
 
-MIRA, KESS, BANDIT, ASSASSIN = "mira", "kess", "bandit", "assassin"
-
-
-def view(**rules: object) -> dict[str, object]:
-    return {
-        "combatants": {
-            MIRA: {"id": MIRA, "controller": "player", "sheet": {}},
-            KESS: {"id": KESS, "controller": "player", "sheet": {}},
-            BANDIT: {"id": BANDIT, "controller": "gm", "sheet": {}},
-        },
-        "turn": None,
-        "round": 1,
-        "rules": rules,
-    }
-
-
-def exchange(stage: str, awaiting: str) -> dict[str, object]:
-    return {"id": 9, "stage": stage, "awaiting": awaiting,
-            "choices": [{"name": "Evade", "action_points": 1}, {"name": "TakeIt", "action_points": 0}]}
-
-
-def test_the_defence_prompts_the_defenders_player_only() -> None:
-    """"Pending decisions reach the client that must decide (the defender's player)"."""
-    v = view(exchange=exchange("defence", MIRA))
-    (p,) = prompts_for(v, Viewer("player", frozenset({MIRA})))
-    assert (p.kind, p.command, p.combatant_id, p.choice_field, p.stage) == (
-        "attack_exchange", "Defend", MIRA, "defence", "defence")
-    assert p.body == {"type": "Defend", "attack": 9, "combatant_id": MIRA}
-    assert [(c.name, c.action_points) for c in p.choices] == [("Evade", 1), ("TakeIt", 0)]
-    assert prompts_for(v, Viewer("player", frozenset({KESS}))) == []
-    assert prompts_for(v, Viewer("spectator")) == []
-    assert prompts_for(v, GM) == []  # a player's decision: the GM may step in, but is not prompted
-
-
-@pytest.mark.parametrize(("stage", "awaiting", "command", "field"), [
-    ("defence", BANDIT, "Defend", "defence"),
-    ("riposte", BANDIT, "Defend", "defence"),
-    ("critical", BANDIT, "ChooseCriticalEffect", "effect"),
-    ("spend", BANDIT, "SpendSuccesses", "split"),
-    ("pull", BANDIT, "PullYourPunch", "pull"),
-    ("mishap", "gm", "ResolveMishap", "result"),
-])
-def test_the_gm_is_prompted_for_npcs_and_mishaps(stage: str, awaiting: str, command: str, field: str) -> None:
-    (p,) = prompts_for(view(exchange=exchange(stage, awaiting)), GM)
-    assert (p.command, p.choice_field) == (command, field)
-    assert p.combatant_id == (None if awaiting == "gm" else BANDIT)
-    assert ("combatant_id" in p.body) == (awaiting != "gm")
-    assert prompts_for(view(exchange=exchange(stage, awaiting)), Viewer("player", frozenset({MIRA}))) == []
-
-
-def test_a_rolling_exchange_prompts_nobody() -> None:
-    assert prompts_for(view(exchange=exchange("rolling", MIRA)), Viewer("player", frozenset({MIRA}))) == []
-
-
-def test_a_called_check_and_a_due_status_prompt_the_character() -> None:
-    v = view(checks={"12": {"id": 12, "combatant_id": MIRA, "status": "called"},
-                     "7": {"id": 7, "combatant_id": MIRA, "status": "rolled"}})
-    v["turn"] = MIRA
-    v["combatants"][MIRA]["sheet"] = {"statuses": [{"name": "Bleeding", "due": True},  # type: ignore[index]
-                                                   {"name": "Burning", "due": False}]}
-    prompts = prompts_for(v, Viewer("player", frozenset({MIRA})))
-    assert [(p.kind, p.command, p.body) for p in prompts] == [
-        ("check", "RollCheck", {"type": "RollCheck", "combatant_id": MIRA, "check": 12}),
-        ("status_due", "ResolveStatus", {"type": "ResolveStatus", "combatant_id": MIRA, "status": "Bleeding"}),
-    ]
-    assert prompts_for(v, Viewer("player", frozenset({KESS}))) == []
+MIRA, KESS, ASSASSIN = "mira", "kess", "assassin"
+# the prompts: tests/unit/test_pending.py (any ruleset), tests/rulesets/places_of_power/test_pending.py
 
 
 def state_with_hidden() -> EncounterState:
