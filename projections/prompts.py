@@ -55,7 +55,13 @@ def prompts_for(ruleset: Ruleset, state: EncounterState, viewer: Viewer) -> list
     if viewer.role not in ("gm", "player"):
         return []
     seen = seen_by(ruleset, state, viewer)
-    return [_prompt(d) for d in ruleset.pending(seen) if decides(seen, viewer, d.combatant_id)]
+    mine = [d for d in ruleset.pending(seen) if decides(seen, viewer, d.combatant_id)]
+    if not mine or viewer.sees_all:
+        return [_prompt(d) for d in mine]
+    # what the viewer's own view says waits may not wait in the fight (a hidden combatant moves
+    # first): only what the fight waits for is prompted, with the choices the viewer may see
+    waiting = {d.id for d in ruleset.pending(state)}
+    return [_prompt(d) for d in mine if d.id in waiting]
 
 
 def decides(seen: EncounterState, viewer: Viewer, who: str | None) -> bool:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 # The lifecycle's codes: stable, for clients to switch on. A new refusal of the lifecycle
 # adds its code here first, a ruleset's to its own table (RuleViolation refuses an unknown code).
 CODES: dict[str, str] = {
+    "decision_pending": "The fight waits for a decision before the turn may end.",
     "already_started": "The fight has already started.",
     "combatant_has_turn": "The combatant is acting now: end their turn first.",
     "dice_missing": "Fewer dice were reported than the command rolls.",

@@ -42,7 +42,7 @@ class Decision(msgspec.Struct, frozen=True, kw_only=True):
 
     ``combatant_id`` decides (a player for their own, the GM for an NPC); None: the GM's own
     decision. ``blocks_turn_end``: the turn in progress may not end while it waits, refused
-    with ``refusal``."""
+    with ``refusal`` (default: ``decision_pending``, naming the decision)."""
 
     id: str  # stable while the decision is pending: a client shows each once
     kind: str
@@ -56,15 +56,13 @@ class Decision(msgspec.Struct, frozen=True, kw_only=True):
     refusal: Refusal | None = None
     summary: str = ""  # for whoever decides: what is asked of them
 
-    def __post_init__(self) -> None:
-        if self.blocks_turn_end and self.refusal is None:
-            raise ValueError(f"decision {self.id} blocks the end of the turn: say how (its refusal)")
-
     def answer(self, choice: Choice | None = None) -> dict[str, Any]:
-        """The command answering this decision with ``choice`` (None: when there is nothing to choose)."""
+        """The command answering this decision with ``choice`` (None: when there is nothing to
+        choose), its ``type`` included."""
+        body = {"type": self.command, **self.body}
         if choice is None:
-            return dict(self.body)
+            return body
         if choice.answer is not None:
-            return {**self.body, **choice.answer}
+            return {**body, **choice.answer}
         assert self.choice_field is not None, f"decision {self.id} has nothing to choose"
-        return {**self.body, self.choice_field: choice.name}
+        return {**body, self.choice_field: choice.name}

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.core.concerns import CombatantId
+from domain.core.concerns import CombatantId, Parties
 from domain.core.encounter import Command, Event
 from domain.core.errors import RuleViolation
 from domain.core.pending import Choice, Decision
@@ -38,7 +38,7 @@ class ReactionWindow(msgspec.Struct, frozen=True, kw_only=True):
 
     id: str
     actor: CombatantId
-    may_react: tuple[CombatantId, ...]
+    may_react: Parties[tuple[CombatantId, ...]]  # the window is about each who may react
     reactions: tuple[str, ...]
     trigger: str = ""
     answers: dict[CombatantId, str] = msgspec.field(default_factory=dict)

@@ -207,8 +207,11 @@ class Ruleset(ABC):
     def turn_end_refusal(self, state: EncounterState) -> RuleViolation | None:
         """The refusal ending the turn gets while a decision that blocks it waits, if any."""
         for decision in self.pending(state):
-            if decision.blocks_turn_end and decision.refusal is not None:
-                return decision.refusal.violation()
+            if decision.blocks_turn_end:
+                if decision.refusal is not None:
+                    return decision.refusal.violation()
+                return RuleViolation("decision_pending", f"{decision.summary or 'A decision'} is still awaited "
+                                     f"({decision.command}).", decision=decision.id)
         return None
 
     # ------------------------------------------------------------- who sees what

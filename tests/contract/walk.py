@@ -62,6 +62,7 @@ class Table:
     state: EncounterState = field(init=False)
     hidden: dict[str, str] = field(default_factory=dict)  # hidden id -> name, as added
     refused: int = 0
+    states: list[EncounterState] = field(default_factory=list)  # after each accepted command
 
     def __post_init__(self) -> None:
         self.seed = self.seed or self.rng.randbytes(32)
@@ -78,6 +79,7 @@ class Table:
         for event in new:
             self.state = self.ruleset.evolve(self.state, event)
         self.events.extend(new)
+        self.states.append(self.state)
         return new
 
     def attempt(self, command: Command) -> bool:
@@ -130,10 +132,8 @@ class Table:
 
 def answer(ruleset: Ruleset, decision: Any, rng: random.Random) -> Command:
     """The command a pending ``decision`` asks for, with one of its choices when it offers some."""
-    body = dict(decision.body)
-    if decision.choice_field is not None and decision.choices:
-        body[decision.choice_field] = rng.choice(decision.choices).name
-    return msgspec.convert(body, ruleset.command_type)
+    choice = rng.choice(decision.choices) if decision.choice_field is not None and decision.choices else None
+    return msgspec.convert(decision.answer(choice), ruleset.command_type)
 
 
 def walked(ruleset: Ruleset, seed: int, steps: int) -> Table:

@@ -33,7 +33,7 @@ from domain.core.pending import Choice, Decision, Refusal
 from domain.core.ruleset import Ruleset, replace
 from projections.prompts import prompts_for
 from projections.visibility import GM, Viewer
-from tests.unit.pending_contract import check_pending
+from tests.contract.pending import check_pending
 
 
 class Sheet(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -173,9 +173,26 @@ def test_the_turn_does_not_end_while_a_decision_that_blocks_it_waits() -> None:
     assert t.state.turn == "kess" and t.state.rules["weather"] is None
 
 
-def test_a_blocking_decision_names_its_refusal() -> None:
-    with pytest.raises(ValueError, match="its refusal"):
-        Decision(id="x", kind="x", combatant_id=None, command="X", body={}, blocks_turn_end=True)
+def test_a_blocking_decision_without_a_refusal_of_its_own_is_refused_as_decision_pending() -> None:
+    """A decision that blocks the end of the turn and names no refusal still stops it, with the
+    lifecycle's ``decision_pending`` naming what is awaited."""
+
+    class Waits(Ruleset):
+        id, name, sheet_type = "waits", "Waits", Sheet
+
+        def budget(self, combatant: Any) -> ActionPointBudget:
+            raise NotImplementedError
+
+        def roll_initiative(self, state: Any, dice: Any) -> Any:
+            raise NotImplementedError
+
+        def pending(self, state: Any) -> list[Decision]:
+            return [Decision(id="x:1", kind="x", combatant_id=None, command="Choose", body={},
+                             summary="The GM's ruling", blocks_turn_end=True)]
+
+    refused = Waits().turn_end_refusal(None)  # type: ignore[arg-type]
+    assert refused is not None and refused.code == "decision_pending"
+    assert "The GM's ruling is still awaited (Choose)" in str(refused) and refused.details == {"decision": "x:1"}
 
 
 def test_prompts_are_read_from_what_the_viewer_may_see() -> None:

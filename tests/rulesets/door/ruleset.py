@@ -35,7 +35,7 @@ from domain.core.durations import Boundary, Duration, after
 from domain.core.encounter import Combatant, Command, EncounterState, Event, InitiativeRoll, InitiativeRolled
 from domain.core.errors import RuleViolation, ruleset_codes
 from domain.core.initiative import Entry, order_descending, roll_exploding
-from domain.core.pending import Choice, Decision
+from domain.core.pending import Choice, Decision, Refusal
 from domain.core.phases import Phase, PhasePosition, Phases
 from domain.core.resources import Resource, Resources, held
 from domain.core.ruleset import Ruleset
@@ -48,6 +48,7 @@ OWN_CODES = ruleset_codes({
     "door_resolve_first": "Resolve the declared action before ending the turn.",
 })
 
+RESOLVE_FIRST = Refusal(code="door_resolve_first", message=OWN_CODES["door_resolve_first"])
 ACTIONS = "actions"
 REACTION = "reaction"
 PARRY = "parry"
@@ -215,7 +216,7 @@ class Door(Ruleset):
     def before_end_turn(self, state: EncounterState) -> None:
         r = rules(state)
         if state.turn not in r.resolved:
-            raise RuleViolation("door_resolve_first", "Resolve the declared action before ending the turn.")
+            raise RESOLVE_FIRST.violation()
 
     def pending(self, state: EncounterState) -> list[Decision]:
         if state.status != "active":
@@ -237,7 +238,7 @@ class Door(Ruleset):
             return []  # the one who resolved has still to end their turn
         return [Decision(id=f"resolve:{state.round}:{mover}", kind="resolve", combatant_id=mover,
                          command="DoorResolve", body={"combatant_id": mover}, blocks_turn_end=True,
-                         summary="Resolve the declared action.")]
+                         refusal=RESOLVE_FIRST, summary="Resolve the declared action.")]
 
     # ---------------------------------------------------------- decider
 

@@ -29,7 +29,7 @@ from domain.places_of_power.statuses import ApplyStatus
 from projections.prompts import prompts_for
 from projections.visibility import GM, Viewer
 from tests.rulesets.places_of_power.fight import Fight
-from tests.unit.pending_contract import check_pending
+from tests.contract.pending import check_pending
 
 KNIFE = {"name": "Knife", "skill": "Knife", "kind": "melee",
          "ranges": {"Melee": {"difficulty": "Normal", "damage": 2}}}
