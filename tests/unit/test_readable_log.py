@@ -17,8 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from domain.core.log import missing_sentences, stray_sentences
 from domain.rulesets import default_registry
 from projections.readable_log import OUT_OF_SIGHT, LogEvent, as_text, render, sentences_for
+from tests.unit.duel import Duel, Untold
 
 RULESETS = default_registry().all()
 EVENT_TYPES = sorted({(r.id, t.__struct_config__.tag, t) for r in RULESETS for t in r.event_types},
@@ -39,6 +41,53 @@ def test_no_sentence_for_an_event_type_that_is_gone() -> None:
     known = {tag for r in RULESETS for tag in sentences_for(r.id)}
     registered = {t.__struct_config__.tag for r in RULESETS for t in r.event_types}
     assert known - registered == set(), "sentences for event types no ruleset has"
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=[r.id for r in RULESETS])
+def test_no_registered_ruleset_misses_a_sentence(ruleset: Any) -> None:
+    """The helper a contract test over the registry calls: every event type is told, and no
+    sentence is left for an event type the ruleset no longer has."""
+    assert missing_sentences(ruleset) == set()
+    assert stray_sentences(ruleset) == set()
+
+
+def test_missing_sentences_finds_an_event_type_without_one() -> None:
+    assert missing_sentences(Duel()) == {"Shrugged"}
+    assert missing_sentences(Untold()) == {"AttackDeclared", "Struck", "Shrugged"}
+
+
+DUEL = [
+    LogEvent(1, "EncounterOpened", {"encounter_id": "e", "ruleset": "duel", "name": "At dawn",
+                                    "dice_policy": "seeded", "seed_commitment": "sha256:00"}),
+    LogEvent(2, "CombatantAdded", {"combatant_id": "id-mira", "name": "Mira", "side": "party", "controller": "player",
+                                   "sheet": {}, "action_points": 3}),
+    LogEvent(3, "CombatantAdded", {"combatant_id": "id-bandit", "name": "Bandit", "side": "enemies",
+                                   "controller": "gm", "sheet": {}}),
+    LogEvent(4, "InitiativeRolled", {"rolls": [{"who": "id-mira", "die": {"face": 4}, "modifier": 0, "total": 4},
+                                               {"who": "npcs", "die": {"face": 2}, "modifier": 0, "total": 2}],
+                                     "order": ["id-mira", "id-bandit"]}),
+    LogEvent(5, "RoundStarted", {"round": 2, "action_points": {"id-mira": 3, "id-bandit": 3}}),
+    LogEvent(6, "AttackDeclared", {"blow": 1, "by": "id-mira", "at": ["id-bandit"]}),
+    LogEvent(7, "Struck", {"blow": 1, "combatant_id": "id-bandit", "wounds": 2}, {"request_id": "r6"}),
+    LogEvent(8, "TurnEnded", {"combatant_id": "id-mira", "action_points": 2}),
+]
+
+
+def test_the_lifecycle_speaks_no_game_and_a_ruleset_tells_its_own_events() -> None:
+    """Core's sentences name no game's points or groups ("keeping N Action Points", "the GM
+    for the NPCs" are Places of Power's words, lent by its ruleset); a ruleset's own events
+    are told with its own sentences, whatever their shape."""
+    said = [e.sentence for e in render(DUEL, Duel())]
+    assert said == [
+        "The encounter “At dawn” opens: Duel, seeded dice.",
+        "Mira joins the fight on the party side.",
+        "The Bandit joins the fight on the enemies side.",
+        "Initiative: Mira 4 + 0 = 4 and someone 2 + 0 = 2. The order of play: Mira and the Bandit.",
+        "Round 2.",
+        "Mira swings at the Bandit.",
+        "The Bandit takes 2 wounds.",
+        "Mira ends the turn.",
+    ]
 
 
 def test_an_unknown_event_type_gets_a_generic_sentence() -> None:
