@@ -30,10 +30,19 @@ class Seat:
 
 @dataclass(frozen=True)
 class Send:
-    """A command to send; ``by``: the combatant whose player sends it (None: the GM)."""
+    """A command to send; ``by``: the combatant whose player sends it (None: the GM).
+    ``may_refuse``: the script is told a refusal by the rules (else the demo stops on one)."""
 
     command: Json
     by: str | None = None
+    may_refuse: bool = False
+
+
+@dataclass(frozen=True)
+class Aside:
+    """A line the script adds to the telling: what the server refused, which no event records."""
+
+    text: str
 
 
 @dataclass(frozen=True)
@@ -60,8 +69,9 @@ class Stuck(Exception):
     """The fight waits for something the script cannot do: the GM ends it there, told why."""
 
 
-# A script yields commands and is sent, for each, the refusal it got (None: it was taken).
-Script = Generator[Send, "Refusal | None", None]
+# A script yields commands (and asides) and is sent, for each command, the refusal it got
+# (None: it was taken); a part of a script may return what it did.
+Script = Generator["Send | Aside", "Refusal | None", Any]
 
 
 class DemoFight(ABC):
@@ -75,6 +85,6 @@ class DemoFight(ABC):
         """The commands of the fight, from rolling initiative to its last turn (the driver
         ends the encounter). Stops by returning, or by raising ``Stuck``."""
 
-    def summary(self, state: Json) -> list[str]:
-        """Lines that sum the fight up once it has ended (``state``: as the GM sees it)."""
+    def summary(self, table: Table) -> list[str]:
+        """Lines that sum the fight up once it has ended (``table.state``: as the GM sees it)."""
         return []

@@ -51,6 +51,7 @@ from domain.places_of_power.table import Rules, can_act, rules
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from domain.core.demo import DemoFight
     from domain.core.log import Sentence, Wording
     from domain.core.tally import Exchange, Step, Tally
 
@@ -256,7 +257,7 @@ class PlacesOfPower(Ruleset):
             for name, (cost, text) in ACTION_COSTS.items()
         ]
 
-    # what it tells: its log sentences, what its events count
+    # what it tells: its log sentences, what its events count, its demo fight
     # (imported here, not above, so that these hooks stay in one place of the class)
 
     def sentences(self) -> Mapping[str, Sentence]:
@@ -278,3 +279,8 @@ class PlacesOfPower(Ruleset):
         from domain.places_of_power import statistics
 
         return statistics.tally(event, exchange)
+
+    def demo(self) -> DemoFight:
+        from domain.places_of_power.demo import AmbushAtTheFord
+
+        return AmbushAtTheFord()

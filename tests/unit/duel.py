@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 
 from domain.core.action_points import ActionPointBudget, RoundGrantBudget
+from domain.core.demo import DemoFight, Script, Seat, Send, Table
 from domain.core.dice import Dice
 from domain.core.encounter import Combatant, EncounterState, Event, InitiativeRoll, InitiativeRolled
 from domain.core.log import Sentence, Story
@@ -85,6 +86,28 @@ class Duel(Ruleset):
             return [Tally(event.combatant_id, "hits_taken", event.wounds, exchange.attacker),
                     Tally(exchange.attacker, "hits_dealt", event.wounds, event.combatant_id)]
         return []
+
+
+class Dawn(DemoFight):
+    """Duel's demo fight: two duellists, who end their turns until the rounds are played."""
+
+    name = "At dawn (fracas demo)"
+    cast = (Seat("Mira", "party", "player", {"speed": 2}), Seat("Bandit", "enemies", "gm", {}))
+
+    def play(self, table: Table) -> Script:
+        yield Send({"type": "RollInitiative"})
+        yield Send({"type": "StartEncounter"})
+        while table.state["round"] <= table.rounds:
+            turn = table.state["turn"]
+            yield Send({"type": "EndTurn", "combatant_id": turn}, turn)
+
+    def summary(self, table: Table) -> list[str]:
+        return [f"Both stand after round {table.rounds}."]
+
+
+class WithDemo(Duel):
+    def demo(self) -> DemoFight:
+        return Dawn()
 
 
 class Untold(Duel):
