@@ -28,19 +28,7 @@ from typing import Any
 
 import msgspec
 
-from domain.core.log import (
-    LIFECYCLE,
-    Sentence,
-    Story,
-    cap,
-    count,
-    generic,
-    listed,
-    number,
-    sentences_of,
-    story_for,
-    words,
-)
+from domain.core.log import Sentence, cap, generic, sentences_of, story_for
 from domain.core.ruleset import Registry, Ruleset
 
 REDACTED = "Redacted"
@@ -66,12 +54,6 @@ class LogEntry(msgspec.Struct, kw_only=True):
     round: int
     sentence: str
     undone: bool = False
-
-
-# The words (``Story``, the lifecycle's sentences, the helpers) are domain/core/log.py's; they
-# are named here too for the readers of this module.
-__all__ = ["LIFECYCLE", "OUT_OF_SIGHT", "LogEntry", "LogEvent", "Sentence", "Story", "as_text", "cap", "count",
-           "generic", "listed", "number", "render", "sentences_for", "words"]
 
 
 def ruleset_named(ruleset: Ruleset | str | None) -> Ruleset | None:
