@@ -184,28 +184,30 @@ class Fight:
 
     def play(self, fight: DemoFight, table: Table) -> None:
         """Run the script: each command sent, its refusal (or None) sent back."""
-        assert self.teller is not None
         script = fight.play(table)
         answer: Refusal | None = None
         try:
             while True:
                 step = script.send(answer)
                 if isinstance(step, Aside):
-                    self.teller.aside(step.text)
+                    if self.teller is not None:
+                        self.teller.aside(step.text)
                     answer = None
                 else:
                     answer = self.send(step, table)
         except StopIteration:
             return
         except Stuck as stuck:
-            self.teller.tell()
-            self.teller.aside(str(stuck))
+            if self.teller is not None:
+                self.teller.tell()
+                self.teller.aside(str(stuck))
 
 
 def set_up(fight: Fight, ruleset: Ruleset, demo: DemoFight, operator_key: str | None, rounds: int,
-           out: Callable[[str], None]) -> tuple[Table, str]:
+           out: Callable[[str], None], *, tell: bool = True) -> tuple[Table, str]:
     """Open the encounter, seat the cast and hand out tokens. Returns the table the script
-    reads and a spectator token for reading the history afterwards."""
+    reads and a spectator token for reading the history afterwards. ``tell``: tell the fight
+    from the log as it goes (else silent: no log is read)."""
     api = fight.api
     opened = api.call("POST", "/encounters", operator_key,
                       {"ruleset": ruleset.id, "name": demo.name, "dice_policy": "seeded"},
@@ -226,13 +228,14 @@ def set_up(fight: Fight, ruleset: Ruleset, demo: DemoFight, operator_key: str | 
             fight.players[cid] = minted["token"]
     spectator = api.call("POST", f"/encounters/{fight.enc}/tokens", fight.gm,
                          {"role": "spectator", "label": "fracas demo: the newcomer"}, what="minting a spectator token")
-    fight.teller = Teller(api, fight.enc, spectator["token"], out)  # the newcomer's view of the fight
-    fight.teller.tell()
-    for cid, name in fight.names.items():
-        if cid in fight.players:
-            out(f"{name}'s player gets a token that acts for {name} only.")
-    if len(fight.players) < len(fight.names):
-        out("The GM plays the others.")
+    if tell:
+        fight.teller = Teller(api, fight.enc, spectator["token"], out)  # the newcomer's view of the fight
+        fight.teller.tell()
+        for cid, name in fight.names.items():
+            if cid in fight.players:
+                out(f"{name}'s player gets a token that acts for {name} only.")
+        if len(fight.players) < len(fight.names):
+            out("The GM plays the others.")
     table = Table(ids=ids, players=frozenset(fight.players), rounds=rounds, state=fight.refresh())
     return table, str(spectator["token"])
 
