@@ -10,10 +10,10 @@ processes sharing them). It reads it
 2. **warm**, after one fight has been played (every code path a fight uses imported and run once);
 3. **after N**: ``--encounters`` more fights (default 1,000), each the scripted Places of Power fight
    of ``fracas demo`` (``domain/places_of_power/demo.py``, played by ``server/demo.py``: Mira and
-   Kess, players with their own tokens, against two bandits, full sheets with weapons and armour, a spectator token, initiative rolled, started, then
-   ``--rounds`` rounds (default 1) of attacks and every step of their exchanges: tens of events each),
-   left active (not ended), played by ``--workers`` threads (default 8), each with its own keep-alive
-   HTTP connection;
+   Kess, players with their own tokens, against two bandits, full sheets with weapons and armour, a
+   spectator token, initiative rolled, started, then ``--rounds`` rounds (default 1) of attacks and
+   every step of their exchanges: tens of events each), left active (not ended), played by
+   ``--workers`` threads (default 8), each with its own keep-alive HTTP connection;
 4. **after a GET of each**: every encounter read once more (``GET /encounters/{id}``, the GM's
    token, an async httpx client over ``--workers`` connections). That the server answered them from
    its cache is checked in PostgreSQL's statistics: a cache miss looks the encounter up in
