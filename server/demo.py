@@ -130,13 +130,15 @@ class Teller:
     def __init__(self, api: Api, encounter_id: str, token: str, out: Callable[[str], None]) -> None:
         self.api, self.enc, self.token, self.out = api, encounter_id, token, out
         self.told = 0  # the last version told
+        self.round = 0  # the round of the last line told
 
     def tell(self) -> None:
         log = self.api.call("GET", f"/encounters/{self.enc}/log", self.token, what="reading the log")
         for entry in log["entries"]:
             if entry["versions"][-1] <= self.told:
                 continue
-            if entry["sentence"].startswith("Round "):
+            if entry["round"] != self.round:
+                self.round = entry["round"]
                 self.out("")
             self.out(entry["sentence"])
             self.told = entry["versions"][-1]
