@@ -9,11 +9,11 @@ processes sharing them). It reads it
 1. **at start**, once ``GET /health`` answers;
 2. **warm**, after one fight has been played (every code path a fight uses imported and run once);
 3. **after N**: ``--encounters`` more fights (default 1,000), each the scripted Places of Power fight
-   of ``fracas demo`` (``server/demo.py``: Mira and Kess, players with their own tokens, against two
-   bandits, full sheets with weapons and armour, a spectator token, initiative rolled, started, then
-   ``--rounds`` rounds (default 1) of attacks and every step of their exchanges: tens of events each),
-   left active (not ended), played by ``--workers`` threads (default 8), each with its own keep-alive
-   HTTP connection;
+   of ``fracas demo`` (``domain/places_of_power/demo.py``, played by ``server/demo.py``: Mira and
+   Kess, players with their own tokens, against two bandits, full sheets with weapons and armour, a
+   spectator token, initiative rolled, started, then ``--rounds`` rounds (default 1) of attacks and
+   every step of their exchanges: tens of events each), left active (not ended), played by
+   ``--workers`` threads (default 8), each with its own keep-alive HTTP connection;
 4. **after a GET of each**: every encounter read once more (``GET /encounters/{id}``, the GM's
    token, an async httpx client over ``--workers`` connections). That the server answered them from
    its cache is checked in PostgreSQL's statistics: a cache miss looks the encounter up in
@@ -127,14 +127,15 @@ class Played:
 
 
 def play_one(base_url: str, rounds: int) -> Played:
-    """``fracas demo``'s fight (server/demo.py), left active: not ended, silent."""
+    """``fracas demo``'s fight (server/demo.py), left active: not ended, silent (no log read)."""
     api = demo.Api(base_url, timeout=60.0)
     try:
-        narrator = demo.Narrator(lambda _line: None, rounds)
-        fight = demo.Fight(api, narrator, demo.SETUP_COMMANDS + demo.COMMANDS_PER_ROUND * rounds)
-        demo.set_up(fight, os.environ.get("FRACAS_OPERATOR_KEY") or None)
-        fight.play(rounds)
-        return Played(fight.enc, fight.gm, int(fight.state["version"]))
+        ruleset, script = demo.demo_of(demo.DEFAULT_RULESET)
+        fight = demo.Fight(api, demo.SETUP_COMMANDS + demo.COMMANDS_PER_ROUND * rounds)
+        table, _ = demo.set_up(fight, ruleset, script, os.environ.get("FRACAS_OPERATOR_KEY") or None, rounds,
+                               lambda _line: None, tell=False)
+        fight.play(script, table)
+        return Played(fight.enc, fight.gm, int(table.state["version"]))
     finally:
         api.close()
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from domain.core.ruleset import Registry
 from projections.combatant_statistics import CombatantStatistics
 from projections.encounter_list import EncounterList
 from projections.runner import Projection
 
 
-def all_projections() -> list[Projection]:
-    return [EncounterList(), CombatantStatistics()]
+def all_projections(registry: Registry | None = None) -> list[Projection]:
+    """``registry``: the rulesets whose events the statistics count (default: ``domain.rulesets``)."""
+    return [EncounterList(), CombatantStatistics(registry)]
 
 
 def named(names: list[str] | None) -> list[Projection]:

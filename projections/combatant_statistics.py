@@ -1,19 +1,12 @@
 """Per-combatant statistics: attacks made and landed, Hits dealt and taken, defences tried and
 won, Action Points spent, rolls and their outcome classes.
 
-What counts (Places of Power's events; any ruleset whose events carry the same fields):
-
-- an attack is made when it is declared (``AttackDeclared``, a spell's attack too), and lands
-  when its exchange ends with the blow reaching a target (``ExchangeEnded`` ``hit``,
-  ``tanked``, ``shielded`` or ``pulled``); a Riposte is the defender's Hit, not an attack;
-- Hits are the damage of ``HitsTaken``, dealt by the other side of the exchange (a Riposte
-  deals them to the attacker, a Human Shield takes them for the defender), and the Hits a
-  status (Bleeding, Burning) deals, taken from no one;
-- a defence is tried with each ``DefenceRolled`` and won when it succeeds;
-- Action Points spent: the cost every action event carries (``action_points`` of an attack,
-  a defence, an action, a spell, a grapple ...), paid by its actor;
-- rolls: every roll judged into an outcome class (an attack, a check, healing, a spell, a
-  taunt, disengaging, a status check, treating an injury), counted by class.
+What an event counts is its ruleset's to say (``Ruleset.tally``, domain/core/tally.py): the
+encounter's ``EncounterOpened`` names the ruleset, each event is read as that ruleset's
+type, and the projection adds up the tallies it gets, reading no payload itself. An event
+that is a step of an attack exchange (``Ruleset.exchange``) is tallied knowing both sides
+of it: the exchange's sides are kept (``combatant_statistics_attacks``) for later batches.
+A ruleset this server does not know, or an event its ruleset cannot read, counts nothing.
 
 Counts are kept per pair (combatant, opponent): an attack is the attacker's against the
 defender, a Hit the taker's from the dealer, an action with no one else ``''``. A reader
@@ -24,6 +17,7 @@ A retcon folds the encounter afresh from its history: what was undone no longer 
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -32,85 +26,39 @@ from typing import Any
 import asyncpg
 import msgspec
 
+from domain.core.encounter import LIFECYCLE_EVENTS, CombatantAdded, CombatantRemoved, EncounterOpened, Event
+from domain.core.ruleset import Registry, Ruleset
+from domain.core.tally import OUTCOME, STATISTICS, Exchange
 from projections.event_log import LoggedEvent, Slice, by_encounter, effective_versions
 from projections.rows import as_json
 from projections.runner import Projection
 
+log = logging.getLogger("fracas.projections")
+
 NAME = "combatant_statistics"
 LIVE = f"(SELECT generation FROM projection_checkpoints WHERE projection = '{NAME}' AND live)"
 
-COUNTS = ("attacks_made", "attacks_landed", "hits_dealt", "hits_taken", "defences_tried", "defences_won",
-          "action_points_spent", "rolls")
-OUTCOME = "outcome:"  # rolls by outcome class: "outcome:Full Success"
-LANDED = frozenset({"hit", "tanked", "shielded", "pulled"})  # ExchangeEnded results where the blow reached a target
-NOT_SPENT = frozenset({"CombatantAdded", "TurnEnded", "RoundStarted"})  # their action_points are a balance, not a cost
-ACTOR_FIELDS = ("healer", "caster", "attacker", "combatant_id", "controller")
-OPPONENT_FIELDS = ("target", "patient", "defender", "held", "holder", "combatant_id")
-NO_ROLL = frozenset({"AttackRolled", "CheckOutcomeChanged"})  # counted with their attack / not a roll
+COUNTS = STATISTICS
 
 Key = tuple[str, str]  # (encounter id, combatant id or attack id as text)
+_TYPES: dict[type[Ruleset] | None, dict[str, type[Event]]] = {}  # by ruleset class (None: the lifecycle's)
 
 
-def actor_of(type_name: str, data: dict[str, Any]) -> str | None:
-    """Who acts in an event: the defender of a defence, else its healer, caster, attacker ..."""
-    if type_name == "DefenceRolled":
-        return data.get("defender")
-    for f in ACTOR_FIELDS:
-        v = data.get(f)
-        if isinstance(v, str) and v:
-            return v
-    return None
+def _types_of(ruleset: Ruleset | None) -> dict[str, type[Event]]:
+    """The event types an encounter's events are read as, by tag (converting to the one type
+    is many times faster than to the union: msgspec keeps the type's decoding plan)."""
+    key = type(ruleset) if ruleset is not None else None
+    found = _TYPES.get(key)
+    if found is None:
+        kinds = ruleset.event_types if ruleset is not None else LIFECYCLE_EVENTS
+        found = _TYPES[key] = {t.__struct_config__.tag: t for t in kinds}
+    return found
 
 
-def opponent_of(data: dict[str, Any], actor: str, attack: tuple[str, str] | None) -> str:
-    """Who the actor acts on: the other side of the exchange, else the target, patient ..."""
-    if attack is not None:
-        attacker, defender = attack
-        return defender if actor == attacker else attacker if actor == defender else ""
-    for f in OPPONENT_FIELDS:
-        v = data.get(f)
-        if isinstance(v, str) and v and v != actor:
-            return v
-    return ""
+def _registry() -> Registry:
+    from domain.rulesets import default_registry  # the rulesets this server offers
 
-
-def counts_of(e: LoggedEvent, attack: tuple[str, str] | None) -> list[tuple[str, str, str, int]]:
-    """What one event adds: (combatant, opponent, stat, amount). ``attack``: (attacker,
-    defender) of the exchange the event belongs to, if it belongs to one."""
-    d, t = e.data, e.type
-    out: list[tuple[str, str, str, int]] = []
-    match t:
-        case "AttackDeclared":
-            out.append((d["attacker"], d["defender"], "attacks_made", 1))
-        case "AttackRolled" if attack is not None:
-            out += [(attack[0], attack[1], "rolls", 1), (attack[0], attack[1], OUTCOME + d["outcome"], 1)]
-        case "ExchangeEnded" if attack is not None and d.get("result") in LANDED:
-            out.append((attack[0], attack[1], "attacks_landed", 1))
-        case "DefenceRolled":
-            them = attack[0] if attack is not None else ""
-            out.append((d["defender"], them, "defences_tried", 1))
-            if d.get("success"):
-                out.append((d["defender"], them, "defences_won", 1))
-        case "HitsTaken":
-            taker, damage = d["combatant_id"], d["damage"]
-            dealer = "" if attack is None else attack[1] if taker == attack[0] else attack[0]
-            out.append((taker, dealer, "hits_taken", damage))
-            if dealer:
-                out.append((dealer, taker, "hits_dealt", damage))
-        case "StatusRolled" if d.get("hits"):
-            out.append((d["combatant_id"], "", "hits_taken", d["hits"]))
-    ap, outcome = d.get("action_points"), d.get("outcome")
-    spent = type(ap) is int and ap > 0 and t not in NOT_SPENT
-    rolled = isinstance(outcome, str) and outcome and t not in NO_ROLL
-    if spent or rolled:
-        who = actor_of(t, d)
-        if who is not None:
-            them = opponent_of(d, who, attack)
-            if spent:
-                out.append((who, them, "action_points_spent", ap))
-            if rolled:
-                out += [(who, them, "rolls", 1), (who, them, OUTCOME + str(outcome), 1)]
-    return [c for c in out if c[3]]
+    return default_registry()
 
 
 @dataclass(slots=True)
@@ -124,38 +72,88 @@ class Member:
 
 @dataclass
 class Tally:
-    """What a batch adds, folded in memory before it is written in a few statements."""
+    """What a batch adds, folded in memory before it is written in a few statements.
 
+    ``rulesets``: each encounter's ruleset id, as its ``EncounterOpened`` names it (the
+    caller fills in those whose opening the batch does not hold)."""
+
+    registry: Registry = field(default_factory=_registry)
+    rulesets: dict[str, str] = field(default_factory=dict)
     attacks: dict[Key, tuple[str, str]] = field(default_factory=dict)  # known: loaded and new
     new_attacks: dict[Key, tuple[str, str]] = field(default_factory=dict)
     counts: dict[tuple[str, str, str, str], int] = field(default_factory=lambda: defaultdict(int))
     members: dict[Key, Member] = field(default_factory=dict)  # joined (or rejoined) in the batch
     removed: set[Key] = field(default_factory=set)  # left, having joined before the batch
     versions: dict[str, int] = field(default_factory=dict)
+    _read: dict[tuple[str, int], tuple[Ruleset | None, Event | None]] = field(default_factory=dict)
+
+    def ruleset_of(self, encounter_id: str) -> Ruleset | None:
+        rid = self.rulesets.get(encounter_id)
+        return self.registry.get(rid) if rid is not None and rid in self.registry else None
+
+    def read(self, e: LoggedEvent) -> tuple[Ruleset | None, Event | None]:
+        """The event as its ruleset's type (None: one it cannot read: nothing to count)."""
+        read = self._read.pop((e.encounter_id, e.version), None)  # read ahead by ``steps_before``
+        return read if read is not None else self._convert(e)
+
+    def _convert(self, e: LoggedEvent) -> tuple[Ruleset | None, Event | None]:
+        if e.type == "EncounterOpened":
+            try:
+                self.rulesets[e.encounter_id] = msgspec.convert(e.data, EncounterOpened).ruleset
+            except msgspec.ValidationError:
+                pass
+        ruleset = self.ruleset_of(e.encounter_id)
+        kind = _types_of(ruleset).get(e.type)
+        if kind is None:
+            return ruleset, None
+        try:
+            return ruleset, msgspec.convert(e.data, kind)
+        except msgspec.ValidationError as exc:
+            if ruleset is not None:
+                log.warning("%s: event %s of encounter %s cannot be read as %s's (%s); it counts nothing",
+                            NAME, e.version, e.encounter_id, ruleset.id, exc)
+            return ruleset, None
 
     def fold(self, e: LoggedEvent) -> None:
         """Fold one event (its encounter's version is the caller's to keep: ``seen``)."""
-        enc, d = e.encounter_id, e.data
-        attack = None
-        if "attack_id" in d and d["attack_id"] is not None:
-            key = (enc, str(d["attack_id"]))
-            if e.type == "AttackDeclared":
-                self.attacks[key] = self.new_attacks[key] = (d["attacker"], d["defender"])
-            attack = self.attacks.get(key)
-        match e.type:
-            case "CombatantAdded":
-                key = (enc, d["combatant_id"])
-                self.members[key] = Member(d.get("seq", 0), d["name"], d["side"], d["controller"])
+        enc = e.encounter_id
+        ruleset, event = self.read(e)
+        match event:
+            case CombatantAdded():
+                key = (enc, event.combatant_id)
+                self.members[key] = Member(event.seq, event.name, event.side, event.controller)
                 self.removed.discard(key)
-            case "CombatantRemoved":
-                key = (enc, d["combatant_id"])
+            case CombatantRemoved():
+                key = (enc, event.combatant_id)
                 if key in self.members:
                     self.members[key].removed = True
                 else:
                     self.removed.add(key)
+        if ruleset is None or event is None:
+            return
+        attack = None
+        step = ruleset.exchange(event)
+        if step is not None:
+            key = (enc, str(step.id))
+            if step.opens is not None:
+                self.attacks[key] = self.new_attacks[key] = (step.opens.attacker, step.opens.defender)
+            sides = self.attacks.get(key)
+            attack = Exchange(step.id, *sides) if sides is not None else None
         counts = self.counts
-        for cid, opponent, stat, amount in counts_of(e, attack):
-            counts[(enc, cid, opponent, stat)] += amount
+        for t in ruleset.tally(event, attack):
+            if t.amount:
+                counts[(enc, t.combatant, t.opponent, t.statistic)] += t.amount
+
+    def steps_before(self, s: Slice) -> set[tuple[str, int]]:
+        """The exchanges the slice's events are steps of but do not open: their sides are
+        an earlier batch's (reads the events with their ruleset, as ``fold`` will)."""
+        out = set()
+        for e in s.events:
+            ruleset, event = self._read[(e.encounter_id, e.version)] = self._convert(e)  # kept for fold
+            step = ruleset.exchange(event) if ruleset is not None and event is not None else None
+            if step is not None and step.opens is None:
+                out.add((s.encounter_id, step.id))
+        return out
 
     def seen(self, events: Sequence[LoggedEvent]) -> None:
         """The encounter has been read up to the last of ``events`` (one encounter's, in order)."""
@@ -179,9 +177,9 @@ class Tally:
         self.seen(s.events)
 
 
-def fold_all(events: Iterable[LoggedEvent]) -> Tally:
+def fold_all(events: Iterable[LoggedEvent], registry: Registry | None = None) -> Tally:
     """A whole log folded in memory (what the tables must hold once caught up)."""
-    tally = Tally()
+    tally = Tally(registry or _registry())
     for history in by_encounter(events).values():
         tally.fold_history(history)
     return tally
@@ -226,18 +224,29 @@ ON CONFLICT (generation, encounter_id) DO UPDATE SET version = greatest(combatan
 """
 
 
+_OPENINGS = """
+SELECT encounter_id::text, data->>'ruleset' FROM events WHERE version = 1 AND encounter_id = ANY($1::uuid[])
+"""
+
+
 class CombatantStatistics(Projection):
     name = NAME
     tables = _TABLES
 
+    def __init__(self, registry: Registry | None = None) -> None:
+        self.registry = registry or _registry()
+
     async def apply(self, conn: asyncpg.Connection, generation: int, batch: Sequence[Slice]) -> None:
-        tally = Tally()
+        tally = Tally(self.registry)
         afresh = [s.encounter_id for s in batch if s.history is not None]
         for table in _TABLES if afresh else ():
             await conn.execute(f"DELETE FROM {table} WHERE generation = $1 AND encounter_id = ANY($2::uuid[])",
                                generation, afresh)
-        wanted = {(s.encounter_id, e.data["attack_id"]) for s in batch if s.history is None for e in s.events
-                  if e.type != "AttackDeclared" and isinstance(e.data.get("attack_id"), int)}
+        unopened = [s.encounter_id for s in batch if s.history is None and s.events[:1]
+                    and s.events[0].type != "EncounterOpened"]
+        if unopened:  # the encounter's opening names its ruleset
+            tally.rulesets.update(dict(await conn.fetch(_OPENINGS, unopened)))
+        wanted = {step for s in batch if s.history is None for step in tally.steps_before(s)}
         if wanted:
             for r in await conn.fetch(_KNOWN_ATTACKS, generation, as_json(list(wanted))):
                 tally.attacks[(r["encounter_id"], str(r["attack_id"]))] = (r["attacker"], r["defender"])

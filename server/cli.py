@@ -126,12 +126,18 @@ def cmd_openapi(args: argparse.Namespace) -> int:
     return 0
 
 
+NO_SUCH_DEMO = 2  # `fracas demo`'s exit code for a ruleset without a demo here: change the command line
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
-    from server.demo import DemoError, run
+    from server.demo import DemoError, UnknownDemo, run
 
     sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]  # a terminal without UTF-8
     try:
-        run(args.url, args.operator_key, args.rounds)
+        run(args.url, args.operator_key, args.rounds, ruleset=args.ruleset)
+    except UnknownDemo as exc:
+        print(f"fracas demo: {exc}", file=sys.stderr)
+        return NO_SUCH_DEMO
     except DemoError as exc:
         print(f"fracas demo: {exc}", file=sys.stderr)
         return 1
@@ -180,7 +186,13 @@ def main(argv: list[str] | None = None) -> int:
     oa.add_argument("--output", default=str(DEFAULT_OPENAPI))
     oa.set_defaults(func=cmd_openapi)
 
-    demo = sub.add_parser("demo", help="play a short scripted fight against a running server, through its API")
+    demo = sub.add_parser(
+        "demo", help="play a ruleset's short scripted fight against a running server, through its API",
+        description="Play a ruleset's demo fight against a running server and tell it from the server's "
+                    "readable log. Exits with 2 at once for a ruleset id without a demo here.",
+    )
+    demo.add_argument("--ruleset", default="places-of-power",
+                      help="the ruleset whose demo fight to play (default places-of-power)")
     demo.add_argument("--url", default="http://127.0.0.1:8000", help="the server (default http://127.0.0.1:8000)")
     demo.add_argument(
         "--operator-key", default=os.environ.get("FRACAS_OPERATOR_KEY"),

@@ -98,7 +98,7 @@ async def get_log(
     views = [event_view(r) for r in await service.store.read(enc, 0, state.version)]
     views = visible_events(views, state, principal.viewer)
     ruleset = await service.ruleset_of(enc)
-    entries = render([log_event(v, ruleset) for v in views], ruleset.id)
+    entries = render([log_event(v, ruleset) for v in views], ruleset)
     if (format or _preferred(request)) == "text":
         return Response(content=as_text(entries), media_type=TEXT)
     return Response(content=_encode(EncounterLog(encounter_id=enc, version=state.version, entries=entries)),

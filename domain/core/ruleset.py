@@ -8,7 +8,7 @@ own commands and events through ``decide_action`` / ``evolve_action``.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Union
 
 import msgspec
@@ -47,6 +47,9 @@ from domain.core.encounter import (
     TurnOrderSet,
 )
 from domain.core import retcon
+from domain.core.demo import DemoFight
+from domain.core.log import Sentence, Wording
+from domain.core.tally import Exchange, Step, Tally
 from domain.core.pending import Decision
 from domain.core.coverage import Section
 from domain.core.resources import Moment, Resources, held, spend
@@ -178,6 +181,29 @@ class Ruleset(ABC):
         raise NotImplementedError(f"{self.name} has no odds")
 
     # -------------------------------------------------------- what it tells
+
+    def sentences(self) -> Mapping[str, Sentence]:
+        """The readable log's sentence of each of the ruleset's own event types, by type tag
+        (and of any lifecycle event it words its own way; domain/core/log.py). Default: none."""
+        return {}
+
+    def wording(self) -> Wording:
+        """The game's words in the lifecycle's sentences (its Action Points, who rolls for a
+        group). Default: none of them."""
+        return Wording()
+
+    def exchange(self, event: Event) -> Step | None:
+        """The attack exchange ``event`` is a step of (or opens), for the statistics. Default: none."""
+        return None
+
+    def tally(self, event: Event, exchange: Exchange | None) -> list[Tally]:
+        """What ``event`` counts in the statistics (domain/core/tally.py); ``exchange``: the
+        attack it is a step of, if any. Default: nothing."""
+        return []
+
+    def demo(self) -> DemoFight | None:
+        """The ruleset's demo fight (``fracas demo --ruleset ID``). Default: none."""
+        return None
 
     # ------------------------------------------------------ who must decide
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domain.core.action_points import ActionPointBudget
 from domain.core.dice import Dice
@@ -51,6 +51,13 @@ from domain.places_of_power.coverage import COVERAGE, Section
 from domain.places_of_power.grapples import penalty_owed
 from domain.places_of_power.harm import apply_penalties
 from domain.places_of_power.table import Rules, can_act
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from domain.core.demo import DemoFight
+    from domain.core.log import Sentence, Wording
+    from domain.core.tally import Exchange, Step, Tally
 
 Decision = Callable[["PlacesOfPower", EncounterState, Any, Dice], list[Event]]
 
@@ -260,3 +267,31 @@ class PlacesOfPower(Ruleset):
             CommandInfo(type="TakeAction", summary=f"{name}: {text}", action_points=cost, who="the acting combatant")
             for name, (cost, text) in ACTION_COSTS.items()
         ]
+
+    # what it tells: its log sentences, what its events count, its demo fight
+    # (imported here, not above, so that these hooks stay in one place of the class)
+
+    def sentences(self) -> Mapping[str, Sentence]:
+        from domain.places_of_power import log
+
+        return log.SENTENCES
+
+    def wording(self) -> Wording:
+        from domain.places_of_power import log
+
+        return log.WORDING
+
+    def exchange(self, event: Event) -> Step | None:
+        from domain.places_of_power import statistics
+
+        return statistics.exchange(event)
+
+    def tally(self, event: Event, exchange: Exchange | None) -> list[Tally]:
+        from domain.places_of_power import statistics
+
+        return statistics.tally(event, exchange)
+
+    def demo(self) -> DemoFight:
+        from domain.places_of_power.demo import AmbushAtTheFord
+
+        return AmbushAtTheFord()

@@ -1,5 +1,7 @@
 """``fracas demo`` as a newcomer runs it: a real ``fracas serve`` process, and the demo as a
-second process talking to it over HTTP."""
+second process talking to it over HTTP (with none of the server's settings in its
+environment). The fight is the ruleset's (``Ruleset.demo()``), told from the server's
+readable log."""
 
 from __future__ import annotations
 
@@ -21,19 +23,27 @@ def env(database_url: str) -> dict[str, str]:
     return {**os.environ, "DATABASE_URL": database_url}
 
 
-def test_the_demo_plays_a_fight_the_server_keeps(env: dict[str, str]) -> None:
+def bare() -> dict[str, str]:
+    """An environment with none of Fracas' settings: the demo needs only the server's URL."""
+    return {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "TMPDIR")}
+
+
+@pytest.mark.parametrize("ruleset", [None, "places-of-power"])
+def test_the_demo_plays_a_fight_the_server_keeps(env: dict[str, str], ruleset: str | None) -> None:
     with serving(env) as (base, _):
-        done = run("demo", "--url", base, "--rounds", "3", env=env)
+        chosen = ["--ruleset", ruleset] if ruleset else []  # the default: Places of Power
+        done = run("demo", "--url", base, "--rounds", "3", *chosen, env=bare())
         assert done.returncode == 0, done.stdout + done.stderr
         out = done.stdout
+        assert "a Places of Power fight, 3 rounds at most" in out
         for name in ("Mira", "Kess", "the Bandit", "the Bandit Chief"):
             assert name in out
-        assert "Round 1 —" in out
-        # an attack line in the game's words: weapon, kind, cost, roll against the difficulty, outcome
-        attack = re.compile(r"Round \d — .+ attacks .+ with .+ \((Light|Heavy), \d AP.*\): \d+ against \w+ — "
-                            r"(Critical Miss|Failure|Partial Success|Full Success|Critical Success)")
+        assert "\nRound 1. Action Points: " in out
+        # an attack line in the log's words: kind, weapon, range, cost, roll against the difficulty, outcome
+        attack = re.compile(r"\n\S.* attacks .+: an? (light|heavy) attack with the .+ at Melee range.*\(\d AP\)\. "
+                            r"\d+ against \w+: an? (Critical Miss|Failure|Partial Success|Full Success|Critical Success)")
         assert attack.search(out), out
-        assert "The GM ends the encounter" in out
+        assert "The fight ends. The dice seed is revealed: " in out
         assert "Hits taken:" in out
         assert "Traceback" not in done.stderr
         assert "a step this demo does not know" not in out and "The rules refuse" not in out, out
@@ -49,6 +59,12 @@ def test_the_demo_plays_a_fight_the_server_keeps(env: dict[str, str]) -> None:
         assert len(types) == int(enc.group(2)) and not page["has_more"]
         assert types[0] == "EncounterOpened" and types[-1] == "EncounterEnded"
         assert {"InitiativeRolled", "RoundStarted", "AttackDeclared", "AttackRolled", "ExchangeEnded"} <= set(types)
+        # told from the readable log, not by a narrator of its own: every line of it, in order
+        told = httpx.get(f"{base}/encounters/{enc.group(1)}/log", headers=as_spectator).json()["entries"]
+        lines, at = out.splitlines(), -1
+        for entry in told:
+            at = lines.index(entry["sentence"], at + 1)  # ValueError: a line of the log the demo did not tell
+        assert len(told) > 10
         state = httpx.get(f"{base}/encounters/{enc.group(1)}", headers=as_spectator).json()
         assert state["status"] == "ended" and state["round"] <= 4
         assert {c["name"] for c in state["combatants"].values()} == {"Mira", "Kess", "Bandit", "Bandit Chief"}
@@ -72,7 +88,7 @@ def test_the_demo_uses_the_operator_key(env: dict[str, str]) -> None:
         assert "Traceback" not in refused.stderr
         done = run("demo", "--url", base, "--operator-key", "open-sesame", "--rounds", "1", env=without)
         assert done.returncode == 0, done.stdout + done.stderr
-        assert "Round 1 —" in done.stdout
+        assert "\nRound 1. " in done.stdout
 
 
 def test_an_unreachable_server_is_a_clear_error() -> None:
@@ -81,6 +97,15 @@ def test_an_unreachable_server_is_a_clear_error() -> None:
     assert done.returncode != 0
     assert f"Cannot reach a Fracas server at {url}" in done.stderr
     assert "fracas serve" in done.stderr and "Traceback" not in done.stderr
+    assert done.stdout == ""
+
+
+def test_an_unknown_ruleset_is_a_clear_error_listing_the_known_ones() -> None:
+    """Exit code 2 at once (no server asked: none listens there), naming the known ids."""
+    url = f"http://127.0.0.1:{free_port()}"
+    done = run("demo", "--url", url, "--ruleset", "novus", env=bare())
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr == "fracas demo: there is no ruleset “novus”; known: places-of-power\n"
     assert done.stdout == ""
 
 
@@ -101,3 +126,41 @@ def test_a_rate_limited_request_waits_and_tries_again() -> None:
     assert (problem.status, problem.code, problem.refused_by_the_rules) == (422, "not_your_turn", True)
     assert str(problem) == ("EndTurn sent by Kess's player: the server answered 422 Not allowed by the rules "
                             "[not_your_turn]: It is Mira's turn, not Kess's.")
+
+
+def test_another_rulesets_demo_is_its_own_and_told_from_its_log(database_url: str,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The demo driver names no game: a ruleset of the tests (Duel, tests/unit/duel.py) brings
+    its own cast and script (``Ruleset.demo()``), served beside Places of Power; the fight is
+    told from the log in core's words (no Action Points: Duel lends none)."""
+    from litestar.testing import TestClient
+
+    from domain.core.concerns import shape_of
+    from domain.core.ruleset import Registry
+    from domain.places_of_power.ruleset import PlacesOfPower
+    from projections import visibility
+    from server.app import create_app
+    from server.demo import run as play
+    from server.settings import Settings
+    from tests.unit.duel import WithDemo
+
+    registry = Registry([PlacesOfPower(), WithDemo()])
+    # projections/visibility.py still keeps the default registry's rulesets of its own (not the
+    # app's): tell it of Duel too, until it takes the served registry
+    duel = registry.get("duel")
+    monkeypatch.setitem(visibility._RULESETS, "duel", duel)
+    monkeypatch.setitem(visibility._SHAPES, "duel", {t.__struct_config__.tag: shape_of(t) for t in duel.event_types})
+    lines: list[str] = []
+    with TestClient(create_app(database_url, Settings.from_env(), registry=registry)) as http:
+        play("http://testserver", rounds=2, out=lines.append, ruleset="duel", registry=registry, http=http)
+        enc = next(re.search(UUID, line).group(0) for line in lines if line.startswith("Encounter “At dawn"))
+    said = [line for line in lines if line]
+    assert said[0] == "Fracas demo against http://testserver: a Duel fight, 2 rounds at most."
+    assert said[2:8] == ["The encounter “At dawn (fracas demo)” opens: Duel, seeded dice.",
+                         "Mira joins the fight on the party side.", "The Bandit joins the fight on the enemies side.",
+                         "Mira's player gets a token that acts for Mira only.", "The GM plays the others.",
+                         said[7]]
+    assert said[7].startswith("Initiative: ") and "Round 1." in said and "Round 2." in said
+    assert "Mira ends the turn." in said and "The Bandit ends the turn." in said
+    assert "Both stand after round 2." in said and f"Encounter {enc}: " in "\n".join(said)
+    assert not [line for line in said if "Action Point" in line]

@@ -120,7 +120,7 @@ def test_every_command_on_the_embedded_default(home: Path) -> None:
     with serving(env, "--operator-key", KEY) as (base, _):
         assert len(postgres_in(pgdata)) == 1
         played = ok(run("demo", "--url", base, "--operator-key", KEY, "--rounds", "2", env=env))
-        assert "Round 1 —" in played.stdout and "The GM ends the encounter" in played.stdout
+        assert "\nRound 1. " in played.stdout and "The fight ends. The dice seed is revealed" in played.stdout
         said = re.search(rf"Encounter ({UUID}): (\d+) events", played.stdout)
         assert said, played.stdout
         row = listed(base, said.group(1))

@@ -374,3 +374,63 @@ async def test_projections_at_one_checkpoint_share_the_batch_read_for_the_first(
     finally:
         await runner_conn.close()
     assert await live_rows(conn) == folded_rows(await whole_log(conn))
+
+
+def duel_fight() -> Any:
+    """A fight of Duel (a ruleset of the tests, tests/unit/duel.py), whose ``AttackDeclared``
+    has another shape than Places of Power's: ``by`` and ``at``, no attacker or defender."""
+    from types import SimpleNamespace
+
+    from domain.core.encounter import AddCombatant
+    from domain.core.dice import ReportedDice
+    from tests.unit.duel import AttackDeclared, Duel, Struck
+
+    duel = Duel()
+    enc = str(uuid.uuid4())
+    events = duel.open(enc, "At dawn", "reported", "00" * 32)
+    state = duel.replay(events)
+    for cid, name, controller in (("mira", "Mira", "player"), ("bandit", "Bandit", "gm")):
+        added = duel.decide(state, AddCombatant(combatant_id=cid, name=name, side=cid, controller=controller,
+                                                sheet={}), ReportedDice([]))
+        events += added
+        state = duel.replay(added, state)
+    blows = [AttackDeclared(blow=4, by="mira", at=["bandit"]), Struck(blow=4, combatant_id="bandit", wounds=2)]
+    events += blows
+    return SimpleNamespace(ruleset=duel, encounter_id=enc, seed=b"\0" * 32, events=events,
+                           state=duel.replay(blows, state))
+
+
+async def test_another_rulesets_attack_passes_through_the_statistics(database_url: str, conn: Any) -> None:
+    """"A differently shaped ``AttackDeclared`` from another ruleset raises in the projection
+    runner" no more: each event counts what its own ruleset says (``Ruleset.tally``), and the
+    step of an attack opened in an earlier batch knows the attack's sides. Under a registry
+    that does not know the ruleset, its events count nothing (its combatants are still listed)."""
+    from domain.core.ruleset import Registry
+    from domain.places_of_power.ruleset import PlacesOfPower
+    from projections.combatant_statistics import CombatantStatistics
+    from tests.unit.duel import Duel
+
+    pop = random_fight(random.Random(7), steps=30, combatants=3)
+    duel = duel_fight()
+    await store(conn, [duel, pop])
+    decoder = Decoder(Registry([PlacesOfPower(), Duel()]))
+    for projection, size in ((CombatantStatistics(Registry([PlacesOfPower(), Duel()])), 1),
+                             (next(p for p in all_projections() if p.name == "combatant_statistics"), 5)):
+        await conn.execute("DELETE FROM projection_checkpoints")
+        for table in projection.tables:
+            await conn.execute(f"DELETE FROM {table}")
+        await ensure_checkpoint(conn, projection)
+        while await run_batch(conn, projection, decoder, size):  # the strike in a batch after its attack
+            pass
+        rows = await conn.fetch("SELECT combatant_id, opponent_id, stat, value FROM combatant_statistics "
+                                "WHERE encounter_id = $1 ORDER BY 1, 3", uuid.UUID(duel.encounter_id))
+        knows_duel = size == 1
+        assert [tuple(r) for r in rows] == ([("bandit", "mira", "hits_taken", 2), ("mira", "bandit", "attacks_made", 1),
+                                             ("mira", "bandit", "hits_dealt", 2)] if knows_duel else [])
+        members = await conn.fetch("SELECT combatant_id FROM combatant_statistics_combatants WHERE encounter_id = $1 "
+                                   "ORDER BY seq", uuid.UUID(duel.encounter_id))
+        assert [m[0] for m in members] == ["mira", "bandit"]
+        pop_rows = await conn.fetch("SELECT encounter_id::text, combatant_id, opponent_id, stat, value "
+                                    "FROM combatant_statistics WHERE encounter_id = $1", uuid.UUID(pop.encounter_id))
+        folded = folded_rows(await whole_log(conn))["combatant_statistics"]
+        assert sorted(tuple(r) for r in pop_rows) == [r for r in folded if r[0] == pop.encounter_id]

@@ -1,4 +1,5 @@
-"""The readable log's sentences for Places of Power: one per event type of the ruleset.
+"""The readable log's sentences for Places of Power: one per event type of the ruleset
+(``PlacesOfPower.sentences()``; the log itself: ``projections/readable_log.py``).
 
 Each sentence reads the event's payload as the viewer may see it (plain JSON values, maybe
 with secret faces removed) and the ``Story`` so far (names, the attack or check a later
@@ -11,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from projections.readable_log import Sentence, Story, cap, count, listed, number, words
+from domain.core.log import Sentence, Story, Wording, cap, count, listed, number, words
 
-RULESET = "places-of-power"
-NAME = "Places of Power"
+# The lifecycle's sentences in the game's words: its Action Points, and the GM's one roll
+# for all NPCs ("the GM rolls one D12 + the best NPC modifier for all NPCs").
+WORDING = Wording(points="Action Point", group_roller="the GM for the NPCs")
 
 D = Mapping[str, Any]
 

@@ -1,0 +1,42 @@
+"""What events count in the statistics: a ruleset says it (``Ruleset.tally``), the statistics
+read model (``projections/combatant_statistics.py``) adds it up without reading a payload.
+
+The statistics a read model shows (``STATISTICS``, and the rolls by outcome class:
+``OUTCOME`` + the class), counted per pair (combatant, opponent): an attack is the
+attacker's against the defender, a Hit the taker's from the dealer, an action with no one
+else ``''``. An event may be a step of an attack exchange that an earlier event opened
+(``Ruleset.exchange``): its tally then knows both sides of it.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+STATISTICS = ("attacks_made", "attacks_landed", "hits_dealt", "hits_taken", "defences_tried", "defences_won",
+              "action_points_spent", "rolls")
+OUTCOME = "outcome:"  # rolls by outcome class: "outcome:Full Success"
+
+
+class Tally(msgspec.Struct, frozen=True):
+    """``amount`` added to ``combatant``'s ``statistic`` against ``opponent`` ('' : no one)."""
+
+    combatant: str
+    statistic: str
+    amount: int = 1
+    opponent: str = ""
+
+
+class Exchange(msgspec.Struct, frozen=True):
+    """An attack exchange: the attack's id, who attacks and who defends."""
+
+    id: int
+    attacker: str
+    defender: str
+
+
+class Step(msgspec.Struct, frozen=True):
+    """Where an event stands in an exchange: the exchange ``id`` it is a step of, and the
+    ``Exchange`` itself when the event opens it."""
+
+    id: int
+    opens: Exchange | None = None
