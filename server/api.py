@@ -97,6 +97,8 @@ class RulesetInfo(msgspec.Struct, kw_only=True):
     sheet_schema: dict[str, Any]
     violation_codes: dict[str, str]
     coverage: list[Section] | None = None
+    # the rule texts the coverage table follows, by chapter (files of the project's shared rules)
+    rule_texts: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 class Health(msgspec.Struct, kw_only=True):
@@ -403,6 +405,7 @@ async def get_ruleset(request: Request, ruleset_id: RulesetId) -> RulesetInfo:
         sheet_schema=msgspec.json.schema(r.sheet_type),
         violation_codes=r.violation_codes,
         coverage=r.coverage(),
+        rule_texts=dict(r.rule_texts),
     )
 
 

@@ -80,7 +80,7 @@ def create_app(
         # the read models follow the log in the background (one process at a time runs each),
         # here or in a projector process beside the workers (``fracas serve``: server/projector.py)
         if settings.projections != "external":
-            app.state.projections = ProjectionRunner(dsn, all_projections(), wakeup=app.state.wakeup)
+            app.state.projections = ProjectionRunner(dsn, all_projections(registry), wakeup=app.state.wakeup)
             await app.state.projections.start()
         app.state.live = await start_live(app)
         tune_garbage_collector(settings.gc_threshold)

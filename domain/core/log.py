@@ -221,6 +221,33 @@ LIFECYCLE: dict[str, Sentence] = {
     "Retconned": _retconned,
 }
 
+
+# ------------------------------------------------ the sentences of core's reaction windows
+
+
+def _reactions_opened(d: Mapping[str, Any], s: Story) -> str:
+    w = d.get("window") or {}
+    may = listed(s.who(c) for c in w.get("may_react") or [])
+    what = w.get("trigger") or f"{s.whose(w.get('actor'))} action"
+    return f"{cap(what)} waits: {may} may react ({listed(w.get('reactions') or [])}) or pass."
+
+
+def _reaction_passed(d: Mapping[str, Any], s: Story) -> str:
+    return f"{s.Who(d.get('combatant_id'))} lets it pass."
+
+
+def _reactions_closed(d: Mapping[str, Any], s: Story) -> str:
+    passed = d.get("passed") or []
+    return "The GM closes the reactions" + (f": {listed(s.who(c) for c in passed)} pass." if passed else ".")
+
+
+# core's events a ruleset opts in to (domain/core/reactions.py): told the same in every game
+SHARED: dict[str, Sentence] = {
+    "ReactionsOpened": _reactions_opened,
+    "ReactionPassed": _reaction_passed,
+    "ReactionsClosed": _reactions_closed,
+}
+
 _ACTOR_FIELDS = ("combatant_id", "attacker", "caster", "healer", "controller")
 
 
@@ -237,13 +264,13 @@ def generic(type_name: str, d: Mapping[str, Any], s: Story) -> str:
 def sentences_of(ruleset: Ruleset | None) -> dict[str, Sentence]:
     """Every event type's sentence for ``ruleset``: the lifecycle's, then the ruleset's own
     (which may word a lifecycle event its own way). None: the lifecycle's only."""
-    return {**LIFECYCLE, **(ruleset.sentences() if ruleset is not None else {})}
+    return {**LIFECYCLE, **SHARED, **(ruleset.sentences() if ruleset is not None else {})}
 
 
 def missing_sentences(ruleset: Ruleset) -> set[str]:
     """The event types of ``ruleset`` that have no sentence (each would be told generically):
     a contract test over every registered ruleset expects none."""
-    told = sentences_of(ruleset)
+    told = sentences_of(ruleset)  # a shared sentence counts only for a type the ruleset has
     return {t.__struct_config__.tag for t in ruleset.event_types} - told.keys()
 
 

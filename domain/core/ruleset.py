@@ -156,6 +156,10 @@ class Ruleset(ABC):
         """Each section of the ruleset's text and what the engine does with it."""
         return None
 
+    # The rule texts ``coverage`` follows, by chapter: a file of the shared rules for each (its
+    # rows name the chapter; the contract suite checks the rows against each text's headings).
+    rule_texts: ClassVar[dict[str, str]] = {}
+
     # The ruleset's own violation codes (its package's table, ``errors.ruleset_codes``): a
     # lifecycle code may not be redefined (refused as the class is made, ``__init_subclass__``).
     own_codes: ClassVar[dict[str, str]] = {}

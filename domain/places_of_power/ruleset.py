@@ -244,6 +244,7 @@ class PlacesOfPower(Ruleset):
         return COVERAGE
 
     own_codes = codes.CODES
+    rule_texts = {"dice": "places-of-power-dice.txt", "combat": "places-of-power-combat.txt"}
     odds_query = check_odds.CheckOddsQuery
     odds_answer = check_odds.Odds
     odds_operation_id = "getCheckOdds"

@@ -11,21 +11,14 @@ from hypothesis import strategies as st
 
 from domain.core.ruleset import Ruleset
 from domain.core.ruleset import Registry
-from domain.rulesets import default_registry
 from projections.visibility import Scope, Viewer, event_data_for, serve, state_for
 from tests.contract.pending import check_pending
 from tests.contract.walk import walked
 
-from tests.rulesets.door.ruleset import Door
+from tests.contract.rulesets import RULESETS, each_ruleset
 
-# every ruleset the server offers, and the one the tests define to prove the door (issue 18)
-RULESETS = [*default_registry().all(), Door()]
 serve(Registry(RULESETS))
 SEEDS = st.integers(min_value=0, max_value=2**32)
-
-
-def each_ruleset() -> pytest.MarkDecorator:
-    return pytest.mark.parametrize("ruleset", RULESETS, ids=[r.id for r in RULESETS])
 
 
 @each_ruleset()

@@ -128,28 +128,20 @@ def test_a_rate_limited_request_waits_and_tries_again() -> None:
                             "[not_your_turn]: It is Mira's turn, not Kess's.")
 
 
-def test_another_rulesets_demo_is_its_own_and_told_from_its_log(database_url: str,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_another_rulesets_demo_is_its_own_and_told_from_its_log(database_url: str) -> None:
     """The demo driver names no game: a ruleset of the tests (Duel, tests/unit/duel.py) brings
     its own cast and script (``Ruleset.demo()``), served beside Places of Power; the fight is
     told from the log in core's words (no Action Points: Duel lends none)."""
     from litestar.testing import TestClient
 
-    from domain.core.concerns import shape_of
     from domain.core.ruleset import Registry
     from domain.places_of_power.ruleset import PlacesOfPower
-    from projections import visibility
     from server.app import create_app
     from server.demo import run as play
     from server.settings import Settings
     from tests.unit.duel import WithDemo
 
     registry = Registry([PlacesOfPower(), WithDemo()])
-    # projections/visibility.py still keeps the default registry's rulesets of its own (not the
-    # app's): tell it of Duel too, until it takes the served registry
-    duel = registry.get("duel")
-    monkeypatch.setitem(visibility._RULESETS, "duel", duel)
-    monkeypatch.setitem(visibility._SHAPES, "duel", {t.__struct_config__.tag: shape_of(t) for t in duel.event_types})
     lines: list[str] = []
     with TestClient(create_app(database_url, Settings.from_env(), registry=registry)) as http:
         play("http://testserver", rounds=2, out=lines.append, ruleset="duel", registry=registry, http=http)

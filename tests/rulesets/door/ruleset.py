@@ -23,7 +23,7 @@ The game, whole:
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -218,6 +218,10 @@ class Door(Ruleset):
         if state.turn not in r.resolved:
             raise RESOLVE_FIRST.violation()
 
+    def sentences(self) -> dict[str, Any]:
+        """The log's sentence of each of Hold the Door's events."""
+        return SENTENCES
+
     def pending(self, state: EncounterState) -> list[Decision]:
         if state.status != "active":
             return []
@@ -357,3 +361,29 @@ class Door(Ruleset):
 
     def hits(self, state: EncounterState, cid: str) -> int:
         return state.combatants[cid].sheet.hits - rules(state).hits_lost.get(cid, 0)
+
+
+# ------------------------------------------------------------------ the log's sentences
+
+
+def _declared(d: Any, s: Any) -> str:
+    at = f" at {s.who(d.get('target'))}" if d.get("target") else ""
+    return f"{s.Who(d.get('combatant_id'))} declares a {d.get('action')}{at}."
+
+
+def _struck(d: Any, s: Any) -> str:
+    how = "parried" if d.get("parried") else "braced against" if d.get("braced") else "lands"
+    return (f"{s.Whose(d.get('combatant_id'))} strike at {s.who(d.get('target'))} rolls "
+            f"{(d.get('die') or {}).get('face')}: {how}, {d.get('damage')} damage.")
+
+
+SENTENCES: dict[str, Any] = {
+    "DoorActionDeclared": _declared,
+    "DoorDeclarationCancelled": lambda d, s: f"{s.Who(d.get('combatant_id'))} cancels the declared action.",
+    "DoorBraced": lambda d, s: f"{s.Who(d.get('combatant_id'))} braces.",
+    "DoorWaited": lambda d, s: f"{s.Who(d.get('combatant_id'))} waits.",
+    "DoorParried": lambda d, s: f"{s.Who(d.get('combatant_id'))} parries.",
+    "DoorStrikeRolled": _struck,
+    "DoorBled": lambda d, s: (f"{s.Who(d.get('combatant_id'))} bleeds: {(d.get('die') or {}).get('face')}, "
+                              f"{d.get('lost')} Hit lost."),
+}

@@ -1,0 +1,85 @@
+"""What every ruleset brings through the one door (issue 18, "Tests"): "every event type has a
+log sentence; coverage headings equal the rule text's headings; violation codes are unique and
+documented; the app and its OpenAPI document build" — run over every registered ruleset and the
+test-only one, the way one abstract test case runs over every backend."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from domain.core.errors import CODES
+from domain.core.log import missing_sentences, stray_sentences
+from domain.core.ruleset import Registry, Ruleset
+from server.app import create_app
+from server.openapi_rulesets import prefix_of
+from tests.contract.rulesets import OFFERED, RULESETS, each_ruleset
+
+RULES = "shared/rules"
+
+
+@each_ruleset()
+def test_every_event_type_has_a_log_sentence(ruleset: Ruleset) -> None:
+    assert missing_sentences(ruleset) == set(), "told only generically"
+    assert stray_sentences(ruleset) == set(), "a sentence for an event type the ruleset lacks"
+
+
+def _raised(folder: Path) -> set[str]:
+    found: set[str] = set()
+    for path in folder.rglob("*.py"):
+        found |= set(re.findall(r'RuleViolation\(\s*"([a-z_]+)"', path.read_text(encoding="utf-8")))
+    return found
+
+
+@each_ruleset()
+def test_violation_codes_are_unique_and_documented(ruleset: Ruleset) -> None:
+    own = ruleset.own_codes
+    assert set(own).isdisjoint(CODES), "a ruleset's own code redefines a lifecycle code"
+    assert all(re.fullmatch(r"[a-z][a-z_]*", code) for code in own)
+    assert all(meaning.strip() for meaning in ruleset.violation_codes.values()), "a code without its meaning"
+    package = Path(sys.modules[type(ruleset).__module__].__file__).parent
+    assert _raised(package) - set(ruleset.violation_codes) == set(), "raised but not in the ruleset's table"
+    others = [r for r in RULESETS if r is not ruleset]
+    for other in others:  # one ruleset's own codes mean one thing: the same code, the same words
+        for code in set(own) & set(other.own_codes):
+            assert own[code] == other.own_codes[code], code
+
+
+def test_the_app_and_its_openapi_document_build_with_every_ruleset() -> None:
+    app = create_app("postgresql://unused@localhost/none", registry=Registry(RULESETS))
+    doc = app.openapi_schema.to_schema()
+    schemas = doc["components"]["schemas"]
+    for r in RULESETS:  # each ruleset's commands and events, one union each, switched on by `type`
+        for kind, types in (("Command", r.command_types), ("Event", r.event_types)):
+            union = schemas[f"{prefix_of(r)}.{kind}"]
+            mapping = union["discriminator"]["mapping"]
+            assert set(mapping) == {t.__struct_config__.tag for t in types}, (r.id, kind)
+            assert all(ref.removeprefix("#/components/schemas/") in schemas for ref in mapping.values())
+
+
+def _rules_folder() -> Path:
+    for folder in Path(__file__).resolve().parents:
+        if (folder / RULES).is_dir():
+            return folder / RULES
+    pytest.skip(f"{RULES} is not beside this checkout")  # the rules live beside the repository
+
+
+def headings(text: str) -> list[str]:
+    """A rule text's section headings: its short lines that are neither bullets nor sentences."""
+    lines = [x.strip() for x in text.splitlines()]
+    return [x for x in lines if 0 < len(x) < 45 and not x.startswith("•") and not x.endswith(".")]
+
+
+@each_ruleset(OFFERED)
+def test_the_coverage_table_follows_each_rule_texts_headings(ruleset: Ruleset) -> None:
+    assert ruleset.rule_texts, f"{ruleset.id} names no rule text its coverage follows"
+    rows = ruleset.coverage() or []
+    folder = _rules_folder()
+    for chapter, name in ruleset.rule_texts.items():
+        text = (folder / name).read_text(encoding="utf-8")
+        assert [s.heading for s in rows if s.chapter == chapter] == headings(text), chapter
+    assert {s.chapter for s in rows} <= set(ruleset.rule_texts), "a row of a chapter the ruleset does not name"
+    assert all(s.how for s in rows)
