@@ -14,6 +14,7 @@ The NPCs' weapon skills have distinctive names: a value off an NPC's sheet.
 
 from __future__ import annotations
 
+import json
 import random
 import uuid
 from typing import Any
@@ -133,8 +134,11 @@ async def read_all(client: httpx.AsyncClient, enc: str, headers: dict[str, str],
 
 
 async def commands_naming_the_hidden(client: httpx.AsyncClient, enc: str, table: Table,
-                                     headers: dict[str, str]) -> list[httpx.Response]:
-    """What the player's commands are answered: ones naming every combatant, hidden or not."""
+                                     headers: dict[str, str]) -> list[tuple[httpx.Response, str]]:
+    """What the player's commands are answered: ones naming every combatant, hidden or not. A
+    command naming a hidden combatant must get the answer the same command naming an id that
+    was never in the fight gets (which may repeat the id sent): each reply comes with the text
+    to check, that echo taken out once it is shown to be the stranger's answer."""
     me = table.players[0]
     out = []
     for other in table.ids[1:]:
@@ -142,9 +146,19 @@ async def commands_naming_the_hidden(client: httpx.AsyncClient, enc: str, table:
                      {"type": "Taunt", "combatant_id": me, "target": other},
                      {"type": "Move", "combatant_id": me, "toward": other, "band": "Near"},
                      {"type": "EndTurn", "combatant_id": me}):
+            hidden = other in table.fight.state.concealed and other in json.dumps(body)
+            if hidden:
+                stranger = str(uuid.uuid4())
+                unknown = json.loads(json.dumps(body).replace(other, stranger))
+                told = await client.post(f"/encounters/{enc}/commands", json=unknown, headers=headers)
             r = await client.post(f"/encounters/{enc}/commands", json=body, headers=headers)
             assert r.status_code < 500, r.text
-            out.append(r)
+            text = r.text
+            if hidden:
+                assert (r.status_code, text.replace(other, stranger)) == (told.status_code, told.text), \
+                    "a command naming a hidden combatant is answered unlike one naming no one"
+                text = text.replace(other, "<an id the player sent>")
+            out.append((r, text))
             if r.status_code == 200:
                 return out  # the fight moved on: the reads after it are checked again
     return out
@@ -182,9 +196,9 @@ async def test_nothing_hidden_reaches_a_player_or_a_spectator(
         await until_projected(client, enc, gm)
         version = (await client.get(f"/encounters/{enc}", headers=gm)).json()["version"]
         for who, headers in viewers.items():
-            responses = await read_all(client, enc, headers, version) + (replies if who == "player" else [])
-            for r in responses:
-                text = compact(r)
+            responses = [(r, r.text) for r in await read_all(client, enc, headers, version)]
+            for r, raw in responses + (replies if who == "player" else []):
+                text = compact(r) if raw == r.text else raw
                 for trace in table.unseen():
-                    assert trace not in text and trace not in r.text, \
+                    assert trace not in text and trace not in raw, \
                         f"{trace!r} reached the {who} in {r.request.method} {r.request.url}: {text[:2000]}"
