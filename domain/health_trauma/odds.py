@@ -19,7 +19,7 @@ class AttackOddsQuery(msgspec.Struct, kw_only=True):
     attack_die: Annotated[Sides, msgspec.Meta(description="The attacker's die (ours: 20).")] = 20
     defence_die: Annotated[int, msgspec.Meta(ge=0, le=100, description="The target's die; 0: Guard is fixed (ours: 20).")] = 20
     penalty: Annotated[int, msgspec.Meta(ge=0, le=50, description="The attacker's -X (sliced muscles).")] = 0
-    attacker_wins_ties: bool = False
+    attacker_wins_ties: Annotated[bool, msgspec.Meta(description="An equal total hits too (ours: it does not).")] = False
 
 
 class AttackOdds(msgspec.Struct, kw_only=True):

@@ -171,7 +171,7 @@ class HealthTrauma(Ruleset):
             case Stabilise():
                 c, b = self._living(state, command.combatant_id)
                 if b.injury_due:
-                    raise INJURY_DUE.violation()
+                    raise RuleViolation("ht_injury_due", f"{c.name}'s injury roll is still due: roll it first.")
                 if not b.dying:
                     raise RuleViolation("ht_not_dying", f"{c.name} is not dying.")
                 return [Stabilised(combatant_id=c.id)]
@@ -256,7 +256,7 @@ class HealthTrauma(Ruleset):
         r = rules(state)
         c = self.require_turn(state, cmd.combatant_id)
         if r.window is not None and not r.window.settled:
-            raise ATTACK_WAITING.violation()
+            raise RuleViolation("ht_attack_waiting", "An attack waits for its target's Reaction: answer it (or the GM closes it) first.")
         b = body_of(state, c.id)
         self._able(c, b)
         if r.data.attack_needs_arms and bodies.lost_both(b, ARMS):
@@ -361,7 +361,7 @@ class HealthTrauma(Ruleset):
     def _heal(self, state: EncounterState, cmd: Heal, dice: Dice) -> list[Event]:
         c, b = self._living(state, cmd.combatant_id)
         if b.injury_due:
-            raise INJURY_DUE.violation()
+            raise RuleViolation("ht_injury_due", f"{c.name}'s injury roll is still due: roll it first.")
         top, now = bodies.maximum(c.sheet, b), bodies.current(c.sheet, b)
         if now >= top:
             raise RuleViolation("ht_full_health", f"{c.name} is at their maximum health ({top}): "
