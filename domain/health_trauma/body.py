@@ -29,6 +29,7 @@ class Body(msgspec.Struct, frozen=True, kw_only=True):
     death: str | None = None
     penalty: int = 0
     reeling: Reeling = "none"
+    fear_save_due: bool = False
     stunned: bool = False
     coma: bool = False
     maimed: list[str] = msgspec.field(default_factory=list)

@@ -16,6 +16,8 @@ OWN_CODES = ruleset_codes({
     "ht_attack_waiting": "An attack waits for its target's Reaction: answer it (or the GM closes it) first.",
     "ht_no_injury_due": "The character has no injury roll due.",
     "ht_injury_due": "The character's injury roll is still due: roll it first.",
+    "ht_fear_save_due": "The character is reeling: they must take the Fear MSvs at the start of their turn first.",
+    "ht_no_fear_save_due": "The character has no Fear save due.",
     "ht_not_dying": "The character is not dying.",
     "ht_full_health": "The character's health is at its maximum: they cannot be healed over it.",
     "ht_bad_amount": "Healing needs an amount of 1 or more, or dice to roll (1 to 10 of them).",

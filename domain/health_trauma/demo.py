@@ -1,7 +1,7 @@
 """Health/Trauma's demo fight (``fracas demo --ruleset health-trauma``): Mira and Kess (players)
 against two raiders (the GM's). On each turn a fighter who can act attacks the first enemy still
 standing, twice (two Half actions); the target dodges while it has its Reaction; an injury roll
-due is rolled by whoever is dying. The fight stops once a side is all dying or dead, or after the
+due is rolled by whoever is dying, a Fear save by whoever is reeling. The fight stops once a side is all dying or dead, or after the
 rounds asked for."""
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ class RaidOnTheMill(DemoFight):
             cid = table.state["turn"]
             if cid is None:
                 return
+            yield from self.answer(table)  # a Fear save due as the turn starts
             for _ in range(2):
                 if beaten(table.state) or not self.can_attack(table.state, cid):
                     break
@@ -83,6 +84,8 @@ class RaidOnTheMill(DemoFight):
         for cid, b in list(table.state["rules"]["bodies"].items()):
             if b.get("injury_due") and not b.get("dead"):
                 yield Send({"type": "HTRollInjury", "combatant_id": cid}, self.by(table, cid))
+            if b.get("fear_save_due") and not b.get("dead"):
+                yield Send({"type": "HTRollFearSave", "combatant_id": cid}, self.by(table, cid))
 
     def summary(self, table: Table) -> list[str]:
         lines = []

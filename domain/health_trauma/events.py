@@ -45,6 +45,13 @@ class RollInjury(Command, tag="HTRollInjury"):
     combatant_id: CombatantId
 
 
+class RollFearSave(Command, tag="HTRollFearSave"):
+    """Take the reeling result's Fear MSvs, due at the start of one's turn."""
+
+    actor_field = "combatant_id"
+    combatant_id: CombatantId
+
+
 class Heal(Command, tag="HTHeal"):
     """Restore health (a spell, an item, the Medicine Skill): ``amount`` given, or rolled as
     ``dice_count``D``dice_sides`` + ``bonus`` (the text gives no amounts: the GM's call)."""
@@ -75,7 +82,7 @@ class Recuperate(Command, tag="HTRecuperate"):
     combatant_id: CombatantId
 
 
-COMMANDS = (SetHealthTraumaRules, Attack, TakeAction, RollInjury, Heal, Stabilise, TreatWound, Recuperate)
+COMMANDS = (SetHealthTraumaRules, Attack, TakeAction, RollInjury, RollFearSave, Heal, Stabilise, TreatWound, Recuperate)
 
 # ------------------------------------------------------------------ events
 
@@ -172,6 +179,12 @@ class InjuryRolled(Event, tag="HTInjuryRolled"):
         return [d for d in (self.die, self.part_die, self.removal_die) if d is not None]
 
 
+class FearSaveDue(Event, tag="HTFearSaveDue"):
+    """A reeling character's turn starts: "they must take a Fear MSvs" before they act."""
+
+    combatant_id: CombatantId
+
+
 class FearSave(Event, tag="HTFearSave"):
     """The reeling result's "Fear MSvs Trauma" at the start of a turn: Stunned on a failure, ended on a success."""
 
@@ -216,4 +229,4 @@ class Recuperated(Event, tag="HTRecuperated"):
 
 
 EVENTS = (RulesSet, ActionTaken, AttackDeclared, Reacted, AttackRolled, Harmed, GutWoundSave, InjuryRolled,
-          FearSave, Died, Healed, Stabilised, WoundTreated, Recuperated)
+          FearSaveDue, FearSave, Died, Healed, Stabilised, WoundTreated, Recuperated)

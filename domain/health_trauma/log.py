@@ -95,6 +95,7 @@ SENTENCES: dict[str, Sentence] = {
     "HTHarmed": _harmed,
     "HTGutWoundSave": _save("BSvs"),
     "HTInjuryRolled": _injury,
+    "HTFearSaveDue": lambda d, s: f"{s.Who(d.get('combatant_id'))} is reeling: a Fear save is due.",
     "HTFearSave": _save("Fear"),
     "HTDied": _died,
     "HTHealed": _healed,

@@ -25,8 +25,8 @@ from domain.health_trauma.body import ARMS, LEGS, Body
 from domain.health_trauma.codes import OWN_CODES
 from domain.health_trauma.data import DEFAULT_DATA, HealthTraumaData, Size
 from domain.health_trauma.events import (
-    COMMANDS, EVENTS, ActionTaken, Attack, AttackDeclared, AttackRolled, Died, FearSave, GutWoundSave, Harmed,
-    Heal, Healed, InjuryRolled, Reacted, Recuperate, Recuperated, RollInjury, RulesSet, SetHealthTraumaRules,
+    COMMANDS, EVENTS, ActionTaken, Attack, AttackDeclared, AttackRolled, Died, FearSave, FearSaveDue, GutWoundSave, Harmed,
+    Heal, Healed, InjuryRolled, Reacted, Recuperate, Recuperated, RollFearSave, RollInjury, RulesSet, SetHealthTraumaRules,
     Stabilise, Stabilised, TakeAction, TreatWound, WoundTreated,
 )
 from domain.health_trauma.odds import AttackOdds, AttackOddsQuery, attack_odds
@@ -42,6 +42,7 @@ QUARTERS = {"quarter": 1, "half": 2, "full": 4}
 SIZE_WORDS = {"quarter": "a Quarter action", "half": "a Half action", "full": "a Full action", "quick": "a Quick Action"}
 ATTACK_WAITING = Refusal(code="ht_attack_waiting", message=OWN_CODES["ht_attack_waiting"])
 INJURY_DUE = Refusal(code="ht_injury_due", message=OWN_CODES["ht_injury_due"])
+FEAR_DUE = Refusal(code="ht_fear_save_due", message=OWN_CODES["ht_fear_save_due"])
 
 
 class PendingAttack(msgspec.Struct, frozen=True, kw_only=True):
@@ -122,10 +123,7 @@ class HealthTrauma(Ruleset):
         b = body_of(state, combatant_id)
         if b.reeling != "active" or b.dead or b.coma or combatant_id not in state.combatants:
             return []
-        sheet = state.combatants[combatant_id].sheet
-        die = dice.roll(rules(state).data.save_die, "Fear MSvs", combatant_id)
-        total = die.face + sheet.mental_save - b.penalty
-        return [FearSave(combatant_id=combatant_id, die=die, vs=b.trauma, total=total, passed=total > b.trauma)]
+        return [FearSaveDue(combatant_id=combatant_id)]  # the character rolls it (HTRollFearSave)
 
     def at_round_end(self, state: EncounterState, dice: Dice) -> list[Event]:
         """"A dying character takes one point of damage at the end of each round"."""
@@ -157,6 +155,11 @@ class HealthTrauma(Ruleset):
                     id=f"injury:{cid}:{len(b.injuries)}", kind="injury", combatant_id=cid, command="HTRollInjury",
                     body={"combatant_id": cid}, blocks_turn_end=True, refusal=INJURY_DUE,
                     summary="Dying: roll 1D10, add five for each injury you already have, then consult the chart."))
+            if b is not None and b.fear_save_due and not b.dead:
+                out.append(Decision(
+                    id=f"fear:{cid}:{state.round}", kind="fear_save", combatant_id=cid, command="HTRollFearSave",
+                    body={"combatant_id": cid}, blocks_turn_end=True, refusal=FEAR_DUE,
+                    summary="Reeling: take a Fear MSvs against your Trauma; on a failure you are Stunned this turn."))
         return out
 
     # ---------------------------------------------------------- decider
@@ -185,6 +188,14 @@ class HealthTrauma(Ruleset):
                 if b.dying or b.injury_due:
                     raise RuleViolation("ht_still_dying", f"{c.name} is dying: stabilise them before they recuperate.")
                 return [Recuperated(combatant_id=c.id)]
+            case RollFearSave():
+                self.require_active(state)
+                c, b = self._living(state, command.combatant_id)
+                if not b.fear_save_due:
+                    raise RuleViolation("ht_no_fear_save_due", f"{c.name} has no Fear save due.")
+                die = dice.roll(r.data.save_die, "Fear MSvs", c.id)
+                total = die.face + c.sheet.mental_save - b.penalty
+                return [FearSave(combatant_id=c.id, die=die, vs=b.trauma, total=total, passed=total > b.trauma)]
             case RollInjury():
                 self.require_active(state)
                 c, b = self._living(state, command.combatant_id)
@@ -239,6 +250,8 @@ class HealthTrauma(Ruleset):
         """Refuse an action of one who cannot act (dead, in a coma, Stunned, or Dazed and not moving)."""
         if b.dead:
             raise RuleViolation("ht_dead", f"{c.name} is dead.")
+        if b.fear_save_due:
+            raise RuleViolation("ht_fear_save_due", f"{c.name} is reeling: they take the Fear MSvs before acting.")
         if b.coma:
             raise RuleViolation("ht_in_coma", f"{c.name} is in a coma until their Trauma is reduced to 0.")
         if b.stunned:
@@ -411,7 +424,8 @@ class HealthTrauma(Ruleset):
             case GutWoundSave():
                 b = b if event.passed else replace(b, trauma=b.trauma + 1)
             case Died():
-                b = replace(b, dead=True, death=event.cause, dying=False, injury_due=False, stunned=False)
+                b = replace(b, dead=True, death=event.cause, dying=False, injury_due=False, fear_save_due=False,
+                            stunned=False)
             case InjuryRolled():
                 b = replace(b, injury_due=False, injuries=[*b.injuries, event.result], penalty=b.penalty + event.penalty,
                             trauma=b.trauma + event.trauma)
@@ -426,7 +440,10 @@ class HealthTrauma(Ruleset):
                         b = replace(b, maimed=[p for p in b.maimed if p != event.part], removed=[*b.removed, event.part])
                     else:
                         b = replace(b, maimed=[*b.maimed, event.part])
+            case FearSaveDue():
+                b = replace(b, fear_save_due=True)
             case FearSave():
+                b = replace(b, fear_save_due=False)
                 b = replace(b, reeling="none", stunned=False) if event.passed else replace(b, stunned=True)
             case Healed():
                 b = replace(b, health=event.health)

@@ -9,7 +9,7 @@ import msgspec
 from domain.health_trauma.body import blinded, conditions
 from domain.health_trauma.data import HealthTraumaData
 from domain.health_trauma.events import (
-    Attack, FearSave, GutWoundSave, Heal, Recuperate, RollInjury, Stabilise, TakeAction, TreatWound,
+    Attack, FearSave, GutWoundSave, Heal, Recuperate, RollFearSave, RollInjury, Stabilise, TakeAction, TreatWound,
 )
 from tests.rulesets.health_trauma.fight import BANDIT, Fight, started, types
 
@@ -59,12 +59,18 @@ def test_reeling_takes_effect_once_stabilised_a_fear_save_each_turn_start() -> N
     dying(f, 8)
     assert f.body("bandit").reeling == "pending"
     f.end_turn("mira")  # still dying: no save
-    assert "HTFearSave" not in types(f.events[-3:])
+    assert "HTFearSaveDue" not in types(f.events[-3:]) and not f.body("bandit").fear_save_due
     f.send(Stabilise(combatant_id="bandit"))
     assert f.body("bandit").reeling == "active"
     f.end_turn("bandit")  # round 2: Mira first
-    ended = f.end_turn("mira", dice=[1])  # the Bandit's turn starts: Fear save 1 against Trauma 0, passed
-    save = ended[-1]
+    ended = f.end_turn("mira")  # the Bandit's turn starts: the Fear save is due, and prompted
+    assert types(ended)[-1] == "HTFearSaveDue"
+    [decision] = f.ruleset.pending(f.state)
+    assert (decision.kind, decision.combatant_id, decision.command) == ("fear_save", "bandit", "HTRollFearSave")
+    assert f.refused(TakeAction(combatant_id="bandit", action="Aim")).code == "ht_fear_save_due"
+    assert f.refused(msgspec.convert({"type": "EndTurn", "combatant_id": "bandit"},
+                                     f.ruleset.command_type)).code == "ht_fear_save_due"
+    save = f.send(RollFearSave(combatant_id="bandit", dice=[1]))[0]  # 1 against Trauma 0: passed
     assert isinstance(save, FearSave) and save.passed and f.body("bandit").reeling == "none"
 
 
@@ -77,8 +83,9 @@ def test_a_failed_fear_save_stuns_and_a_second_reeling_is_a_coma() -> None:
     f.end_turn("mira")
     f.end_turn("bandit")  # round's end: 1 damage while dying, 1 Trauma
     f.send(Stabilise(combatant_id="bandit"))
-    ended = f.end_turn("mira", dice=[1])  # Fear save: 1 against Trauma 1: failed
-    assert isinstance(ended[-1], FearSave) and not ended[-1].passed and f.body("bandit").stunned
+    f.end_turn("mira")
+    failed = f.send(RollFearSave(combatant_id="bandit", dice=[1]))  # 1 against Trauma 1: failed
+    assert isinstance(failed[0], FearSave) and not failed[0].passed and f.body("bandit").stunned
     assert f.refused(Attack(combatant_id="bandit", target="mira", dice=[10, 1])).code == "ht_stunned"
     f.end_turn("bandit")
     # A second injury: reeling again (total 4 + 5 = 9): a coma.
