@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from domain.core.ruleset import Registry
+from domain.health_trauma.ruleset import HealthTrauma
 from domain.places_of_power.ruleset import PlacesOfPower
 
 
 def default_registry() -> Registry:
-    return Registry([PlacesOfPower()])
+    return Registry([PlacesOfPower(), HealthTrauma()])

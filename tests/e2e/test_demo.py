@@ -105,7 +105,9 @@ def test_an_unknown_ruleset_is_a_clear_error_listing_the_known_ones() -> None:
     url = f"http://127.0.0.1:{free_port()}"
     done = run("demo", "--url", url, "--ruleset", "novus", env=bare())
     assert done.returncode == 2, done.stdout + done.stderr
-    assert done.stderr == "fracas demo: there is no ruleset “novus”; known: places-of-power\n"
+    from domain.rulesets import default_registry
+    known = ", ".join(sorted(r.id for r in default_registry().all()))
+    assert done.stderr == f"fracas demo: there is no ruleset “novus”; known: {known}\n"
     assert done.stdout == ""
 
 

@@ -9,6 +9,7 @@ import uuid
 import pytest
 
 from domain.core.dice import seeded_face
+from domain.rulesets import default_registry
 from tests.integration.fight import POP, add, command, open_encounter, started_fight
 from tests.integration.read_models import until_listed
 
@@ -136,7 +137,8 @@ async def test_events_are_paged(client) -> None:
 
 async def test_rulesets_describe_commands_and_sheet(client) -> None:
     r = await client.get("/rulesets")
-    assert r.json() == [{"id": POP, "name": "Places of Power"}]
+    assert r.json() == [{"id": x.id, "name": x.name} for x in default_registry().all()]
+    assert {"id": POP, "name": "Places of Power"} in r.json()
     info = (await client.get(f"/rulesets/{POP}")).json()
     types = {c["type"] for c in info["commands"]}
     assert {"AddCombatant", "RollInitiative", "StartEncounter", "EndTurn", "EndEncounter", "TakeAction"} <= types

@@ -42,7 +42,7 @@ def test_server_and_projections_import_no_game_package() -> None:
     directly: they reach it through the Ruleset object." A module of server/ or projections/
     that imports a game's package, or is a game's own module living there, is an offender."""
     games = _games()
-    assert games == {"places_of_power"}
+    assert "places_of_power" in games  # and each other registered ruleset's package
     offenders = set()
     for folder in ("server", "projections"):
         for path in (ROOT / folder).rglob("*.py"):

@@ -1,0 +1,523 @@
+"""The ``health-trauma`` ruleset: the decider for shared/rules/health-trauma-combat.txt."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.core import reactions
+from domain.core.action_points import ActionPointBudget
+from domain.core.concerns import CombatantId
+from domain.core.coverage import Section
+from domain.core.demo import DemoFight
+from domain.core.dice import Dice
+from domain.core.encounter import Combatant, Command, EncounterState, Event, InitiativeRoll, InitiativeRolled
+from domain.core.errors import RuleViolation
+from domain.core.initiative import Entry, order_descending
+from domain.core.log import Sentence
+from domain.core.pending import Decision, Refusal
+from domain.core.resources import Resource, Resources, held
+from domain.core.ruleset import CommandInfo, Ruleset
+from domain.core.tally import Exchange, Tally
+from domain.health_trauma import body as bodies
+from domain.health_trauma.body import ARMS, LEGS, Body
+from domain.health_trauma.codes import OWN_CODES
+from domain.health_trauma.data import DEFAULT_DATA, HealthTraumaData, Size
+from domain.health_trauma.events import (
+    COMMANDS, EVENTS, ActionTaken, Attack, AttackDeclared, AttackRolled, Died, FearSave, FearSaveDue, GutWoundSave, Harmed,
+    Heal, Healed, InjuryRolled, Reacted, Recuperate, Recuperated, RollFearSave, RollInjury, RulesSet, SetHealthTraumaRules,
+    Stabilise, Stabilised, TakeAction, TreatWound, WoundTreated,
+)
+from domain.health_trauma.odds import AttackOdds, AttackOddsQuery, attack_odds
+from domain.health_trauma.sheet import HealthTraumaSheet
+
+replace = msgspec.structs.replace
+
+# "Quarter (1/4), Half (1/2), or Full (1) Actions": a turn is four quarters.
+TURN = "turn quarters"
+QUICK = "quick action"
+REACTION = "reaction"
+QUARTERS = {"quarter": 1, "half": 2, "full": 4}
+SIZE_WORDS = {"quarter": "a Quarter action", "half": "a Half action", "full": "a Full action", "quick": "a Quick Action"}
+ATTACK_WAITING = Refusal(code="ht_attack_waiting", message=OWN_CODES["ht_attack_waiting"])
+INJURY_DUE = Refusal(code="ht_injury_due", message=OWN_CODES["ht_injury_due"])
+FEAR_DUE = Refusal(code="ht_fear_save_due", message=OWN_CODES["ht_fear_save_due"])
+
+
+class PendingAttack(msgspec.Struct, frozen=True, kw_only=True):
+    attacker: CombatantId
+    target: CombatantId
+    weapon: str
+
+
+class HealthTraumaRules(msgspec.Struct, kw_only=True):
+    """The ruleset's part of the state: the GM's data, each character's body, an attack waiting."""
+
+    data: HealthTraumaData = DEFAULT_DATA
+    bodies: dict[CombatantId, Body] = msgspec.field(default_factory=dict)
+    attack: PendingAttack | None = None
+    window: reactions.ReactionWindow | None = None
+
+
+def rules(state: EncounterState) -> HealthTraumaRules:
+    return state.rules
+
+
+def body_of(state: EncounterState, cid: str) -> Body:
+    return rules(state).bodies.get(cid) or Body()
+
+
+class HealthTrauma(Ruleset):
+    id = "health-trauma"
+    name = "Health/Trauma"
+    sheet_type = HealthTraumaSheet
+    own_codes = OWN_CODES
+    extra_commands = (*COMMANDS, *reactions.COMMANDS)
+    extra_events = (*EVENTS, *reactions.EVENTS)
+    rule_texts = {"combat": "health-trauma-combat.txt"}
+    after_fight_commands = (Heal, Stabilise, TreatWound, Recuperate)
+    odds_query = AttackOddsQuery
+    odds_answer = AttackOdds
+    odds_operation_id = "getAttackOdds"
+
+    def odds(self, query: AttackOddsQuery) -> AttackOdds:
+        """The chance an attack hits, for the numbers asked (our default Attack Test)."""
+        return attack_odds(query)
+
+    # ------------------------------------------------------------ hooks
+
+    def initial_rules(self) -> HealthTraumaRules:
+        return HealthTraumaRules()
+
+    def budget(self, combatant: Combatant) -> ActionPointBudget:
+        return ActionPointBudget(maximum=0)  # a turn of quarters, a Quick Action, a Reaction: resources
+
+    def resources(self, combatant: Combatant, state: EncounterState) -> Resources:
+        """"one Free Quick Action during each of your turns and one Reaction inbetween your turns"."""
+        return Resources((
+            Resource(TURN, 4, ("turn_start",)),
+            Resource(QUICK, 1, ("turn_start",)),
+            Resource(REACTION, 1, ("combat_start", "turn_end")),
+        ))
+
+    def roll_initiative(self, state: EncounterState, dice: Dice) -> InitiativeRolled:
+        """"Each participant in Combat will make an Initiative Test ... placed in descending order"."""
+        sides = rules(state).data.initiative_die
+        rolled, entries = [], []
+        for c in sorted(state.combatants.values(), key=lambda c: c.seq):
+            die = dice.roll(sides, "initiative", c.id)
+            bonus = c.sheet.initiative_bonus
+            rolled.append(InitiativeRoll(who=c.id, die=die, modifier=bonus, total=die.face + bonus))
+            entries.append(Entry(c.id, die.face + bonus, c.seq, tiebreak=bonus))
+        return InitiativeRolled(rolls=rolled, order=order_descending(entries))
+
+    def turn_finished(self, state: EncounterState, combatant_id: str) -> EncounterState:
+        b = body_of(state, combatant_id)
+        if b.stunned:  # "can't act on their turn": that turn
+            return self._with_body(state, combatant_id, replace(b, stunned=False))
+        return state
+
+    def at_turn_start(self, state: EncounterState, combatant_id: str, dice: Dice) -> list[Event]:
+        """"At the start of the character's turn they must take a Fear MSvs Trauma"."""
+        b = body_of(state, combatant_id)
+        if b.reeling != "active" or b.dead or b.coma or combatant_id not in state.combatants:
+            return []
+        return [FearSaveDue(combatant_id=combatant_id)]  # the character rolls it (HTRollFearSave)
+
+    def at_round_end(self, state: EncounterState, dice: Dice) -> list[Event]:
+        """"A dying character takes one point of damage at the end of each round"."""
+        out: list[Event] = []
+        for cid in state.order:
+            b = body_of(state, cid)
+            if b.dying and not b.dead:
+                out += self.harm(state, cid, 1, "dying", dice)
+        return out
+
+    def command_info(self) -> list[CommandInfo]:
+        return [CommandInfo(type=t.__struct_config__.tag, summary=(t.__doc__ or "").split("\n")[0],
+                            who="player" if t.actor_field else "gm") for t in COMMANDS]
+
+    # ------------------------------------------------------ who must decide
+
+    def pending(self, state: EncounterState) -> list[Decision]:
+        if state.status != "active":
+            return []
+        r = rules(state)
+        out: list[Decision] = []
+        if r.window is not None and not r.window.settled:
+            out += [replace(d, blocks_turn_end=True, refusal=ATTACK_WAITING)
+                    for d in reactions.decisions(r.window)]
+        for cid in state.order:
+            b = r.bodies.get(cid)
+            if b is not None and b.injury_due and not b.dead:
+                out.append(Decision(
+                    id=f"injury:{cid}:{len(b.injuries)}", kind="injury", combatant_id=cid, command="HTRollInjury",
+                    body={"combatant_id": cid}, blocks_turn_end=True, refusal=INJURY_DUE,
+                    summary="Dying: roll 1D10, add five for each injury you already have, then consult the chart."))
+            if b is not None and b.fear_save_due and not b.dead:
+                out.append(Decision(
+                    id=f"fear:{cid}:{state.round}", kind="fear_save", combatant_id=cid, command="HTRollFearSave",
+                    body={"combatant_id": cid}, blocks_turn_end=True, refusal=FEAR_DUE,
+                    summary="Reeling: take a Fear MSvs against your Trauma; on a failure you are Stunned this turn."))
+        return out
+
+    # ---------------------------------------------------------- decider
+
+    def decide_action(self, state: EncounterState, command: Command, dice: Dice) -> list[Event]:
+        r = rules(state)
+        match command:
+            case SetHealthTraumaRules():
+                return [RulesSet(data=command.data)]
+            case Heal():
+                return self._heal(state, command, dice)
+            case Stabilise():
+                c, b = self._living(state, command.combatant_id)
+                if b.injury_due:
+                    raise RuleViolation("ht_injury_due", f"{c.name}'s injury roll is still due: roll it first.")
+                if not b.dying:
+                    raise RuleViolation("ht_not_dying", f"{c.name} is not dying.")
+                return [Stabilised(combatant_id=c.id)]
+            case TreatWound():
+                c, b = self._living(state, command.combatant_id)
+                if not b.dazed:
+                    raise RuleViolation("ht_not_dazed", f"{c.name} has no untreated gut wound.")
+                return [WoundTreated(combatant_id=c.id)]
+            case Recuperate():
+                c, b = self._living(state, command.combatant_id)
+                if b.dying or b.injury_due:
+                    raise RuleViolation("ht_still_dying", f"{c.name} is dying: stabilise them before they recuperate.")
+                return [Recuperated(combatant_id=c.id)]
+            case RollFearSave():
+                self.require_active(state)
+                c, b = self._living(state, command.combatant_id)
+                if not b.fear_save_due:
+                    raise RuleViolation("ht_no_fear_save_due", f"{c.name} has no Fear save due.")
+                die = dice.roll(r.data.save_die, "Fear MSvs", c.id)
+                total = die.face + c.sheet.mental_save - b.penalty
+                return [FearSave(combatant_id=c.id, die=die, vs=b.trauma, total=total, passed=total > b.trauma)]
+            case RollInjury():
+                self.require_active(state)
+                c, b = self._living(state, command.combatant_id)
+                if not b.injury_due:
+                    raise RuleViolation("ht_no_injury_due", f"{c.name} has no injury roll due.")
+                return self._injury(state, c, b, dice)
+        self.require_active(state)
+        match command:
+            case Attack():
+                return self._attack(state, command, dice)
+            case TakeAction():
+                c = self.require_turn(state, command.combatant_id)
+                action = r.data.action(command.action)
+                if action is None:
+                    raise RuleViolation("ht_unknown_action", f"“{command.action}” is not on this encounter's action "
+                                        f"list ({', '.join(a.name for a in r.data.actions)}).")
+                b = body_of(state, c.id)
+                self._able(c, b, move=action.move)
+                if action.needs_arms and bodies.lost_both(b, ARMS):
+                    raise RuleViolation("ht_needs_arms", f"Both of {c.name}'s arms are maimed: no {action.name}.")
+                if action.move and not action.crawl and bodies.lost_both(b, LEGS) or (
+                        action.needs_legs and bodies.lost_both(b, LEGS)):
+                    raise RuleViolation("ht_crawl_only", f"Both of {c.name}'s legs are maimed: only the Crawl Move Actions.")
+                self._afford(c, action.size, action.name)
+                return [ActionTaken(combatant_id=c.id, action=action.name, size=action.size)]
+            case reactions.React():
+                c = self.combatant(state, command.combatant_id)
+                window = reactions.check_answer(r.window, command.window, c.id, c.name)
+                reactions.check_reaction(window, command.reaction)
+                self.check_resource(c, REACTION, 1, "a Reaction")
+                rule = r.data.reaction(command.reaction)
+                bonus = rule.guard_bonus if rule else 0
+                return [Reacted(window=window.id, combatant_id=c.id, reaction=command.reaction),
+                        *self._resolve(state, bonus, command.reaction, dice)]
+            case reactions.PassReaction():
+                c = self.combatant(state, command.combatant_id)
+                passed = reactions.decide_pass(r.window, command, c.name)
+                return [passed, *self._resolve(state, 0, None, dice)]
+            case reactions.CloseReactions():
+                closed = reactions.decide_close(r.window, command)
+                return [closed, *self._resolve(state, 0, None, dice)]
+        return super().decide_action(state, command, dice)
+
+    def _living(self, state: EncounterState, cid: str) -> tuple[Combatant, Body]:
+        c = self.combatant(state, cid)
+        b = body_of(state, cid)
+        if b.dead:
+            raise RuleViolation("ht_dead", f"{c.name} is dead. Death is final: there are no ways of returning the dead.")
+        return c, b
+
+    def _able(self, c: Combatant, b: Body, *, move: bool = False) -> None:
+        """Refuse an action of one who cannot act (dead, in a coma, Stunned, or Dazed and not moving)."""
+        if b.dead:
+            raise RuleViolation("ht_dead", f"{c.name} is dead.")
+        if b.fear_save_due:
+            raise RuleViolation("ht_fear_save_due", f"{c.name} is reeling: they take the Fear MSvs before acting.")
+        if b.coma:
+            raise RuleViolation("ht_in_coma", f"{c.name} is in a coma until their Trauma is reduced to 0.")
+        if b.stunned:
+            raise RuleViolation("ht_stunned", f"{c.name} is Stunned and can't act on this turn.")
+        if b.dazed and not move:
+            raise RuleViolation("ht_dazed_move_only", f"{c.name} is Dazed and may only take the move action until treated.")
+
+    def _afford(self, c: Combatant, size: Size, what: str) -> None:
+        if size == "quick":
+            self.check_resource(c, QUICK, 1, f"{what} ({SIZE_WORDS[size]})")
+        else:
+            self.check_resource(c, TURN, QUARTERS[size], f"{what} ({SIZE_WORDS[size]})")
+
+    def _attack(self, state: EncounterState, cmd: Attack, dice: Dice) -> list[Event]:
+        r = rules(state)
+        c = self.require_turn(state, cmd.combatant_id)
+        if r.window is not None and not r.window.settled:
+            raise RuleViolation("ht_attack_waiting", "An attack waits for its target's Reaction: answer it (or the GM closes it) first.")
+        b = body_of(state, c.id)
+        self._able(c, b)
+        if r.data.attack_needs_arms and bodies.lost_both(b, ARMS):
+            raise RuleViolation("ht_needs_arms", f"Both of {c.name}'s arms are maimed: they cannot attack.")
+        target = state.combatants.get(cmd.target)
+        if target is None:
+            raise RuleViolation("unknown_combatant", f"There is no combatant {cmd.target} in this encounter.",
+                                combatant_id=cmd.target)
+        if target.id == c.id or body_of(state, target.id).dead:
+            raise RuleViolation("ht_not_a_target", f"{c.name} needs another combatant, not yet dead, to attack.")
+        weapon = c.sheet.weapon(cmd.weapon)
+        if weapon is None:
+            raise RuleViolation("ht_unknown_weapon", f"{c.name} has no weapon “{cmd.weapon}”.")
+        if cmd.distance < 0 or cmd.distance > weapon.range:
+            reach = "base to base contact" if weapon.range == 0 else f"{weapon.range} spaces"
+            raise RuleViolation("ht_out_of_range", f"{target.name} is {cmd.distance} spaces away; {weapon.name} "
+                                f"reaches {reach}.", distance=cmd.distance, range=weapon.range)
+        size = r.data.attack_size
+        self._afford(c, size, "an attack")
+        declared = AttackDeclared(combatant_id=c.id, target=target.id, weapon=weapon.name, distance=cmd.distance,
+                                  size=size)
+        tb = body_of(state, target.id)
+        if r.data.reactions and held(target).get(REACTION, 0) >= 1 and not (tb.coma or tb.stunned):
+            return [declared, reactions.open_window(
+                f"attack:{state.version + 1}", c.id, [target.id], tuple(x.name for x in r.data.reactions),
+                f"{c.name}'s attack on {target.name}")]
+        after = self.evolve(state, declared)
+        return [declared, *self._resolve(after, 0, None, dice)]
+
+    def _resolve(self, state: EncounterState, guard_bonus: int, reaction: str | None, dice: Dice) -> list[Event]:
+        """The Attack Test (the GM's data: the text's formula is missing), then the damage."""
+        r = rules(state)
+        pending = r.attack
+        assert pending is not None
+        data = r.data
+        a, t = state.combatants[pending.attacker], state.combatants[pending.target]
+        penalty = body_of(state, a.id).penalty
+        die = dice.roll(data.attack_die, "attack test", a.id)
+        total = die.face + a.sheet.combat_skill - penalty
+        defence = dice.roll(data.defence_die, "guard", t.id) if data.defence_die else None
+        guard = (defence.face if defence else 0) + t.sheet.guard + guard_bonus
+        hit = total > guard or (data.attacker_wins_ties and total == guard)
+        weapon = a.sheet.weapon(pending.weapon) or a.sheet.weapons[0]
+        rolls, rolled, damage = [], 0, 0
+        if hit:
+            rolls = [dice.roll(weapon.damage_sides, "damage", a.id) for _ in range(weapon.damage_dice)]
+            rolled = max(sum(d.face for d in rolls) + weapon.damage_bonus - penalty, 0)
+            damage = max(rolled - t.sheet.protection, 0)
+        rolled_event = AttackRolled(
+            combatant_id=a.id, target=t.id, weapon=weapon.name, attack_die=die, attack_total=total,
+            defence_die=defence, guard_total=guard, hit=hit, damage_dice=rolls, rolled_damage=rolled,
+            protection=t.sheet.protection if hit else 0, damage=damage, reaction=reaction)
+        return [rolled_event, *self.harm(state, t.id, damage, "attack", dice)]
+
+    def harm(self, state: EncounterState, cid: str, damage: int, cause: str, dice: Dice) -> list[Event]:
+        """``damage`` taken: health down, Trauma for damage taken while dying, the dying state at
+        0 or below, a gut wound's BSvs, and death once Trauma reaches the maximum Health."""
+        b = body_of(state, cid)
+        if damage <= 0 or b.dead:
+            return []
+        sheet = state.combatants[cid].sheet
+        health = bodies.current(sheet, b) - damage
+        trauma = damage if b.dying else 0  # "The most common way to receive Trauma is taking damage while dying"
+        out: list[Event] = [Harmed(combatant_id=cid, damage=damage, health=health, cause=cause, trauma=trauma,
+                                   dying=not b.dying and health <= 0)]
+        if b.gut_wound:  # "they must make a BSvs Damage Taken each time they take damage"
+            die = dice.roll(rules(state).data.save_die, "gut wound BSvs", cid)
+            total = die.face + sheet.body_save - b.penalty
+            passed = total > damage
+            out.append(GutWoundSave(combatant_id=cid, die=die, vs=damage, total=total, passed=passed))
+            trauma += 0 if passed else 1
+        if b.trauma + trauma >= sheet.base_health:
+            out.append(Died(combatant_id=cid, cause="trauma"))
+        return out
+
+    def _injury(self, state: EncounterState, c: Combatant, b: Body, dice: Dice) -> list[Event]:
+        """"Roll 1D10, add five for each injury you already have, then consult the chart"."""
+        data = rules(state).data
+        die = dice.roll(10, "injury", c.id)
+        had = len(b.injuries)
+        total = die.face + 5 * had
+        result = data.injury(total)
+        event = InjuryRolled(combatant_id=c.id, die=die, injuries_had=had, total=total, result=result)
+        if result == "sliced_muscle":
+            event = replace(event, penalty=data.penalty_x)
+        elif result == "reeling" and "reeling" in b.injuries:
+            event = replace(event, coma=True)  # "If this result is rolled again ... falls into a coma"
+        elif result == "maimed":
+            part_die = dice.roll(6, "maimed part", c.id)
+            part = data.maim_table[part_die.face - 1]
+            event = replace(event, part_die=part_die, part=part)
+            if part in b.maimed or part in b.removed:  # "roll the same result, that part is removed"
+                extra = dice.roll(3, "removed part Trauma", c.id)
+                event = replace(event, removed=True, removal_die=extra, trauma=3 + extra.face)
+        out: list[Event] = [event]
+        if result == "mortal_blow":
+            out.append(Died(combatant_id=c.id, cause="mortal_blow"))
+        elif event.trauma and b.trauma + event.trauma >= c.sheet.base_health:
+            out.append(Died(combatant_id=c.id, cause="trauma"))
+        return out
+
+    def _heal(self, state: EncounterState, cmd: Heal, dice: Dice) -> list[Event]:
+        c, b = self._living(state, cmd.combatant_id)
+        if b.injury_due:
+            raise RuleViolation("ht_injury_due", f"{c.name}'s injury roll is still due: roll it first.")
+        top, now = bodies.maximum(c.sheet, b), bodies.current(c.sheet, b)
+        if now >= top:
+            raise RuleViolation("ht_full_health", f"{c.name} is at their maximum health ({top}): "
+                                "a character cannot be healed over their maximum health.")
+        rolled = []
+        if cmd.amount is not None:
+            if cmd.amount < 1 or cmd.dice_count:
+                raise RuleViolation("ht_bad_amount", "Heal by an amount of 1 or more, or by dice: not both.")
+            amount = cmd.amount
+        else:
+            if not 1 <= cmd.dice_count <= 10 or not 2 <= cmd.dice_sides <= 100:
+                raise RuleViolation("ht_bad_amount", "Heal by an amount of 1 or more, or by 1 to 10 dice to roll.")
+            rolled = [dice.roll(cmd.dice_sides, "healing", c.id) for _ in range(cmd.dice_count)]
+            amount = max(sum(d.face for d in rolled) + cmd.bonus, 0)
+        health = min(now + amount, top)
+        return [Healed(combatant_id=c.id, amount=health - now, health=health, dice=rolled,
+                       revived=b.dying and health > 0)]
+
+    # ---------------------------------------------------------- evolve
+
+    def evolve_action(self, state: EncounterState, event: Event) -> EncounterState:
+        r = rules(state)
+        match event:
+            case RulesSet():
+                return replace(state, rules=replace(r, data=event.data))
+            case ActionTaken():
+                return self._spend(state, event.combatant_id, event.size)
+            case AttackDeclared():
+                state = self._spend(state, event.combatant_id, event.size)
+                return replace(state, rules=replace(rules(state), attack=PendingAttack(
+                    attacker=event.combatant_id, target=event.target, weapon=event.weapon)))
+            case reactions.ReactionsOpened() | reactions.ReactionPassed() | reactions.ReactionsClosed():
+                return replace(state, rules=replace(r, window=reactions.evolve_window(r.window, event)))
+            case Reacted():
+                state = self.spent(state, event.combatant_id, REACTION, 1)
+                return replace(state, rules=replace(rules(state), window=reactions.answered(
+                    r.window, event.combatant_id, event.reaction)))
+            case AttackRolled():
+                return replace(state, rules=replace(r, window=None, attack=None))
+        cid = event.combatant_id
+        b = body_of(state, cid)
+        match event:
+            case Harmed():
+                b = replace(b, health=event.health, trauma=b.trauma + event.trauma)
+                if event.dying:
+                    b = replace(b, dying=True, injury_due=True)
+            case GutWoundSave():
+                b = b if event.passed else replace(b, trauma=b.trauma + 1)
+            case Died():
+                b = replace(b, dead=True, death=event.cause, dying=False, injury_due=False, fear_save_due=False,
+                            stunned=False)
+            case InjuryRolled():
+                b = replace(b, injury_due=False, injuries=[*b.injuries, event.result], penalty=b.penalty + event.penalty,
+                            trauma=b.trauma + event.trauma)
+                if event.coma:
+                    b = replace(b, coma=True)
+                elif event.result == "reeling":
+                    b = replace(b, reeling="pending" if b.dying else "active")
+                elif event.result == "gut_wound":
+                    b = replace(b, gut_wound=True, dazed=True)
+                elif event.part is not None:
+                    if event.removed:
+                        b = replace(b, maimed=[p for p in b.maimed if p != event.part], removed=[*b.removed, event.part])
+                    else:
+                        b = replace(b, maimed=[*b.maimed, event.part])
+            case FearSaveDue():
+                b = replace(b, fear_save_due=True)
+            case FearSave():
+                b = replace(b, fear_save_due=False)
+                b = replace(b, reeling="none", stunned=False) if event.passed else replace(b, stunned=True)
+            case Healed():
+                b = replace(b, health=event.health)
+                if event.revived:
+                    b = self._out_of_dying(b)
+            case Stabilised():
+                b = self._out_of_dying(b)
+            case WoundTreated():
+                b = replace(b, dazed=False)
+            case Recuperated():
+                # "until they are able to recuperate": Trauma back to 0; what lasts "until your
+                # trauma is reduced to 0" ends with it (the -X, a coma); "fully recovered": the gut wound
+                b = replace(b, trauma=0, health=None, penalty=0, coma=False, gut_wound=False, dazed=False, stunned=False)
+            case _:
+                return super().evolve_action(state, event)
+        return self._with_body(state, cid, b)
+
+    @staticmethod
+    def _out_of_dying(b: Body) -> Body:
+        """No longer dying; a reeling result "takes effect if they are stabilized or healed"."""
+        return replace(b, dying=False, reeling="active" if b.reeling == "pending" else b.reeling)
+
+    def _spend(self, state: EncounterState, cid: str, size: Size) -> EncounterState:
+        if size == "quick":
+            return self.spent(state, cid, QUICK, 1)
+        return self.spent(state, cid, TURN, QUARTERS[size])
+
+    @staticmethod
+    def _with_body(state: EncounterState, cid: str, b: Body) -> EncounterState:
+        r = rules(state)
+        return replace(state, rules=replace(r, bodies={**r.bodies, cid: b}))
+
+    # ---------------------------------------------------------- who sees what
+
+    def conceal_rules(self, state: EncounterState, hidden: frozenset[str]) -> HealthTraumaRules:
+        r = rules(state)
+        if not hidden:
+            return r
+        window, attack = r.window, r.attack
+        if attack is not None and (attack.attacker in hidden or attack.target in hidden):
+            window, attack = None, None
+        if window is not None and (window.actor in hidden or any(c in hidden for c in window.may_react)):
+            window = None
+        return replace(r, bodies={k: v for k, v in r.bodies.items() if k not in hidden}, window=window, attack=attack)
+
+    # ---------------------------------------------------------- what it tells
+
+    def sentences(self) -> dict[str, Sentence]:
+        from domain.health_trauma.log import SENTENCES
+        return SENTENCES
+
+    def tally(self, event: Event, exchange: Exchange | None) -> list[Tally]:
+        match event:
+            case AttackRolled():
+                a, t = event.combatant_id, event.target
+                out = [Tally(a, "attacks_made", 1, t), Tally(a, "rolls", 1, t)]
+                if event.hit:
+                    out.append(Tally(a, "attacks_landed", 1, t))
+                if event.damage:
+                    out += [Tally(a, "hits_dealt", event.damage, t), Tally(t, "hits_taken", event.damage, a)]
+                if event.reaction is not None:
+                    out.append(Tally(t, "defences_tried", 1, a))
+                    if not event.hit:
+                        out.append(Tally(t, "defences_won", 1, a))
+                return out
+            case InjuryRolled() | FearSave() | GutWoundSave():
+                return [Tally(event.combatant_id, "rolls", 1)]
+        return []
+
+    def coverage(self) -> list[Section]:
+        from domain.health_trauma.coverage import SECTIONS
+        return SECTIONS
+
+    def demo(self) -> DemoFight | None:
+        from domain.health_trauma.demo import RaidOnTheMill
+        return RaidOnTheMill()
+
