@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.core.concerns import CombatantId
+from domain.core.concerns import CombatantId, SheetValue
 from domain.core.dice import DieRoll
 from domain.core.encounter import Command, Event
 from domain.health_trauma.data import HealthTraumaData, Size
@@ -120,13 +120,14 @@ class AttackRolled(Event, tag="HTAttackRolled"):
     target: CombatantId
     weapon: str
     attack_die: DieRoll
-    attack_total: int
-    guard_total: int
+    # totals with a sheet's values in them: a player sees an NPC's only as the hit or miss
+    attack_total: SheetValue[int, "combatant_id"]
+    guard_total: SheetValue[int, "target"]
     hit: bool
     defence_die: DieRoll | None = None
     damage_dice: list[DieRoll] = []
     rolled_damage: int = 0
-    protection: int = 0
+    protection: SheetValue[int, "target"] = 0
     damage: int = 0
     reaction: str | None = None  # the target's Reaction, if it took one
 

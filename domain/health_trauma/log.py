@@ -22,17 +22,19 @@ def _face(d: Any) -> Any:
 
 
 def _attack(d: Any, s: Any) -> str:
+    """Totals off an NPC's sheet are not in a player's copy of the event: told without them."""
     dice = d.get("damage_dice") or []
-    guard = f"{s.whose(d.get('target'))} Guard {d.get('guard_total')}"
+    guard = f"{s.whose(d.get('target'))} Guard" + (f" {d['guard_total']}" if "guard_total" in d else "")
     if d.get("defence_die"):
         guard += f" (rolled {_face(d.get('defence_die'))})"
+    total = f", {d['attack_total']}" if "attack_total" in d else ""
     head = (f"{s.Whose(d.get('combatant_id'))} Attack Test with the {d.get('weapon')}: "
-            f"{_face(d.get('attack_die'))}, {d.get('attack_total')} against {guard}")
+            f"{_face(d.get('attack_die'))}{total} against {guard}")
     if not d.get("hit"):
         return f"{head}: a miss."
     faces = " + ".join(str(_face(x)) for x in dice) or "0"
-    return (f"{head}: a hit. Damage {faces} = {d.get('rolled_damage')}, less Protection "
-            f"{d.get('protection')}: {d.get('damage')}.")
+    protection = f", less Protection {d['protection']}" if "protection" in d else ", less Protection"
+    return f"{head}: a hit. Damage {faces} = {d.get('rolled_damage')}{protection}: {d.get('damage')}."
 
 
 def _harmed(d: Any, s: Any) -> str:

@@ -64,3 +64,24 @@ def test_a_hidden_combatants_body_is_not_shown_to_a_player() -> None:
     assert "lurker" in f.state.rules.bodies
     seen = f.ruleset.conceal(f.state, f.ruleset.hidden_from(f.state, frozenset({"mira"})))
     assert "lurker" not in seen.rules.bodies
+
+
+def test_a_player_sees_no_value_off_an_npcs_sheet_in_an_attack() -> None:
+    """A player sees an NPC's name and what happens to it, not its sheet: the totals an attack
+    took from the Bandit's Guard and Protection (or from an NPC attacker's combat skill) are
+    left out of the player's copy of the event, and the log tells the attack without them."""
+    from projections.visibility import Scope, Viewer, event_data_for
+
+    f = started()
+    rolled = f.send(Attack(combatant_id="mira", target="bandit", dice=[10, 4]))[1]
+    version = f.events.index(rolled) + 1
+    data = msgspec.to_builtins(rolled)
+    player = event_data_for(version, data, Scope.of(f.state, Viewer("player", frozenset({"mira"}))))
+    assert "guard_total" in data and "protection" in data
+    assert player is not None and "guard_total" not in player and "protection" not in player
+    assert player["attack_total"] == data["attack_total"]  # Mira's own sheet is her player's
+    story = story_for(f.ruleset)
+    story.meet("mira", "Mira", "player")
+    story.meet("bandit", "Bandit", "gm")
+    line = f.ruleset.sentences()["HTAttackRolled"](player, story)
+    assert line.startswith("Mira's Attack Test with the Sword: 10, ") and "Guard 2" not in line
