@@ -31,6 +31,7 @@ from domain.health_trauma.events import (
 )
 from domain.health_trauma.odds import AttackOdds, AttackOddsQuery, attack_odds
 from domain.health_trauma.sheet import HealthTraumaSheet
+from domain.health_trauma.shown import VISIBLE, with_health_shown
 
 replace = msgspec.structs.replace
 
@@ -80,6 +81,8 @@ class HealthTrauma(Ruleset):
     odds_query = AttackOddsQuery
     odds_answer = AttackOdds
     odds_operation_id = "getAttackOdds"
+    # players and spectators see an NPC's wound level and conditions, not its sheet (domain/health_trauma/shown.py)
+    visible_sheet_fields = VISIBLE
 
     def odds(self, query: AttackOddsQuery) -> AttackOdds:
         """The chance an attack hits, for the numbers asked (our default Attack Test)."""
@@ -477,6 +480,11 @@ class HealthTrauma(Ruleset):
         return replace(state, rules=replace(r, bodies={**r.bodies, cid: b}))
 
     # ---------------------------------------------------------- who sees what
+
+    def shown(self, state: EncounterState) -> EncounterState:
+        """Each combatant's current and maximum Health, Trauma, Wounded, dying, dead, injuries
+        and conditions, worked out when read (a replay equals the live state)."""
+        return with_health_shown(state)
 
     def conceal_rules(self, state: EncounterState, hidden: frozenset[str]) -> HealthTraumaRules:
         r = rules(state)
