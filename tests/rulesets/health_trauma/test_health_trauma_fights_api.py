@@ -5,6 +5,7 @@ by checking that a replay of its stored events equals the state the server serve
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
@@ -37,14 +38,17 @@ class Fight:
         self.enc = ""
         self.player: dict[str, str] = {}
 
-    async def open(self, initiative: list[int]) -> Fight:
+    async def open(self, initiative: list[int], chart: list[dict[str, Any]] | None = CHART) -> Fight:
         r = await self.client.post("/encounters", json={"ruleset": "health-trauma", "name": "At the mill",
                                                         "dice_policy": "reported"})
         assert r.status_code == 201, r.text
         self.enc = r.json()["encounter_id"]
         self.client.headers["Authorization"] = f"Bearer {r.json()['gm_token']['token']}"
         # a fixed Guard, no Reactions: an attack rolls its die, then its damage dice
-        await self.gm({"type": "SetHealthTraumaRules", "data": {"defence_die": 0, "reactions": [], "injury_chart": CHART}})
+        data: dict[str, Any] = {"defence_die": 0, "reactions": []}
+        if chart is not None:
+            data["injury_chart"] = chart
+        await self.gm({"type": "SetHealthTraumaRules", "data": data})
         for cid, controller, sheet in (("mira", "player", MIRA), ("bandit", "gm", BANDIT)):
             await self.gm({"type": "AddCombatant", "combatant_id": cid, "name": cid.title(),
                            "side": "party" if controller == "player" else "enemies", "controller": controller,
@@ -69,6 +73,13 @@ class Fight:
 
     async def sheet(self, cid: str, headers: dict[str, str] | None = None) -> dict[str, Any]:
         return (await self.state(headers))["combatants"][cid]["sheet"]
+
+    async def prompts(self, headers: dict[str, str]) -> list[dict[str, Any]]:
+        """The prompts the live stream sends the viewer now (read once: ``follow=false``)."""
+        r = await self.client.get(f"/encounters/{self.enc}/live", params={"follow": "false"}, headers=headers)
+        assert r.status_code == 200, r.text
+        messages = [json.loads(line[5:]) for line in r.text.splitlines() if line.startswith("data:")]
+        return [m["prompt"] for m in messages if m["type"] == "prompt"]
 
     async def assert_replays(self, conn: Any) -> None:
         """Every stored event, decoded and replayed, gives the state the server serves the GM."""
@@ -137,7 +148,9 @@ async def test_a_dying_character_takes_trauma_and_dies_when_it_reaches_the_maxim
         assert types(hit) == ["HTAttackDeclared", "HTAttackRolled", "HTHarmed"]
         r = await client.post(f"/encounters/{f.enc}/commands", json={"type": "EndTurn", "combatant_id": "bandit"})
         assert r.status_code == 422 and r.json()["code"] == "ht_injury_due", r.text
+        assert [(p["kind"], p["command"]) for p in await f.prompts(f.player)] == [("injury", "HTRollInjury")]
         await f.mira({"type": "HTRollInjury", "combatant_id": "mira", "dice": [1]})  # a lucky escape
+        assert await f.prompts(f.player) == []
         await f.gm({"type": "EndTurn", "combatant_id": "bandit"})
         ended = await f.mira({"type": "EndTurn", "combatant_id": "mira"})
         assert types(ended) == ["TurnEnded", "HTHarmed", "RoundStarted"]  # one point at the round's end
@@ -151,6 +164,25 @@ async def test_a_dying_character_takes_trauma_and_dies_when_it_reaches_the_maxim
         r = await client.post(f"/encounters/{f.enc}/commands", json={"type": "HTHeal", "combatant_id": "mira",
                                                                       "amount": 5})
         assert r.status_code == 422 and r.json()["code"] == "ht_dead", r.text
+        await f.assert_replays(conn)
+
+
+async def test_a_second_injury_adds_five_on_our_default_chart(database_url: str, conn: Any) -> None:
+    """"Roll 1D10, add five for each injury you already have, then consult the chart." On our
+    default chart (1-3 a lucky escape ... 13-15 a gut wound): 10 + 5 for the one had is a gut wound."""
+    async with client_for(database_url) as client:
+        f = await Fight(client).open([3, 15], chart=None)
+        await f.gm({"type": "HTAttack", "combatant_id": "bandit", "target": "mira", "dice": [10, 6, 2]})
+        await f.mira({"type": "HTRollInjury", "combatant_id": "mira", "dice": [2]})  # a lucky escape
+        healed = await f.gm({"type": "HTHeal", "combatant_id": "mira", "amount": 3})  # -1 + 3: no longer dying
+        assert healed["events"][0]["data"]["revived"] is True
+        await f.gm({"type": "EndTurn", "combatant_id": "bandit"})
+        await f.mira({"type": "EndTurn", "combatant_id": "mira"})
+        await f.gm({"type": "HTAttack", "combatant_id": "bandit", "target": "mira", "dice": [10, 2, 2]})  # 2 - 3: dying
+        rolled = await f.mira({"type": "HTRollInjury", "combatant_id": "mira", "dice": [10]})
+        injury = rolled["events"][0]["data"]
+        assert (injury["injuries_had"], injury["total"], injury["result"]) == (1, 15, "gut_wound")
+        assert (await f.sheet("mira", f.player))["injuries"] == ["lucky_escape", "gut_wound"]
         await f.assert_replays(conn)
 
 
@@ -202,6 +234,8 @@ async def reeling(f: Fight, mira: dict[str, Any], rolled: dict[str, Any]) -> Non
     await f.gm({"type": "HTStabilise", "combatant_id": "mira"})
     started = await f.gm({"type": "EndTurn", "combatant_id": "bandit"})
     assert "HTFearSaveDue" in types(started)  # the save is due at the start of her turn: a prompt
+    assert [(p["kind"], p["command"], p["combatant_id"]) for p in await f.prompts(f.player)] == [
+        ("fear_save", "HTRollFearSave", "mira")]
     r = await f.mira({"type": "HTAttack", "combatant_id": "mira", "target": "bandit", "dice": [10, 3]}, expect=422)
     assert r["code"] == "ht_fear_save_due", r
     failed = await f.mira({"type": "HTRollFearSave", "combatant_id": "mira", "dice": [1]})  # 1 - 1 = 0, not above 0
