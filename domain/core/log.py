@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from domain.core.names import called
+
 if TYPE_CHECKING:
     from domain.core.ruleset import Ruleset
 
@@ -79,10 +81,7 @@ class Story:
         """A combatant as the log names them: "Mira", "the Bandit", or "someone"."""
         if not isinstance(cid, str) or cid not in self.names:
             return "someone"
-        name = self.names[cid]
-        if cid in self.npcs and not re.match(r"(?i)(the|a|an) ", name):
-            return f"the {name}"
-        return name
+        return called(self.names[cid], cid in self.npcs)
 
     def Who(self, cid: Any) -> str:  # noqa: N802 - the capitalised form, at a sentence's start
         return cap(self.who(cid))

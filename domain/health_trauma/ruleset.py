@@ -16,6 +16,7 @@ from domain.core.encounter import Combatant, Command, EncounterState, Event, Ini
 from domain.core.errors import RuleViolation
 from domain.core.initiative import Entry, order_descending
 from domain.core.log import Sentence
+from domain.core.names import called_of
 from domain.core.pending import Decision, Refusal
 from domain.core.resources import Resource, Resources, held
 from domain.core.ruleset import CommandInfo, Ruleset
@@ -298,7 +299,7 @@ class HealthTrauma(Ruleset):
         if r.data.reactions and held(target).get(REACTION, 0) >= 1 and not (tb.coma or tb.stunned):
             return [declared, reactions.open_window(
                 f"attack:{state.version + 1}", c.id, [target.id], tuple(x.name for x in r.data.reactions),
-                f"{c.name}'s attack on {target.name}")]
+                f"{called_of(c)}'s attack on {called_of(target)}")]
         after = self.evolve(state, declared)
         return [declared, *self._resolve(after, 0, None, dice)]
 

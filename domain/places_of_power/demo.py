@@ -17,6 +17,7 @@ from typing import Any
 
 from domain.core.demo import Aside, DemoFight, Json, Script, Seat, Send, Stuck, Table
 from domain.core.log import count
+from domain.core.names import called
 from domain.places_of_power.harm import HIT_LEVELS, penalty_points
 
 ATTACKS_PER_TURN = 2
@@ -108,7 +109,7 @@ def defence_dice(c: Json, defence: str) -> int:
 
 def named(c: Json) -> str:
     """A combatant as the log names them: a player's by name, the GM's with the article."""
-    return c["name"] if c["controller"] == "player" else f"the {c['name']}"
+    return called(c["name"], c["controller"] != "player")
 
 
 # ------------------------------------------------------------------------------ the script

@@ -83,6 +83,7 @@ def test_the_targets_reaction_is_offered_while_the_attack_waits() -> None:
     f = started(data=HealthTraumaData(defence_die=0))  # the default Reactions: a Dodge, +2 Guard
     opened = f.send(Attack(combatant_id="mira", target="bandit"))
     window = opened[-1].window
+    assert window.trigger == "Mira's attack on the Bandit"  # the GM's named with the article
     [decision] = f.ruleset.pending(f.state)
     assert decision.combatant_id == "bandit" and [c.name for c in decision.choices] == ["Dodge"]
     assert f.refused(msgspec.convert({"type": "EndTurn", "combatant_id": "mira"},
