@@ -47,8 +47,10 @@ SECTIONS = [
          "Ours: the chart's bands 1-3 lucky escape, 4-6 sliced muscle, 7-9 reeling, 10-12 maimed, 13-15 gut wound, 16+ Mortal Blow.",
          "Ours: X = 1; the 1D6 table left arm, right arm, left leg, right leg, left eye, right eye.",
          "Ours: MSvs/BSvs N is 1D10 + the sheet's save bonus - penalty, passed above N; the Fear save is against the "
-         "character's Trauma when it is made.",
-         "Ours: Trauma is compared with the maximum health before Trauma (five plus Physique, adjusted).",
+         "character's Trauma when it is made (fear_save_against: or their Trauma when the result was rolled, or the "
+         "damage of the hit that put them into the dying state).",
+         "Ours: Trauma is compared with the maximum health before Trauma (five plus Physique, adjusted); "
+         "trauma_death: lowered_maximum compares it with the maximum Trauma has lowered.",
          "Ours: Stabilising is a GM command with no test (the text gives none); a gut wound ends on recuperating."),
     _row("Death", "enforced", "Death is final: every command about a dead character is refused (a Retcon undoes a "
          "mistake; it is not a resurrection)."),

@@ -199,7 +199,8 @@ class HealthTrauma(Ruleset):
                     raise RuleViolation("ht_no_fear_save_due", f"{c.name} has no Fear save due.")
                 die = dice.roll(r.data.save_die, "Fear MSvs", c.id)
                 total = die.face + c.sheet.mental_save - b.penalty
-                return [FearSave(combatant_id=c.id, die=die, vs=b.trauma, total=total, passed=total > b.trauma)]
+                vs = bodies.fear_save_against(b, r.data.fear_save_against)
+                return [FearSave(combatant_id=c.id, die=die, vs=vs, total=total, passed=total > vs)]
             case RollInjury():
                 self.require_active(state)
                 c, b = self._living(state, command.combatant_id)
@@ -345,7 +346,7 @@ class HealthTrauma(Ruleset):
             passed = total > damage
             out.append(GutWoundSave(combatant_id=cid, die=die, vs=damage, total=total, passed=passed))
             trauma += 0 if passed else 1
-        if b.trauma + trauma >= sheet.base_health:
+        if trauma and rules(state).data.dead_of_trauma(sheet.base_health, b.trauma + trauma):
             out.append(Died(combatant_id=cid, cause="trauma"))
         return out
 
@@ -371,7 +372,7 @@ class HealthTrauma(Ruleset):
         out: list[Event] = [event]
         if result == "mortal_blow":
             out.append(Died(combatant_id=c.id, cause="mortal_blow"))
-        elif event.trauma and b.trauma + event.trauma >= c.sheet.base_health:
+        elif event.trauma and data.dead_of_trauma(c.sheet.base_health, b.trauma + event.trauma):
             out.append(Died(combatant_id=c.id, cause="trauma"))
         return out
 
@@ -424,7 +425,7 @@ class HealthTrauma(Ruleset):
             case Harmed():
                 b = replace(b, health=event.health, trauma=b.trauma + event.trauma)
                 if event.dying:
-                    b = replace(b, dying=True, injury_due=True)
+                    b = replace(b, dying=True, injury_due=True, injuring_damage=event.damage)
             case GutWoundSave():
                 b = b if event.passed else replace(b, trauma=b.trauma + 1)
             case Died():
@@ -436,7 +437,7 @@ class HealthTrauma(Ruleset):
                 if event.coma:
                     b = replace(b, coma=True)
                 elif event.result == "reeling":
-                    b = replace(b, reeling="pending" if b.dying else "active")
+                    b = replace(b, reeling="pending" if b.dying else "active", reeling_trauma=b.trauma)
                 elif event.result == "gut_wound":
                     b = replace(b, gut_wound=True, dazed=True)
                 elif event.part is not None:

@@ -157,6 +157,18 @@ def test_death_when_trauma_reaches_the_maximum_health_and_death_is_final() -> No
     assert f.refused(Attack(combatant_id="mira", target="bandit", dice=[10, 5])).code == "ht_not_a_target"
 
 
+@pytest.mark.parametrize(("reading", "dead"), [("maximum_before_trauma", False), ("lowered_maximum", True)])
+def test_which_maximum_trauma_is_measured_against_is_the_gms_reading(reading: str, dead: bool) -> None:
+    """"if they have taken Trauma equal or greater than their maximum Health": against five plus
+    Physique (ours) or the maximum Trauma has lowered ("Each point of trauma reduces the maximum
+    health of the character by one"), as the GM's data says."""
+    f = started(data=HealthTraumaData(defence_die=0, reactions=[], trauma_death=reading))  # type: ignore[arg-type]
+    f.send(Attack(combatant_id="mira", target="bandit", dice=[10, 5]))  # the Bandit's 5 Health: 0, dying
+    f.send(RollInjury(combatant_id="bandit", dice=[1]))
+    f.send(Attack(combatant_id="mira", target="bandit", dice=[10, 3]))  # 3 Trauma: the maximum is 5, lowered to 2
+    assert f.body("bandit").trauma == 3 and f.body("bandit").dead is dead
+
+
 def test_the_mortal_blow_kills() -> None:
     """"The attack that injured the character was fatal. The character is dead.\""""
     f = started()
