@@ -6,6 +6,7 @@ from typing import Literal
 
 import msgspec
 
+from domain.core.concerns import KEY, SheetValue
 from domain.health_trauma.sheet import HealthTraumaSheet
 
 Reeling = Literal["none", "pending", "active"]
@@ -22,7 +23,7 @@ class Body(msgspec.Struct, frozen=True, kw_only=True):
     ``injuring_damage``: the damage of the hit that put them into the dying state;
     ``reeling_trauma``: their Trauma when the reeling result was rolled (what a Fear save may be against)."""
 
-    health: int | None = None
+    health: SheetValue[int | None, KEY] = None  # an NPC's is the GM's: at full it is five plus Physique
     trauma: int = 0
     injuries: list[str] = msgspec.field(default_factory=list)
     dying: bool = False

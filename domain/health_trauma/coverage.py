@@ -30,7 +30,9 @@ SECTIONS = [
     _row("Health", "enforced", "Maximum health is five plus Physique, with the sheet's health_adjustment "
          "(\"Certain Abilites may change effect this\"), less Trauma. The served state shows each combatant's "
          "health, maximum_health, trauma, wounded, dying, dead, injuries and conditions on its sheet; of an NPC's, "
-         "players and spectators see its wound level (trauma, wounded, dying, dead, injuries, conditions)."),
+         "players and spectators see its wound level (trauma, wounded, dying, dead, injuries, conditions), never "
+         "its Health (at full it is five plus its Physique): not in the state, the events (HTHarmed, HTHealed) nor "
+         "the log, which tell them the damage without it."),
     _row("Healing", "gm", "HTHeal: an amount given or dice rolled; refused at maximum; never over the maximum; "
          "a dying character healed above 0 is no longer dying.",
          "Ours: the amounts of spells, items and the Medicine Skill are the GM's (the text gives none)."),

@@ -124,6 +124,20 @@ async def test_the_served_state_carries_each_combatants_health_and_a_player_sees
         assert seen == {"trauma": 0, "wounded": True, "dying": False, "dead": False, "injuries": [],
                         "conditions": ["Wounded"]}
         assert (await f.sheet("bandit"))["health"] == 2
+        # nor anywhere else: the state's bodies, the events and the log keep an NPC's Health the GM's
+        assert "health" not in (await f.state(f.player))["rules"]["bodies"]["bandit"]
+        assert (await f.state())["rules"]["bodies"]["bandit"]["health"] == 2
+        assert (await f.state(f.player))["rules"]["bodies"]["mira"]["health"] == 3
+        feed = (await client.get(f"/encounters/{f.enc}/events", headers=f.player)).json()["events"]
+        harmed = [e["data"] for e in feed if e["type"] == "HTHarmed"]
+        assert harmed == [{"type": "HTHarmed", "combatant_id": "mira", "damage": 3, "health": 3, "cause": "attack",
+                           "trauma": 0, "dying": False},
+                          {"type": "HTHarmed", "combatant_id": "bandit", "damage": 3, "cause": "attack",
+                           "trauma": 0, "dying": False}]
+        told = (await client.get(f"/encounters/{f.enc}/log", params={"format": "text"}, headers=f.player)).text
+        assert "Mira takes 3 damage: health 3." in told and "The Bandit takes 3 damage." in told
+        told = (await client.get(f"/encounters/{f.enc}/log", params={"format": "text"})).text
+        assert "The Bandit takes 3 damage: health 2." in told
         # 4 more: the Bandit at -2, dying; its injury (a lucky escape on the GM's chart)
         await f.mira({"type": "HTAttack", "combatant_id": "mira", "target": "bandit", "dice": [10, 4]})
         await f.gm({"type": "HTRollInjury", "combatant_id": "bandit", "dice": [1]})
