@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.core.concerns import CombatantId, SheetValue
 from domain.core.dice import DieRoll
-from domain.core.encounter import Command, Event
+from domain.core.encounter import Command, Event, InitiativeRoll
 from domain.health_trauma.data import HealthTraumaData, Size
 
 # ---------------------------------------------------------------- commands
@@ -28,6 +28,15 @@ class Attack(Command, tag="HTAttack"):
     target: CombatantId
     weapon: str | None = None
     distance: int = 0
+
+
+class RollInitiativeTest(Command, tag="HTRollInitiativeTest"):
+    """Make one's Initiative Test before the GM rolls initiative: "Players will roll for their
+    characters while the Game Master rolls for Non-Player Characters." The GM's RollInitiative
+    then rolls for the rest and orders everyone."""
+
+    actor_field = "combatant_id"
+    combatant_id: CombatantId
 
 
 class TakeAction(Command, tag="HTTakeAction"):
@@ -82,13 +91,22 @@ class Recuperate(Command, tag="HTRecuperate"):
     combatant_id: CombatantId
 
 
-COMMANDS = (SetHealthTraumaRules, Attack, TakeAction, RollInjury, RollFearSave, Heal, Stabilise, TreatWound, Recuperate)
+COMMANDS = (SetHealthTraumaRules, RollInitiativeTest, Attack, TakeAction, RollInjury, RollFearSave, Heal, Stabilise, TreatWound, Recuperate)
 
 # ------------------------------------------------------------------ events
 
 
 class RulesSet(Event, tag="HTRulesSet"):
     data: HealthTraumaData
+
+
+class InitiativeTestRolled(Event, tag="HTInitiativeTestRolled"):
+    """A character's own Initiative Test, kept for the GM's next RollInitiative."""
+
+    roll: InitiativeRoll
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return self.roll.all_dice
 
 
 class ActionTaken(Event, tag="HTActionTaken"):
@@ -226,5 +244,5 @@ class Recuperated(Event, tag="HTRecuperated"):
     combatant_id: CombatantId
 
 
-EVENTS = (RulesSet, ActionTaken, AttackDeclared, Reacted, AttackRolled, Harmed, GutWoundSave, InjuryRolled,
+EVENTS = (RulesSet, InitiativeTestRolled, ActionTaken, AttackDeclared, Reacted, AttackRolled, Harmed, GutWoundSave, InjuryRolled,
           FearSaveDue, FearSave, Died, Healed, Stabilised, WoundTreated, Recuperated)

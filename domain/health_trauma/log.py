@@ -42,6 +42,12 @@ def _health(d: Any) -> str:
     return f": health {d['health']}" if "health" in d else ""
 
 
+def _test(d: Any, s: Any) -> str:
+    r = d.get("roll") or {}
+    bonus = f" + {r['modifier']}" if "modifier" in r else ""  # an NPC's bonus is off its sheet
+    return f"{s.Who(r.get('who'))} makes their Initiative Test: {_face(r.get('die'))}{bonus} = {r.get('total')}."
+
+
 def _harmed(d: Any, s: Any) -> str:
     why = " (dying)" if d.get("cause") == "dying" else ""
     text = f"{s.Who(d.get('combatant_id'))} takes {d.get('damage')} damage{why}{_health(d)}."
@@ -94,6 +100,7 @@ def _healed(d: Any, s: Any) -> str:
 
 SENTENCES: dict[str, Sentence] = {
     "HTRulesSet": lambda d, s: "The GM sets the encounter's Health/Trauma data.",
+    "HTInitiativeTestRolled": lambda d, s: _test(d, s),
     "HTActionTaken": lambda d, s: (f"{s.Who(d.get('combatant_id'))} takes the {d.get('action')} action "
                                    f"({SIZES.get(d.get('size'), d.get('size'))})."),
     "HTAttackDeclared": lambda d, s: (f"{s.Who(d.get('combatant_id'))} attacks {s.who(d.get('target'))} with the "

@@ -151,6 +151,35 @@ async def test_the_served_state_carries_each_combatants_health_and_a_player_sees
         await f.assert_replays(conn)
 
 
+async def test_a_player_makes_their_own_initiative_test_and_the_gm_rolls_for_the_npcs(
+        database_url: str, conn: Any) -> None:
+    """"Each participant in Combat will make an Initiative Test before Combat begins. Players will
+    roll for their characters while the Game Master rolls for Non-Player Characters. These results
+    will be placed in descending order to Track who acts when.\""""
+    async with client_for(database_url) as client:
+        f = Fight(client)
+        r = await client.post("/encounters", json={"ruleset": "health-trauma", "name": "At the mill",
+                                                   "dice_policy": "reported"})
+        f.enc = r.json()["encounter_id"]
+        client.headers["Authorization"] = f"Bearer {r.json()['gm_token']['token']}"
+        for cid, controller, sheet in (("mira", "player", MIRA), ("bandit", "gm", BANDIT)):
+            await f.gm({"type": "AddCombatant", "combatant_id": cid, "name": cid.title(),
+                        "side": "party" if controller == "player" else "enemies", "controller": controller,
+                        "sheet": sheet})
+        f.player = await mint(client, f.enc, "player", ["mira"])
+        await f.mira({"type": "HTRollInitiativeTest", "combatant_id": "bandit", "dice": [20]}, expect=403)
+        tested = await f.mira({"type": "HTRollInitiativeTest", "combatant_id": "mira", "dice": [12]})
+        assert tested["events"][0]["data"]["roll"]["total"] == 12
+        again = await f.mira({"type": "HTRollInitiativeTest", "combatant_id": "mira", "dice": [20]}, expect=422)
+        assert again["code"] == "ht_initiative_tested"
+        rolled = await f.gm({"type": "RollInitiative", "dice": [14]})  # one die: the Bandit's
+        assert [(x["who"], x["total"]) for x in rolled["events"][0]["data"]["rolls"]] == [("bandit", 14)]
+        assert (await f.state(f.player))["order"] == ["bandit", "mira"]
+        told = (await client.get(f"/encounters/{f.enc}/log", params={"format": "text"}, headers=f.player)).text
+        assert "Mira makes their Initiative Test: 12 + 0 = 12." in told
+        await f.assert_replays(conn)
+
+
 async def test_a_dying_character_takes_trauma_and_dies_when_it_reaches_the_maximum(database_url: str, conn: Any) -> None:
     """"The most common way to receive Trauma is taking damage while dying." "A dying character
     takes one point of damage at the end of each round." "The first happens if they have taken
