@@ -369,8 +369,14 @@ class Deliverer:
                 pause = 0.2
             except asyncio.CancelledError:
                 raise
-            except Exception:  # the database away, say: log, wait, go on
-                log.exception("webhooks: a delivery round failed; trying again")
+            except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError, TimeoutError,
+                    asyncpg.CannotConnectNowError) as exc:  # the database away: wait, go on
+                log.warning("webhooks: the database is unavailable (%s); again in %.1fs", exc, pause)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 5.0)
+                continue
+            except Exception:
+                log.exception("webhooks: a delivery round failed; again in %.1fs", pause)
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, 5.0)
                 continue
@@ -431,12 +437,20 @@ class Deliverer:
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the events could not be read: a failure, tried again after the backoff
-            log.exception("webhooks: could not prepare a delivery of %s", claim.webhook_id)
+            log.warning("webhooks: could not prepare a delivery of %s (%s)", claim.webhook_id, exc)
             error = f"the server could not prepare the delivery ({type(exc).__name__})"
+        try:
+            await self._record(claim, upto, bool(bodies), status, error)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
+            # not recorded: the lease lapses and the events are delivered again (at least once)
+            log.warning("webhooks: could not record a delivery of %s (%s)", claim.webhook_id, exc)
+
+    async def _record(self, claim: Claim, upto: int, posted: bool, status: int | None, error: str | None) -> None:
+        """The delivery's outcome: the version delivered, or the failure and the next attempt's time."""
         if error is None:
             async with self.pool.acquire() as conn, conn.transaction():
                 await conn.execute(_DELIVERED, claim.webhook_id, claim.encounter_id, upto, self.owner)
-                if bodies:
+                if posted:
                     await conn.execute(_SUCCEEDED, claim.webhook_id, status)
             return
         async with self.pool.acquire() as conn, conn.transaction():
