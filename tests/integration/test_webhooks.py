@@ -244,6 +244,8 @@ async def test_the_operators_webhook_receives_every_encounter_from_now_on(databa
     with receiving() as receiver:
         async with served(database_url, operator_key="op-key") as client:
             r = await client.post("/webhooks", json={"url": receiver.url()})
+            assert r.status_code == 401 and r.json()["code"] == "operator_key_required"
+            r = await client.post("/webhooks", json={"url": receiver.url()}, headers={"Authorization": "Bearer nope"})
             assert r.status_code == 403 and r.json()["code"] == "operator_key_invalid"
             client.headers["Authorization"] = "Bearer op-key"
             r = await client.post("/webhooks", json={"url": receiver.url(), "view": "gm"})
