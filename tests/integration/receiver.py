@@ -43,6 +43,7 @@ class Receiver:
     released: threading.Event = field(default_factory=threading.Event)
     arrived: list[str] = field(default_factory=list)  # each request's path as it came in, answered or not
     port: int = 0
+    answer_bytes: int = 0  # the size of each answer's body (0: "ok")
     _counts: dict[str, int] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -84,10 +85,16 @@ def receiving(plan: Callable[[int], int] = lambda n: 200) -> Iterator[Receiver]:
             receiver.arrived.append(self.path)
             status = receiver.answer(self.path)
             receiver.received.append(Received(self.path, {k: v for k, v in self.headers.items()}, body, status))
+            answer = b"x" * receiver.answer_bytes if receiver.answer_bytes else b"ok"
             self.send_response(status)
-            self.send_header("Content-Length", "2")
+            if 300 <= status < 400:
+                self.send_header("Location", receiver.url("/elsewhere"))
+            self.send_header("Content-Length", str(len(answer)))
             self.end_headers()
-            self.wfile.write(b"ok")
+            try:
+                self.wfile.write(answer)
+            except OSError:  # the sender read what it wanted and went
+                pass
 
         def log_message(self, *args: Any) -> None:
             pass

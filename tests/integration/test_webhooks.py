@@ -276,3 +276,25 @@ async def test_a_server_without_an_operator_key_registers_no_webhook_for_every_e
     async with served(database_url) as client:
         r = await client.post("/webhooks", json={"url": "https://example.org/hook"})
         assert r.status_code == 403 and r.json()["code"] == "operator_key_not_set"
+
+
+async def test_a_redirect_is_not_followed_and_a_long_answer_is_not_read_to_its_end(database_url: str) -> None:
+    """"no redirects followed; a short timeout and a cap on the response read.\""""
+    with receiving(plan=lambda n: 302 if n == 0 else 200) as receiver:
+        receiver.answer_bytes = 20 * 1024 * 1024  # 20 MiB of answer: read no further than the cap
+        async with served(database_url) as client:
+            enc = await open_encounter(client)
+            await register(client, enc, receiver, after_version=0)
+            await receiver.until(lambda: len(receiver.received) >= 1)
+            [seen] = (await client.get(f"/encounters/{enc}/webhooks")).json()
+            for _ in range(200):
+                if seen["last_status"] is not None:
+                    break
+                await receiver.until(lambda: True)
+                [seen] = (await client.get(f"/encounters/{enc}/webhooks")).json()
+            assert seen["last_status"] == 302 and "redirects are not followed" in seen["last_error"]
+            await fight(client, enc)
+            version = await version_of(client, enc)
+            await receiver.until(lambda: receiver.versions()[-1:] == [version])
+    assert "/elsewhere" not in receiver.arrived
+    assert receiver.versions() == list(range(1, version + 1))
