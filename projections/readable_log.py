@@ -107,33 +107,47 @@ def _request(e: LogEvent) -> Any:
 def render(events: Sequence[LogEvent], ruleset: Ruleset | str | None) -> list[LogEntry]:
     """The log of ``events`` (a whole history as one viewer may see it, oldest first), told in
     the words of ``ruleset`` (or the default registry's ruleset of that id)."""
-    rules = ruleset_named(ruleset)
-    sentences = sentences_of(rules)
-    story = story_for(rules)
-    entries: list[LogEntry] = []
     retcons = _undone_ranges(events)
 
     def undone(version: int) -> tuple[Any, ...]:
         return tuple(r for r in retcons if r[0] <= version <= r[1])
 
-    for line in _lines(events, undone):
-        told: list[str] = []
-        round_ = None
-        for e in line:
-            story.version = e.version
-            if e.type == REDACTED:
-                said = OUT_OF_SIGHT if not told else ""
-            else:
-                tell = sentences.get(e.type)
-                said = tell(e.data, story) if tell is not None else generic(e.type, e.data, story)
-            if round_ is None:
-                round_ = story.round
-            if said:
-                told.append(cap(said))
-        sentence = " ".join(told) or generic(line[0].type, line[0].data, story)
-        entries.append(LogEntry(versions=[e.version for e in line], round=round_ or 0, sentence=sentence,
-                                undone=bool(undone(line[0].version))))
-    return entries
+    return Teller(ruleset).tell(events, undone)
+
+
+class Teller:
+    """Tells a history in order, a part at a time (a webhook's deliveries): each part's lines,
+    told with what the parts before it taught the story (who is who, which attack is meant)."""
+
+    def __init__(self, ruleset: Ruleset | str | None) -> None:
+        rules = ruleset_named(ruleset)
+        self.sentences = sentences_of(rules)
+        self.story = story_for(rules)
+
+    def tell(self, events: Sequence[LogEvent], undone: Callable[[int], tuple[Any, ...]] = lambda _v: ()
+             ) -> list[LogEntry]:
+        """The lines of ``events``, the next part of the history; ``undone``: the retcons
+        undoing each version, where the whole history is known."""
+        story, sentences = self.story, self.sentences
+        entries: list[LogEntry] = []
+        for line in _lines(events, undone):
+            told: list[str] = []
+            round_ = None
+            for e in line:
+                story.version = e.version
+                if e.type == REDACTED:
+                    said = OUT_OF_SIGHT if not told else ""
+                else:
+                    tell = sentences.get(e.type)
+                    said = tell(e.data, story) if tell is not None else generic(e.type, e.data, story)
+                if round_ is None:
+                    round_ = story.round
+                if said:
+                    told.append(cap(said))
+            sentence = " ".join(told) or generic(line[0].type, line[0].data, story)
+            entries.append(LogEntry(versions=[e.version for e in line], round=round_ or 0, sentence=sentence,
+                                    undone=bool(undone(line[0].version))))
+        return entries
 
 
 def _undone_ranges(events: Sequence[LogEvent]) -> list[tuple[int, int]]:

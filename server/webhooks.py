@@ -28,6 +28,7 @@ import socket
 import time
 import urllib.parse
 import uuid
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -37,8 +38,8 @@ import asyncpg
 import httpx
 import msgspec
 
-from projections.readable_log import render
-from projections.visibility import GM, REDACTED, Viewer
+from projections.readable_log import Teller
+from projections.visibility import GM, REDACTED, Scope, Viewer
 
 if TYPE_CHECKING:
     from projections.wakeup import Wakeup
@@ -52,6 +53,7 @@ SIGNATURE = "Fracas-Signature"  # sha256=<hex HMAC-SHA256 of "<timestamp>.<body>
 TIMESTAMP = "Fracas-Timestamp"  # the Unix time of the delivery, in seconds (refuse old ones: replays)
 WEBHOOK_ID = "Fracas-Webhook-Id"
 DISCORD_LIMIT = 2000  # a Discord message's content, at most
+HISTORIES_KEPT = 256  # encounters whose events a deliverer keeps in memory
 _encode = msgspec.json.Encoder().encode
 
 
@@ -294,8 +296,11 @@ WHERE p.webhook_id = $1 AND p.encounter_id = $2 AND w.id = p.webhook_id
   AND (p.lease_until IS NULL OR p.lease_until < now())
 RETURNING p.delivered_version, w.url, w.view, w.event_types, w.format, w.secret
 """
+# ($5: seconds to hold the claim on for the next batch; NULL: give it back)
 _DELIVERED = """
-UPDATE webhook_progress SET delivered_version = GREATEST(delivered_version, $3), lease_owner = NULL, lease_until = NULL
+UPDATE webhook_progress SET delivered_version = GREATEST(delivered_version, $3),
+  lease_owner = CASE WHEN $5::float8 IS NULL THEN NULL ELSE lease_owner END,
+  lease_until = CASE WHEN $5::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => $5::float8) END
 WHERE webhook_id = $1 AND encounter_id = $2 AND lease_owner = $4
 """
 _SUCCEEDED = """
@@ -312,6 +317,15 @@ _RELEASE = """
 UPDATE webhook_progress SET lease_owner = NULL, lease_until = NULL
 WHERE webhook_id = $1 AND encounter_id = $2 AND lease_owner = $3
 """
+
+
+@dataclass
+class Told:
+    """A webhook's story of an encounter: told up to ``version``, as seen with ``hidden`` hidden."""
+
+    teller: Teller
+    version: int
+    hidden: frozenset[str]
 
 
 @dataclass
@@ -337,7 +351,11 @@ class Deliverer:
         self._inflight: dict[str, asyncio.Task[None]] = {}  # by webhook: one delivery at a time each
         self._more = asyncio.Event()
         self._client: httpx.AsyncClient | None = None
-        self._last_full_discovery = 0.0
+        self._last_discovery = self._last_full_discovery = 0.0
+        # each encounter's events as stored, read once (events never change): a delivery reads only
+        # the new ones; the least recently delivered encounters are forgotten first
+        self._histories: OrderedDict[str, list[EventView]] = OrderedDict()
+        self._tellers: OrderedDict[tuple[str, str], Told] = OrderedDict()  # by (webhook, encounter)
 
     async def start(self) -> None:
         self._client = httpx.AsyncClient(follow_redirects=False, trust_env=False,
@@ -400,16 +418,21 @@ class Deliverer:
             self._more.clear()
 
     async def _round(self) -> None:
-        full = time.monotonic() - self._last_full_discovery > 60
-        await self.pool.execute(_DISCOVER, full)
-        if full:
-            self._last_full_discovery = time.monotonic()
+        now = time.monotonic()
+        if now - self._last_discovery >= self.settings.poll_seconds:  # new encounters, for the operator's
+            full = now - self._last_full_discovery > 60
+            await self.pool.execute(_DISCOVER, full)
+            self._last_discovery = now
+            if full:
+                self._last_full_discovery = now
         rows = await self.pool.fetch(_DUE, [uuid.UUID(w) for w in self._inflight])
         for webhook_id, encounter_id in rows:
             if webhook_id in self._inflight:
                 continue
-            claimed = await self.pool.fetchrow(_CLAIM, webhook_id, encounter_id, self.owner,
-                                               self.settings.lease_seconds)
+            async with self.pool.acquire() as conn, conn.transaction():
+                await conn.execute("SET LOCAL synchronous_commit TO off")  # a claim lost in a crash lapses anyway
+                claimed = await conn.fetchrow(_CLAIM, webhook_id, encounter_id, self.owner,
+                                              self.settings.lease_seconds)
             if claimed is None:
                 continue  # another process has it, or it was paused meanwhile
             claim = Claim(webhook_id, encounter_id, claimed["delivered_version"], claimed["url"], claimed["view"],
@@ -424,36 +447,50 @@ class Deliverer:
         self._more.set()  # there may be more for it, or for a webhook it held back
 
     async def _deliver(self, claim: Claim) -> None:
-        status: int | None = None
-        error: str | None = None
-        bodies: list[bytes] = []
-        upto = claim.after
-        try:
-            bodies, upto = await self._bodies(claim)
-            for body in bodies:
-                status, error = await self._post(claim, body)
-                if error is not None:
-                    break
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # the events could not be read: a failure, tried again after the backoff
-            log.warning("webhooks: could not prepare a delivery of %s (%s)", claim.webhook_id, exc)
-            error = f"the server could not prepare the delivery ({type(exc).__name__})"
-        try:
-            await self._record(claim, upto, bool(bodies), status, error)
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
-            # not recorded: the lease lapses and the events are delivered again (at least once)
-            log.warning("webhooks: could not record a delivery of %s (%s)", claim.webhook_id, exc)
+        """Deliver the claim's events, batch after batch while more are there, holding the claim
+        (each advance extends it), then give it back."""
+        while True:
+            status: int | None = None
+            error: str | None = None
+            bodies: list[bytes] = []
+            upto = claim.after
+            try:
+                bodies, upto = await self._bodies(claim)
+                for body in bodies:
+                    status, error = await self._post(claim, body)
+                    if error is not None:
+                        break
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the events could not be read: a failure, tried again after the backoff
+                log.warning("webhooks: could not prepare a delivery of %s (%s)", claim.webhook_id, exc)
+                error = f"the server could not prepare the delivery ({type(exc).__name__})"
+            try:
+                more = error is None and (await self.service.current(claim.encounter_id)).version > upto
+                await self._record(claim, upto, bool(bodies), status, error, keep=more)
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
+                # not recorded: the lease lapses and the events are delivered again (at least once)
+                log.warning("webhooks: could not record a delivery of %s (%s)", claim.webhook_id, exc)
+                return
+            if not more:
+                return
+            claim.after = upto
 
-    async def _record(self, claim: Claim, upto: int, posted: bool, status: int | None, error: str | None) -> None:
-        """The delivery's outcome: the version delivered, or the failure and the next attempt's time."""
-        if error is None:
-            async with self.pool.acquire() as conn, conn.transaction():
-                await conn.execute(_DELIVERED, claim.webhook_id, claim.encounter_id, upto, self.owner)
+    async def _record(self, claim: Claim, upto: int, posted: bool, status: int | None, error: str | None,
+                      keep: bool = False) -> None:
+        """The delivery's outcome in one transaction: the version delivered (``keep``: the claim
+        held and extended, for the next batch), or the failure and the next attempt's time.
+        Committed without waiting for the disk (``synchronous_commit`` off): an outcome lost in a
+        crash only means those events are delivered again, which at least once allows."""
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute("SET LOCAL synchronous_commit TO off")
+            # the webhook's row before its progress, as a DELETE (cascading) takes them: no deadlock
+            if error is None:
                 if posted:
                     await conn.execute(_SUCCEEDED, claim.webhook_id, status)
-            return
-        async with self.pool.acquire() as conn, conn.transaction():
+                await conn.execute(_DELIVERED, claim.webhook_id, claim.encounter_id, upto, self.owner,
+                                   self.settings.lease_seconds if keep else None)
+                return
             failures = await conn.fetchval("SELECT failures FROM webhooks WHERE id = $1", claim.webhook_id) or 0
             await conn.execute(_FAILED, claim.webhook_id, status, error[:500],
                                self.settings.backoff(failures + 1), self.settings.max_failures)
@@ -462,7 +499,7 @@ class Deliverer:
 
     async def _bodies(self, claim: Claim) -> tuple[list[bytes], int]:
         """What to post for the claim's next events, and the version they reach."""
-        from server.encounters import event_view, visible_events
+        from server.encounters import visible_events
         from server.history import log_event
 
         service, enc = self.service, claim.encounter_id
@@ -471,20 +508,45 @@ class Deliverer:
         if upto <= claim.after:
             return [], claim.after
         viewer = GM if claim.view == "gm" else Viewer("spectator")
-        history = visible_events([event_view(r) for r in await service.store.read(enc, 0, upto)], state, viewer)
-        fresh = [v for v in history if v.version > claim.after]
+        history = await self._history(enc, upto)
+        fresh = visible_events(history[claim.after:upto], state, viewer)
+        ruleset = await service.ruleset_of(enc)
+        # the log's lines: told on from where this webhook's last delivery left the story, or told
+        # afresh up to it when that is not known here (another process delivered, or the view changed)
+        hidden = frozenset() if viewer.sees_all else Scope.of(state, viewer).hidden
+        told = self._tellers.pop((claim.webhook_id, enc), None)
+        if told is None or told.version != claim.after or told.hidden != hidden:
+            told = Told(Teller(ruleset), claim.after, hidden)
+            past = visible_events(history[:claim.after], state, viewer)
+            told.teller.tell([log_event(v, ruleset) for v in past])
+        entries = told.teller.tell([log_event(v, ruleset) for v in fresh])
+        told.version = upto
+        self._tellers[(claim.webhook_id, enc)] = told
+        while len(self._tellers) > HISTORIES_KEPT:
+            self._tellers.popitem(last=False)
         kept = [v for v in fresh if claim.event_types is None or v.type in claim.event_types]
         if not kept:
             return [], upto
-        ruleset = await service.ruleset_of(enc)
-        told = {v.version for v in kept}
-        lines = [e.sentence for e in render([log_event(v, ruleset) for v in history], ruleset)
-                 if told.intersection(e.versions)]
+        versions = {v.version for v in kept}
+        lines = [e.sentence for e in entries if versions.intersection(e.versions)]
         if claim.format == "discord":
             return discord_messages(lines), upto
         delivery = Delivery(webhook_id=claim.webhook_id, encounter_id=enc, view=claim.view, after_version=claim.after,
                             version=upto, events=[_delivered(v) for v in kept], log=lines)
         return [_encode(delivery)], upto
+
+    async def _history(self, enc: str, upto: int) -> list[EventView]:
+        """The encounter's stored events from 1 (at least to ``upto``), reading from PostgreSQL
+        only those not yet read; not a copy: read it, never change it."""
+        from server.encounters import event_view
+
+        known = self._histories.pop(enc, [])
+        if len(known) < upto:
+            known.extend(event_view(r) for r in await self.service.store.read(enc, len(known), upto - len(known)))
+        self._histories[enc] = known
+        while len(self._histories) > HISTORIES_KEPT:
+            self._histories.popitem(last=False)
+        return known
 
     async def _post(self, claim: Claim, body: bytes) -> tuple[int | None, str | None]:
         """Post one body: (the status, None) on a 2xx, else (the status if any, why it failed)."""
