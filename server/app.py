@@ -90,7 +90,11 @@ def create_app(
         app.state.webhooks = WebhookStore(pool)
         app.state.webhook_settings = webhook_settings
         if webhook_settings.enabled:  # every process delivers; a lease makes each delivery one process's
-            app.state.deliverer = Deliverer(pool, app.state.service, app.state.wakeup, webhook_settings)
+            # its claims and records commit without waiting for the disk: one lost in a crash only
+            # means those events are delivered again (at least once); events are never written there
+            app.state.webhook_pool = await create_pool(dsn, 2, settings={"synchronous_commit": "off"})
+            app.state.deliverer = Deliverer(app.state.webhook_pool, app.state.service, app.state.wakeup,
+                                            webhook_settings)
             await app.state.deliverer.start()
         tune_garbage_collector(settings.gc_threshold)
 
@@ -98,6 +102,7 @@ def create_app(
         deliverer = getattr(app.state, "deliverer", None)
         if deliverer is not None:
             await deliverer.stop()
+            await app.state.webhook_pool.close()
         await stop_live(app)
         projections = getattr(app.state, "projections", None)
         if projections is not None:

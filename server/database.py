@@ -204,11 +204,12 @@ class BoundedPool(asyncpg.Pool):
 
 
 async def create_pool(dsn: str, size: int, timeouts: Timeouts | None = None, *,
-                      wake_after_commit: bool = False) -> asyncpg.Pool:
+                      wake_after_commit: bool = False, settings: dict[str, str] | None = None) -> asyncpg.Pool:
     """The server's pool. Create it after migrating (``migrate_dsn``): its connections run as
     the writer role, which may not change the schema. ``wake_after_commit``: the events appended
     through it are announced by their writer after the commit (``EventStore.on_commit``), not by
-    the trigger inside the transaction (migrations/0009_wake_after_commit.sql)."""
+    the trigger inside the transaction (migrations/0009_wake_after_commit.sql). ``settings``:
+    more PostgreSQL settings for its sessions (the webhooks' pool commits without waiting)."""
     timeouts = timeouts or Timeouts.from_env()
     pool = BoundedPool(
         dsn, connection_class=asyncpg.Connection, record_class=asyncpg.Record,
@@ -216,7 +217,7 @@ async def create_pool(dsn: str, size: int, timeouts: Timeouts | None = None, *,
         loop=None, reset=_keep_session, init=run_as_writer,
         timeout=timeouts.connect, command_timeout=timeouts.command,
         acquire_timeout=timeouts.acquire, release_timeout=timeouts.release, quiet_seconds=timeouts.quiet,
-        server_settings={"fracas.wake": "after_commit"} if wake_after_commit else None,
+        server_settings={**({"fracas.wake": "after_commit"} if wake_after_commit else {}), **(settings or {})} or None,
     )
     await pool
     who = await pool.fetchrow("SELECT session_user AS login, current_user AS role")

@@ -429,10 +429,8 @@ class Deliverer:
         for webhook_id, encounter_id in rows:
             if webhook_id in self._inflight:
                 continue
-            async with self.pool.acquire() as conn, conn.transaction():
-                await conn.execute("SET LOCAL synchronous_commit TO off")  # a claim lost in a crash lapses anyway
-                claimed = await conn.fetchrow(_CLAIM, webhook_id, encounter_id, self.owner,
-                                              self.settings.lease_seconds)
+            claimed = await self.pool.fetchrow(_CLAIM, webhook_id, encounter_id, self.owner,
+                                               self.settings.lease_seconds)
             if claimed is None:
                 continue  # another process has it, or it was paused meanwhile
             claim = Claim(webhook_id, encounter_id, claimed["delivered_version"], claimed["url"], claimed["view"],
@@ -453,9 +451,9 @@ class Deliverer:
             status: int | None = None
             error: str | None = None
             bodies: list[bytes] = []
-            upto = claim.after
+            upto = head = claim.after
             try:
-                bodies, upto = await self._bodies(claim)
+                bodies, upto, head = await self._bodies(claim)
                 for body in bodies:
                     status, error = await self._post(claim, body)
                     if error is not None:
@@ -466,7 +464,7 @@ class Deliverer:
                 log.warning("webhooks: could not prepare a delivery of %s (%s)", claim.webhook_id, exc)
                 error = f"the server could not prepare the delivery ({type(exc).__name__})"
             try:
-                more = error is None and (await self.service.current(claim.encounter_id)).version > upto
+                more = error is None and head > upto
                 await self._record(claim, upto, bool(bodies), status, error, keep=more)
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
                 # not recorded: the lease lapses and the events are delivered again (at least once)
@@ -480,10 +478,9 @@ class Deliverer:
                       keep: bool = False) -> None:
         """The delivery's outcome in one transaction: the version delivered (``keep``: the claim
         held and extended, for the next batch), or the failure and the next attempt's time.
-        Committed without waiting for the disk (``synchronous_commit`` off): an outcome lost in a
-        crash only means those events are delivered again, which at least once allows."""
+        The deliverer's pool commits without waiting for the disk (``synchronous_commit`` off):
+        an outcome lost in a crash only means those events are delivered again, as at least once allows."""
         async with self.pool.acquire() as conn, conn.transaction():
-            await conn.execute("SET LOCAL synchronous_commit TO off")
             # the webhook's row before its progress, as a DELETE (cascading) takes them: no deadlock
             if error is None:
                 if posted:
@@ -497,8 +494,8 @@ class Deliverer:
             await conn.execute(_RELEASE, claim.webhook_id, claim.encounter_id, self.owner)
         log.warning("webhooks: delivery to %s failed (%s)", claim.webhook_id, error)
 
-    async def _bodies(self, claim: Claim) -> tuple[list[bytes], int]:
-        """What to post for the claim's next events, and the version they reach."""
+    async def _bodies(self, claim: Claim) -> tuple[list[bytes], int, int]:
+        """What to post for the claim's next events, the version they reach, and the encounter's."""
         from server.encounters import visible_events
         from server.history import log_event
 
@@ -506,7 +503,7 @@ class Deliverer:
         state = await service.current(enc)  # read first: the events are judged by a state at least as new
         upto = min(state.version, claim.after + self.settings.batch)
         if upto <= claim.after:
-            return [], claim.after
+            return [], claim.after, state.version
         viewer = GM if claim.view == "gm" else Viewer("spectator")
         history = await self._history(enc, upto)
         fresh = visible_events(history[claim.after:upto], state, viewer)
@@ -526,14 +523,14 @@ class Deliverer:
             self._tellers.popitem(last=False)
         kept = [v for v in fresh if claim.event_types is None or v.type in claim.event_types]
         if not kept:
-            return [], upto
+            return [], upto, state.version
         versions = {v.version for v in kept}
         lines = [e.sentence for e in entries if versions.intersection(e.versions)]
         if claim.format == "discord":
-            return discord_messages(lines), upto
+            return discord_messages(lines), upto, state.version
         delivery = Delivery(webhook_id=claim.webhook_id, encounter_id=enc, view=claim.view, after_version=claim.after,
                             version=upto, events=[_delivered(v) for v in kept], log=lines)
-        return [_encode(delivery)], upto
+        return [_encode(delivery)], upto, state.version
 
     async def _history(self, enc: str, upto: int) -> list[EventView]:
         """The encounter's stored events from 1 (at least to ``upto``), reading from PostgreSQL
