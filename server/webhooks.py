@@ -94,34 +94,66 @@ class WebhookSettings:
 # ------------------------------------------------------------------ addresses and signatures
 
 
-async def refused_address(url: str, allow_private: bool) -> str | None:
-    """Why ``url`` may not receive deliveries (None: it may): only http(s), a host that resolves,
-    and, unless the operator allows it, no private, loopback, link-local or reserved address."""
+@dataclass(frozen=True)
+class Address:
+    """Where a URL's deliveries go: ``refused`` (why not, or None) and, when allowed, the IP
+    address its host resolved to, which the delivery connects to (so a name that resolves
+    elsewhere a moment later, "DNS rebinding", reaches nothing the check did not see)."""
+
+    refused: str | None
+    ip: str | None = None
+
+
+async def resolve(url: str, allow_private: bool) -> Address:
+    """Only http(s), a host that resolves, and, unless the operator allows it, no private,
+    loopback, link-local or reserved address among those it resolves to."""
     try:
         parts = urllib.parse.urlsplit(url)
         port = parts.port
     except ValueError as exc:
-        return f"the URL is not valid ({exc})"
+        return Address(f"the URL is not valid ({exc})")
     if parts.scheme not in ("http", "https"):
-        return "only http:// and https:// URLs receive webhooks"
+        return Address("only http:// and https:// URLs receive webhooks")
     host = parts.hostname
     if not host:
-        return "the URL names no host"
+        return Address("the URL names no host")
     if parts.username or parts.password:
-        return "the URL carries credentials: use the webhook's signature to authenticate instead"
+        return Address("the URL carries credentials: use the webhook's signature to authenticate instead")
     try:
         infos = await asyncio.get_running_loop().getaddrinfo(
             host, port or (443 if parts.scheme == "https" else 80), type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as exc:
-        return f"{host} does not resolve ({exc})"
+        return Address(f"{host} does not resolve ({exc})")
+    addresses = []
     for info in infos:
         address = ipaddress.ip_address(str(info[4][0]).split("%")[0])
         if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
             address = address.ipv4_mapped
         if not allow_private and not address.is_global:
-            return (f"{host} resolves to {address}, a private, loopback, link-local or reserved address "
-                    "(the operator may allow those with FRACAS_WEBHOOK_ALLOW_PRIVATE)")
-    return None
+            return Address(f"{host} resolves to {address}, a private, loopback, link-local or reserved address "
+                           "(the operator may allow those with FRACAS_WEBHOOK_ALLOW_PRIVATE)")
+        addresses.append(address)
+    if not addresses:
+        return Address(f"{host} does not resolve")
+    # a host with both: its IPv4 address (the deliverer connects to one address, with no fallback)
+    return Address(None, str(min(addresses, key=lambda a: a.version)))
+
+
+async def refused_address(url: str, allow_private: bool) -> str | None:
+    """Why ``url`` may not receive deliveries (None: it may)."""
+    return (await resolve(url, allow_private)).refused
+
+
+def pinned(url: str, ip: str) -> tuple[str, dict[str, str], dict[str, Any]]:
+    """``url`` with its host replaced by the address it was checked at: (the URL to request,
+    the ``Host`` header to send, the request's extensions: the TLS name to verify)."""
+    parts = urllib.parse.urlsplit(url)
+    host = parts.hostname or ""
+    at = f"[{ip}]" if ":" in ip else ip
+    netloc = at if parts.port is None else f"{at}:{parts.port}"
+    authority = parts.netloc.rsplit("@", 1)[-1]
+    extensions = {"sni_hostname": host} if parts.scheme == "https" else {}
+    return urllib.parse.urlunsplit(parts._replace(netloc=netloc)), {"Host": authority}, extensions
 
 
 def signature(secret: str, timestamp: int, body: bytes) -> str:
@@ -547,15 +579,17 @@ class Deliverer:
 
     async def _post(self, claim: Claim, body: bytes) -> tuple[int | None, str | None]:
         """Post one body: (the status, None) on a 2xx, else (the status if any, why it failed)."""
-        refused = await refused_address(claim.url, self.settings.allow_private)
-        if refused is not None:
-            return None, f"address refused: {refused}"
+        address = await resolve(claim.url, self.settings.allow_private)
+        if address.refused is not None or address.ip is None:
+            return None, f"address refused: {address.refused}"
+        url, host, extensions = pinned(claim.url, address.ip)  # connect where the check looked
         now = int(time.time())
-        headers = {"Content-Type": "application/json", "User-Agent": "Fracas-Webhooks/1",
+        headers = {**host, "Content-Type": "application/json", "User-Agent": "Fracas-Webhooks/1",
                    WEBHOOK_ID: claim.webhook_id, TIMESTAMP: str(now), SIGNATURE: signature(claim.secret, now, body)}
         assert self._client is not None
         try:
-            async with self._client.stream("POST", claim.url, content=body, headers=headers) as r:
+            async with self._client.stream("POST", url, content=body, headers=headers,
+                                           extensions=extensions) as r:
                 read = 0
                 async for chunk in r.aiter_raw():
                     read += len(chunk)

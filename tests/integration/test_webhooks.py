@@ -298,3 +298,26 @@ async def test_a_redirect_is_not_followed_and_a_long_answer_is_not_read_to_its_e
             await receiver.until(lambda: receiver.versions()[-1:] == [version])
     assert "/elsewhere" not in receiver.arrived
     assert receiver.versions() == list(range(1, version + 1))
+
+
+async def test_a_delivery_connects_to_the_address_that_was_checked(database_url: str) -> None:
+    """The host is resolved and checked before each delivery, and the delivery connects to that
+    address (the name's ``Host`` kept): a name that resolves elsewhere a moment later reaches
+    nothing the check did not see."""
+    with receiving() as receiver:
+        async with served(database_url) as client:
+            enc = await open_encounter(client)
+            r = await client.post(f"/encounters/{enc}/webhooks",
+                                  json={"url": f"http://localhost:{receiver.port}/hook", "after_version": 0})
+            assert r.status_code == 201, r.text
+            await receiver.until(lambda: bool(receiver.ok()))
+    assert receiver.ok()[0].headers["Host"] == f"localhost:{receiver.port}"
+
+
+def test_pinning_keeps_the_name_for_the_host_header_and_tls() -> None:
+    from server.webhooks import pinned
+
+    assert pinned("https://bot.example.org:8443/in?x=1", "93.184.216.34") == (
+        "https://93.184.216.34:8443/in?x=1", {"Host": "bot.example.org:8443"}, {"sni_hostname": "bot.example.org"})
+    assert pinned("http://bot.example.org/in", "2606:2800:220:1::1") == (
+        "http://[2606:2800:220:1::1]/in", {"Host": "bot.example.org"}, {})
