@@ -143,11 +143,13 @@ def answer(ruleset: Ruleset, decision: Any, rng: random.Random) -> Command:
     return msgspec.convert(decision.answer(choice), ruleset.command_type)
 
 
-def walked(ruleset: Ruleset, seed: int, steps: int) -> Table:
-    """A whole random walk: a table of 1-3 players and 1-3 NPCs (some hidden), then ``steps`` steps."""
+def walked(ruleset: Ruleset, seed: int, steps: int, encounter_id: str = "") -> Table:
+    """A whole random walk: a table of 1-3 players and 1-3 NPCs (some hidden), then ``steps``
+    steps. ``encounter_id``: the encounter's (default: one drawn from ``seed``; a walk stored in
+    a database that holds others names a fresh one)."""
     rng = random.Random(seed)
     walk = walk_of(ruleset)
-    table = Table(ruleset, rng)
+    table = Table(ruleset, rng, encounter_id=encounter_id)
     npcs = rng.randint(1, 3)
     table.seat(walk, players=rng.randint(1, 3), npcs=npcs, hidden=rng.randint(0, npcs))
     for _ in range(steps):
