@@ -1,0 +1,92 @@
+"""The coverage table: what the engine does with each heading of novus-combat.txt (and each row of
+its Action Points table). "Ours" marks a reading the text leaves open; the GM's settings are
+``SetNovusRules`` (domain/novus/data.py)."""
+
+from __future__ import annotations
+
+from domain.core.coverage import Section
+from domain.novus.actions import TABLE
+
+
+def _row(heading: str, support: str, how: str, *readings: str) -> Section:
+    return Section(heading=heading, support=support, how=how, chapter="combat", readings=list(readings))  # type: ignore[arg-type]
+
+
+_NOT_YET = "Not yet in the engine (issue 21's later steps); the GM runs it by hand with NovusHarm, NovusRollSave and Retcon."
+
+SECTIONS = [
+    _row("Combat Move Name (#)", "partial", "Combat Moves known are listed on the sheet (combat_moves); the Basic Dodge "
+         "is an action (DEF +3 for the whole round, 3 AP: the GM's settings dodge_def and dodge_ap, the publisher "
+         "texts disagree on 2 or 3 AP, N19). Other moves' stat lines are not yet applied.", ),
+    _row("AB: # DEF: # AP: # Rng: #", "partial", "A move's DEF lasts the whole round it is used (the Dodge); AB and "
+         "AP modifiers of other moves are not yet applied."),
+    _row("Brawling", "enforced", "An attack with no weapon (or an unarmed one without a skill) is a Brawling attack: AB "
+         "the sum of the Str and Dex bonuses, DR 0, Base Damage the Str bonus; 3 AP (Basic Unarmed/Natural Attacks)."),
+    _row("Called Shots", "partial", "called_shot arm or leg -4, head -8; the hit takes the Called Shot AR of the "
+         "location instead of the AR. A head hit earns 1 extra Boon Point per full (target's Con bonus + 5) the damage "
+         "exceeds, spent only on the GM's impairing Boons (N14). Hits on a limb are counted in the state.",
+         "The GM's: impairing_boons (default Daze Foe; the list is cut off, U-N3).",
+         "Not yet: the -2 per limb hit applied to actions using it, and the useless limb past Con Value."),
+    _row("Cancelling an Action", "enforced", "NovusCancel, in the resolve phase before one's actions resolve: the "
+         "declared AP come back and the replacement (instead) is performed at once, before the action whose IP it "
+         "is: a melee attack at half AB, a move of up to 3 AP, another action at -5, an Instantaneous spell, "
+         "Counterspell, a Dodge; never against the foe of the cancelled melee attack; refused once the first of "
+         "several attacks is made.",
+         "Ours: cancelling is done in the resolve phase (declarations are all made by then); the cancelled "
+         "actions' AP are returned and the replacement's spent.",
+         "Not yet: the Block (its roll against TN 10 + the foe's AB)."),
+    _row("Control Zone (CZ)", "partial", "An attack's position: front, flank (+2) or rear (+4), named by the attacker.",
+         "Not yet: the Control Zone's size (10' Large, 15' Huge) as positions are not tracked."),
+    _row("Disengaging from Melee", "partial", "Disengaging is an action of 1 AP; the move out takes its own AP.",
+         "Not yet: the Opportunity Attack it prevents (see below)."),
+    _row("Fighting Defensively", "enforced", "NovusDeclare's defensive: points of the named melee weapon's skill "
+         "(in hand: one on the sheet) shifted from AB to DEF, +1 DEF for every 2, for the whole round; refused with a "
+         "Dodge; the attacks with that skill lose them; up to half the skill when preparing a Set or Reroll "
+         "Initiative.", "Not yet: the Block or Parry roll's AB."),
+    _row("Firing Into Melee", "partial", "into_melee on a missile attack: -2.",
+         "Not yet: the Saving Throws vs Spd of those near the path on a miss (NovusRollSave and NovusHarm by hand)."),
+    _row("Haste", "enforced", "NovusSetHaste (GM): 10 AP a round from the next round, not 5; never more than one spell "
+         "(Cast a Spell, Counterspell, Instantaneous spell) a round."),
+    _row("Holding an Action", "not covered", _NOT_YET),
+    _row("Improvised Weapons", "enforced", "improvised on an attack with the weapon it most resembles: the better of "
+         "its skill and Brawling, -4; half of Base + Scaled Damage, before AR.",
+         "Ours: the half is taken of the damage before armour, rounded down."),
+    _row("Mounted Charge", "not covered", _NOT_YET),
+    _row("Mounted Combat", "not covered", _NOT_YET),
+    _row("Multiple Attacks from High Skill", "not covered", _NOT_YET),
+    _row("Multiple Attacks in 1 Round", "partial", "Several attacks may be declared (Hasted); once the first is "
+         "made the actions may no longer be cancelled.",
+         "Not yet: the later attacks at the end of the round (they resolve at one's IP, one after the other)."),
+    _row("Off-Hand Attacks", "enforced", "off_hand on an attack: -4 unless the sheet's talent ambidextrous; each weapon "
+         "names the hand it was learnt in."),
+    _row("One Handed Weapons in Two Hands", "enforced", "two_hands on a one-handed melee weapon's attack: 1 more AP "
+         "and 2 more Base Damage."),
+    _row("Opportunity Attack (OA)", "not covered", _NOT_YET),
+    _row("Reroll Initiative", "enforced", "A declared action of 4 AP: no attack of any sort that round, Fighting "
+         "Defensively up to half the skill; at the round's end 2d10 + Speed + Wisdom bonuses again, the IP for "
+         "the rest of the combat; refused in a round with a surprise modifier."),
+    _row("Set Initiative", "enforced", "A declared action of 2 AP: next round's IP is 20 + the bonuses (as if the "
+         "2d10 showed 20), for that round only; not on consecutive rounds, no attacks that round, Fighting "
+         "Defensively up to half the skill; refused in a round with a surprise modifier."),
+    _row("Simple & Complex Actions", "gm", "gm_action names one of the encounter's Simple (1-2 AP) or Complex (2-5 AP) "
+         "actions, each named and costed by the GM (SetNovusRules actions; the ranges are checked).",
+         "Ours: the default list (Pick up an item 1; Change weapons 2; Apply first aid 5; Start a fire 5) from the "
+         "text's examples."),
+    _row("Simultaneous Actions", "gm", "The GM costs a combination as one of the encounter's actions (SetNovusRules) "
+         "and calls for the roll (NovusRollSave: a Save vs Spd in the text's example, which is missing)."),
+    _row("Situational Modifiers", "gm", "The GM's: a modifier the text cannot codify is the GM's ruling (Retcon, "
+         "NovusHarm); the flank, rear, Called Shot, off-hand and surprise modifiers are applied."),
+    _row("Surprise", "partial", "NovusSetSurprised (GM, before the fight): -20 IP in the first round; at 0 or below, "
+         "no action until the next round; otherwise only one of the actions allowed when Cancelling; +4 to attack a "
+         "surprised character; no Set or Reroll Initiative that round.",
+         "The GM's: who is surprised (the Perception results table is missing, U-N1)."),
+    _row("Action Points", "enforced", "5 AP a round (10 Hasted), spent as the actions are declared; an action may run "
+         "into the next round only if it uses all of this round's AP (the next round has that much less). The table's "
+         "rows below; Perform Instantaneous Spell Action (if any): 3 AP. Also Dodge 3, Disengage 1, Set Initiative 2, "
+         "Reroll Initiative 4."),
+    _row("Action\tAP", "enforced", "The table's columns: each row's action and its cost."),
+    *[_row(f"{name}\t{ap}", "gm" if kind == "gm_action" else "enforced",
+           f"The action {kind}: {ap} AP" + (" (the weapon's size, kind and two hands decide; a Combat Move's own AP is not yet applied)."
+                                            if kind == "attack" else "."))
+      for name, kind, ap in TABLE if len(f"{name}\t{ap}") < 45],
+]

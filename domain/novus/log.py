@@ -1,0 +1,126 @@
+"""The readable log's sentences of Novus' events, in the game's words. A total off an NPC's sheet
+is not in a player's copy of the event: the sentence tells it without it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.core.log import Sentence, listed
+
+KINDS = {
+    "attack": "an attack", "dodge": "a Dodge", "move": "a move", "run": "a run", "draw_weapon": "drawing a weapon",
+    "perception": "a Perception roll", "get_up": "getting up", "cast_spell": "casting a spell",
+    "counterspell": "a Counterspell", "instant_spell": "an Instantaneous spell", "concentration": "Concentration",
+    "multiple_weapon_attacks": "attacks with several weapons", "reload_sling_bow": "reloading a sling or bow",
+    "reload_light_crossbow": "reloading a light crossbow", "reload_heavy_crossbow": "reloading a heavy crossbow",
+    "gm_action": "an action", "disengage": "Disengaging", "set_initiative": "Set Initiative",
+    "reroll_initiative": "Reroll Initiative",
+}
+SHOTS = {"arm": "a Called Shot at an arm", "leg": "a Called Shot at a leg", "head": "a Called Shot at the head"}
+
+
+def _action(a: Any, s: Any) -> str:
+    a = a or {}
+    kind = a.get("kind")
+    if kind == "attack":
+        text = f"an attack on {s.who(a.get('target'))} with {a.get('weapon') or 'bare hands (Brawling)'}"
+        if a.get("called_shot"):
+            text += f" ({SHOTS.get(a['called_shot'], a['called_shot'])})"
+        return text
+    if kind == "gm_action":
+        return f"“{a.get('name')}”"
+    return KINDS.get(kind, str(kind))
+
+
+def _dice(d: Any) -> str:
+    faces = [str((x or {}).get("face")) for x in d.get("dice") or []]
+    nova = ", a Nova Roll" if d.get("nova") else ""
+    return f"{' '.join(faces)} = {d.get('rolled')}{nova}"
+
+
+def _declared(d: Any, s: Any) -> str:
+    acts = [_action(a, s) for a in d.get("actions") or []]
+    if not acts:
+        return f"{s.Who(d.get('combatant_id'))} declares nothing this round."
+    text = f"{s.Who(d.get('combatant_id'))} declares {listed(acts)} ({d.get('ap')} AP)"
+    if d.get("carried"):
+        text += f", running into the next round by {d['carried']} AP"
+    if d.get("defensive"):
+        text += f", Fighting Defensively: {d['defensive']} AB shifted to DEF"
+    return text + "."
+
+
+def _cancelled(d: Any, s: Any) -> str:
+    acts = [_action(a, s) for a in d.get("instead") or []]
+    then = f" and performs {listed(acts)} at once" if acts else ""
+    return f"{s.Who(d.get('combatant_id'))} cancels the declared actions{then}."
+
+
+def _attack(d: Any, s: Any) -> str:
+    ab = f" + {d['attack_bonus']}" if "attack_bonus" in d else ""
+    total = f" = {d['total']}" if "total" in d else ""
+    defence = f" {d['defence']}" if "defence" in d else ""
+    shot = f", {SHOTS[d['called_shot']]}" if d.get("called_shot") in SHOTS else ""
+    head = (f"{s.Whose(d.get('combatant_id'))} attack on {s.who(d.get('target'))} with {d.get('weapon')}{shot}: "
+            f"{_dice(d)}{ab}{total} against DEF{defence}")
+    if not d.get("hit"):
+        return f"{head}: a miss."
+    base = f"Base Damage {d['base_damage']}" if "base_damage" in d else "Base Damage"
+    armour = f" less AR {d['armour']}" if "armour" in d else " less AR"
+    text = f"{head}: a hit. {base} + Scaled {d.get('scaled')}{armour}: {d.get('damage')}."
+    if d.get("boon_points") or d.get("head_boon_points"):
+        text += f" {d.get('boon_points')} Boon Point(s) to spend at once"
+        if d.get("head_boon_points"):
+            text += f", and {d['head_boon_points']} more on Boons that impair judgement or consciousness"
+        text += "."
+    return text
+
+
+def _boons(d: Any, s: Any) -> str:
+    bought = listed(d.get("boons") or []) or "no Boon"
+    extra = f" (+{d['extra_damage']} damage)" if d.get("extra_damage") else ""
+    return f"{s.Who(d.get('combatant_id'))} spends the Boon Points on {bought}{extra}: {d.get('damage')} damage."
+
+
+def _damaged(d: Any, s: Any) -> str:
+    left = f": {d['hit_points']} Hit Points left" if "hit_points" in d else ""
+    text = f"{s.Who(d.get('combatant_id'))} takes {d.get('damage')} damage ({d.get('cause')}){left}."
+    if d.get("dead"):
+        text += " Past the GM's threshold: dead."
+    elif d.get("helpless"):
+        text += " At 0 to -10: helpless."
+    return text
+
+
+def _save(d: Any, s: Any) -> str:
+    bonus = f" + {d['bonus']}" if "bonus" in d else ""
+    total = f" = {d['total']}" if "total" in d else ""
+    outcome = "makes" if d.get("passed") else "fails"
+    return (f"{s.Who(d.get('combatant_id'))} {outcome} a Saving Throw vs {d.get('stat')}: "
+            f"{_dice(d)}{bonus}{total} against TN {d.get('tn')}.")
+
+
+def _rerolled(d: Any, s: Any) -> str:
+    r = d.get("roll") or {}
+    return f"{s.Who(r.get('who'))} rerolls initiative: {r.get('total')} IP for the rest of the combat."
+
+
+SENTENCES: dict[str, Sentence] = {
+    "NovusRulesSet": lambda d, s: "The GM sets the encounter's Novus settings.",
+    "NovusHasteSet": lambda d, s: (f"{s.Who(d.get('combatant_id'))} is Hasted: 10 AP a round." if d.get("hasted")
+                                   else f"{s.Who(d.get('combatant_id'))} is no longer Hasted: 5 AP a round."),
+    "NovusSurpriseSet": lambda d, s: (f"Surprised: {listed([s.who(c) for c in d.get('surprised') or []]) or 'nobody'}"
+                                      " (-20 to Initiative in the first round)."),
+    "NovusActionsDeclared": _declared,
+    "NovusActionsCancelled": _cancelled,
+    "NovusAttackRolled": _attack,
+    "NovusBoonsSpent": _boons,
+    "NovusDamaged": _damaged,
+    "NovusHealed": lambda d, s: (f"{s.Who(d.get('combatant_id'))} is healed {d.get('amount')}"
+                                 + (f": {d['hit_points']} Hit Points." if "hit_points" in d else ".")),
+    "NovusActionTaken": lambda d, s: (f"{s.Who(d.get('combatant_id'))}: {_action(d.get('action'), s)}"
+                                      + (", which lapses: its target is gone." if d.get("lapsed") else ".")),
+    "NovusActionsResolved": lambda d, s: f"{s.Whose(d.get('combatant_id'))} declared actions are resolved.",
+    "NovusInitiativeRerolled": _rerolled,
+    "NovusSaveRolled": _save,
+}

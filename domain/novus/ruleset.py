@@ -1,0 +1,849 @@
+"""The ``novus`` ruleset: the decider for shared/rules/novus-combat.txt (with novus-gaps.md).
+
+A round has two phases (core's ``Phases``): every combatant declares from the lowest Initiative
+Point to the highest, then the declared actions resolve from the highest to the lowest, each on
+the combatant's turn (core's turn goes down the order of play, highest IP first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import msgspec
+
+from domain.core.action_points import ActionPointBudget
+from domain.core.concerns import CombatantId
+from domain.core.coverage import Section
+from domain.core.demo import DemoFight
+from domain.core.dice import Dice
+from domain.core.encounter import (
+    Combatant, CombatantRemoved, Command, EncounterState, Event, InitiativeRoll, InitiativeRolled, TurnOrderSet,
+)
+from domain.core.errors import RuleViolation
+from domain.core.initiative import Entry, order_descending
+from domain.core.log import Sentence
+from domain.core.pending import Choice, Decision, Refusal
+from domain.core.phases import Phase, PhasePosition, Phases
+from domain.core.resources import Resource, Resources, held
+from domain.core.ruleset import CommandInfo, Ruleset
+from domain.core.tally import Exchange, Tally
+from domain.novus import actions as ap_table
+from domain.novus.actions import HASTED_AP, ROUND_AP, SPELLS, Action
+from domain.novus.codes import OWN_CODES
+from domain.novus.data import DEFAULT_DATA, NovusData
+from domain.novus.dice import boon_points, roll_2d10, save_bonus, succeeds
+from domain.novus.events import (
+    COMMANDS, EVENTS, ActionsCancelled, ActionsDeclared, ActionsResolved, ActionTaken, AttackRolled, BoonsSpent,
+    Cancel, Damaged, Declare, Harm, HasteSet, Heal, Healed, InitiativeRerolled, Resolve, RollSave, RulesSet,
+    SaveRolled, SetHaste, SetNovusRules, SetSurprised, SpendBoons, SurpriseSet,
+)
+from domain.novus.odds import AttackOdds, AttackOddsQuery, attack_odds
+from domain.novus.sheet import NovusSheet
+
+replace = msgspec.structs.replace
+
+AP = "AP"
+PHASES = Phases((Phase("declare", "ascending"), Phase("resolve", "descending")))
+SURPRISE = -20  # "it receives a -20 modifier to Initiative for the first round of combat"
+SURPRISED_AB = 4  # "When attacking a person who is surprised, the attacker gains a +4 modifier"
+CALLED_SHOT = {"arm": -4, "leg": -4, "head": -8}
+LOCATION = {"arm": "arms", "leg": "legs", "head": "head"}
+POSITION = {"front": 0, "flank": 2, "rear": 4}
+HELPLESS_TO = -10  # N22: "At 0 to -10 hit points a character is helpless"
+RESOLVE_FIRST = Refusal(code="novus_resolve_first", message=OWN_CODES["novus_resolve_first"])
+BOONS_DUE = Refusal(code="novus_boons_due", message=OWN_CODES["novus_boons_due"])
+# "A character who has canceled his action(s) for the round may perform one of the following"
+CANCEL_KINDS = ("attack", "move", "run", "instant_spell", "counterspell", "dodge")
+
+
+class Declaration(msgspec.Struct, frozen=True, kw_only=True):
+    """A character's declared actions this round; ``done``: how many have resolved."""
+
+    actions: list[Action]
+    ap: int
+    done: int = 0
+    defensive: int = 0
+    defensive_weapon: str | None = None
+
+
+class BoonsDue(msgspec.Struct, frozen=True, kw_only=True):
+    """An attack that hit waits for its Boon Points to be spent ("spent at once")."""
+
+    attacker: CombatantId
+    target: CombatantId
+    points: int
+    head_points: int
+    base_damage: int
+    scaled: int
+    armour: int
+    skill_ranks: int
+    halved: bool = False
+
+
+class NovusRules(msgspec.Struct, kw_only=True):
+    """The ruleset's part of the state."""
+
+    data: NovusData = DEFAULT_DATA
+    position: PhasePosition = msgspec.field(default_factory=PhasePosition)
+    declarers: list[CombatantId] = msgspec.field(default_factory=list)  # who declares this round, highest IP first
+    declared: dict[CombatantId, Declaration] = msgspec.field(default_factory=dict)
+    resolved: list[CombatantId] = msgspec.field(default_factory=list)
+    ip: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # this round's Initiative Points
+    rolled_ip: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # for the rest of the combat
+    hits_lost: dict[CombatantId, int] = msgspec.field(default_factory=dict)
+    hasted: list[CombatantId] = msgspec.field(default_factory=list)
+    surprised: list[CombatantId] = msgspec.field(default_factory=list)
+    carried: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # AP owed to the next round
+    set_initiative: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # the round it was prepared in
+    reroll: list[CombatantId] = msgspec.field(default_factory=list)  # to reroll as the round ends
+    boost: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # IP next round (Initiative Boost)
+    posture: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # round of +2 DEF (Defensive Posture)
+    dazed: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # round of -4 to all actions (Daze Foe)
+    prone: list[CombatantId] = msgspec.field(default_factory=list)
+    limb_hits: dict[CombatantId, dict[str, int]] = msgspec.field(default_factory=dict)
+    limb_damage: dict[CombatantId, dict[str, int]] = msgspec.field(default_factory=dict)
+    dead: list[CombatantId] = msgspec.field(default_factory=list)
+    boons_due: BoonsDue | None = None
+
+
+def rules(state: EncounterState) -> NovusRules:
+    return state.rules
+
+
+class Novus(Ruleset):
+    id = "novus"
+    name = "Novus"
+    sheet_type = NovusSheet
+    own_codes = OWN_CODES
+    extra_commands = COMMANDS
+    extra_events = EVENTS
+    rule_texts = {"combat": "novus-combat.txt"}
+    odds_query = AttackOddsQuery
+    odds_answer = AttackOdds
+    odds_operation_id = "getNovusAttackOdds"
+
+    def odds(self, query: AttackOddsQuery) -> AttackOdds:
+        """The exact chances of an attack: a hit, each number of Boon Points, a Nova Roll."""
+        return attack_odds(query)
+
+    # ------------------------------------------------------------ hooks
+
+    def initial_rules(self) -> NovusRules:
+        return NovusRules()
+
+    def budget(self, combatant: Combatant) -> ActionPointBudget:
+        return ActionPointBudget(maximum=0)  # the round's AP are a resource: 5, or 10 Hasted
+
+    def resources(self, combatant: Combatant, state: EncounterState) -> Resources:
+        """"Normally a character has only 5 Action Points to use in a given round ... Haste ...
+        giving him a total of 10 AP for the round", less what an action running on from the last
+        round still takes."""
+        r = rules(state)
+        amount = (HASTED_AP if combatant.id in r.hasted else ROUND_AP) - r.carried.get(combatant.id, 0)
+        return Resources((Resource(AP, max(amount, 0), ("round_start",)),))
+
+    def roll_initiative(self, state: EncounterState, dice: Dice) -> InitiativeRolled:
+        """N11: "Initiative = 2d10 + Speed Stat Bonus + Wisdom Stat Bonus ... rolled once per combat"."""
+        if state.status == "active":
+            raise RuleViolation("novus_initiative_once", OWN_CODES["novus_initiative_once"])
+        r = rules(state)
+        rolls, entries = [], []
+        for c in sorted(state.combatants.values(), key=lambda c: c.seq):
+            roll = self._initiative_roll(c, dice)
+            rolls.append(roll)
+            first = roll.total + (SURPRISE if c.id in r.surprised else 0)
+            entries.append(Entry(c.id, first, c.seq, tiebreak=c.sheet.initiative_bonus()))
+        return InitiativeRolled(rolls=rolls, order=order_descending(entries))
+
+    @staticmethod
+    def _initiative_roll(c: Combatant, dice: Dice) -> InitiativeRoll:
+        roll = roll_2d10(dice, "initiative", c.id)
+        bonus = c.sheet.initiative_bonus()
+        return InitiativeRoll(who=c.id, die=roll.dice[0], more_dice=list(roll.dice[1:]), modifier=bonus,
+                              total=roll.total + bonus)
+
+    def round_order(self, state: EncounterState) -> list[str] | None:
+        """The next round's order: each one's IP for it (a Set or Rerolled Initiative, a Boost)."""
+        nxt = state.round + 1
+        entries = [Entry(cid, self.ip_for(state, cid, nxt), c.seq, tiebreak=c.sheet.initiative_bonus())
+                   for cid, c in state.combatants.items()]
+        return order_descending(entries)
+
+    def ip_for(self, state: EncounterState, cid: str, round_number: int) -> int:
+        """A combatant's Initiative Points in ``round_number``: the IP rolled once per combat (or
+        rerolled); Set Initiative: "treated as if he rolled a 20 on the 2d10" for one round;
+        Initiative Boost: "+2 IP next round per BP"; surprised: -20 in the first round."""
+        r = rules(state)
+        c = state.combatants[cid]
+        ip = r.rolled_ip.get(cid, c.initiative if c.initiative is not None else 0)
+        if r.set_initiative.get(cid) == round_number - 1:
+            ip = 20 + c.sheet.initiative_bonus()
+        ip += r.boost.get(cid, 0) if round_number > 1 else 0
+        if round_number == 1 and cid in r.surprised:
+            ip += SURPRISE
+        return ip
+
+    def round_began(self, state: EncounterState) -> EncounterState:
+        r = rules(state)
+        rolled = dict(r.rolled_ip)
+        for cid, c in state.combatants.items():
+            if cid not in rolled and c.initiative is not None:
+                rolled[cid] = c.initiative
+        state = replace(state, rules=replace(r, rolled_ip=rolled))
+        ip = {cid: self.ip_for(state, cid, state.round) for cid in state.combatants}
+        fresh = replace(rules(state), ip=ip, declared={}, resolved=[], carried={}, boost={},
+                        boons_due=None, position=PhasePosition())
+        state = replace(state, rules=fresh)
+        declarers = [cid for cid in state.order if self.may_act(state, cid)]
+        fresh = replace(fresh, declarers=declarers)
+        state = replace(state, rules=fresh)
+        return replace(state, rules=replace(fresh, position=PHASES.begin(self._ranked(state))))
+
+    def at_round_end(self, state: EncounterState, dice: Dice) -> list[Event]:
+        """Reroll Initiative: prepared this round, "in order to reroll his initiative in the following round"."""
+        return [InitiativeRerolled(roll=self._initiative_roll(state.combatants[cid], dice))
+                for cid in rules(state).reroll if cid in state.combatants]
+
+    def before_end_turn(self, state: EncounterState) -> None:
+        if state.turn not in rules(state).resolved:
+            raise RESOLVE_FIRST.violation()
+
+    def _evolve_removed(self, state: EncounterState, event: CombatantRemoved) -> EncounterState:
+        state = super()._evolve_removed(state, event)
+        return self._unstuck(state)
+
+    def _unstuck(self, state: EncounterState) -> EncounterState:
+        """Past a phase nobody left in it still has to move in (one taken out of the fight)."""
+        r = rules(state)
+        if state.status != "active":
+            return state
+        ranked = self._ranked(state)
+        at = r.position
+        while not PHASES.done(at) and PHASES.mover(at, ranked) is None:
+            at = PHASES._skip_empty(PhasePosition(phase=at.phase + 1), ranked)
+        return replace(state, rules=replace(r, position=at)) if at != r.position else state
+
+    def command_info(self) -> list[CommandInfo]:
+        return [CommandInfo(type=t.__struct_config__.tag, summary=(t.__doc__ or "").split("\n")[0],
+                            who="player" if t.actor_field else "gm") for t in COMMANDS]
+
+    # ---------------------------------------------------------- the round
+
+    def _ranked(self, state: EncounterState) -> Callable[[Phase], Sequence[str]]:
+        r = rules(state)
+        declarers = [c for c in r.declarers if c in state.combatants]
+        order = list(state.order)
+        return lambda phase: declarers if phase.name == "declare" else order
+
+    def phase(self, state: EncounterState) -> str | None:
+        p = PHASES.current(rules(state).position)
+        return p.name if p is not None else None
+
+    def hit_points(self, state: EncounterState, cid: str) -> int:
+        return state.combatants[cid].sheet.hit_points - rules(state).hits_lost.get(cid, 0)
+
+    def helpless(self, state: EncounterState, cid: str) -> bool:
+        """N22: "At 0 to -10 hit points a character is helpless" (and past it, till the GM says)."""
+        return self.hit_points(state, cid) <= 0
+
+    def may_act(self, state: EncounterState, cid: str) -> bool:
+        """Not dead nor helpless; surprised: "if this puts an individual character's Initiative at
+        or below zero, then that character will not be allowed to take action until the following round"."""
+        r = rules(state)
+        if cid in r.dead or self.helpless(state, cid):
+            return False
+        return not (state.round == 1 and cid in r.surprised and r.ip.get(cid, 0) <= 0)
+
+    def surprised_now(self, state: EncounterState, cid: str) -> bool:
+        return state.round == 1 and cid in rules(state).surprised
+
+    def defence(self, state: EncounterState, cid: str) -> int:
+        """N6: DEF = 15 + Speed bonus + 1 per 5 ranks of the best melee skill + shield + situational
+        modifiers: a declared Dodge and Fighting Defensively (a DEF change from a declared action
+        "lasts the whole round"), Defensive Posture; prone or helpless: "DEF 12 + magic bonuses only"."""
+        r = rules(state)
+        c = state.combatants[cid]
+        if cid in r.prone or self.helpless(state, cid):
+            return 12
+        d = c.sheet.base_def()
+        declared = r.declared.get(cid)
+        if declared is not None:
+            d += declared.defensive // 2
+            if any(a.kind == "dodge" for a in declared.actions):
+                d += r.data.dodge_def
+        if r.posture.get(cid) == state.round:
+            d += 2
+        return d
+
+    # ------------------------------------------------------ who must decide
+
+    def pending(self, state: EncounterState) -> list[Decision]:
+        if state.status != "active":
+            return []
+        r = rules(state)
+        due = r.boons_due
+        if due is not None and due.attacker in state.combatants:
+            return [self._boon_decision(state, due)]
+        phase = PHASES.current(r.position)
+        mover = PHASES.mover(r.position, self._ranked(state))
+        if phase is None or mover is None:
+            return []
+        if phase.name == "declare":
+            return [Decision(id=f"declare:{state.round}:{mover}", kind="declare", combatant_id=mover,
+                             command="NovusDeclare", body={"combatant_id": mover}, choice_field="actions",
+                             choices=self._declare_choices(state, mover),
+                             summary="Declare this round's actions (from the lowest Initiative Point to the highest).")]
+        if mover != state.turn:
+            return []
+        return [Decision(id=f"resolve:{state.round}:{mover}", kind="resolve", combatant_id=mover,
+                         command="NovusResolve", body={"combatant_id": mover}, blocks_turn_end=True,
+                         refusal=RESOLVE_FIRST, summary="Resolve the declared actions at your Initiative Point.")]
+
+    def _declare_choices(self, state: EncounterState, cid: str) -> tuple[Choice, ...]:
+        """A few declarations the rules take now: nothing, a Dodge, an attack on each foe."""
+        c = state.combatants[cid]
+        out = [Choice(name="nothing", answer={"actions": []})]
+        if not self.may_act(state, cid):
+            return tuple(out)
+        data = rules(state).data
+        left = held(c).get(AP, 0)
+        tries = [Action(kind="dodge")]
+        weapon = c.sheet.weapons[0].name if c.sheet.weapons else None
+        for o, other in state.combatants.items():
+            if other.side != c.side and o not in rules(state).dead:
+                tries.append(Action(kind="attack", target=o, weapon=weapon))
+        for a in tries:
+            try:
+                self._check_declaration(state, c, [a], 0, None)
+            except RuleViolation:
+                continue
+            cost = ap_table.cost(c.sheet, a, data)
+            if cost <= left:
+                name = a.kind if a.target is None else f"attack {a.target}"
+                out.append(Choice(name=name, action_points=cost, answer={"actions": [msgspec.to_builtins(a)]}))
+        return tuple(out)
+
+    def _boon_decision(self, state: EncounterState, due: BoonsDue) -> Decision:
+        data = rules(state).data
+        choices = [Choice(name="none", answer={"boons": []})]
+        for b in data.boons:
+            if b.cost <= due.points or (b.name in data.impairing_boons and b.cost <= due.points + due.head_points):
+                choices.append(Choice(name=b.name, answer={"boons": [b.name]}))
+        return Decision(id=f"boons:{state.round}:{due.attacker}:{state.version}", kind="boons",
+                        combatant_id=due.attacker, command="NovusSpendBoons", body={"combatant_id": due.attacker},
+                        choice_field="boons", choices=tuple(choices), blocks_turn_end=True, refusal=BOONS_DUE,
+                        summary=f"Spend {due.points} Boon Point(s)"
+                                + (f" (+{due.head_points} on Boons that impair judgement or consciousness)"
+                                   if due.head_points else "") + " at once.")
+
+    # ---------------------------------------------------------- decider
+
+    def decide_action(self, state: EncounterState, command: Command, dice: Dice) -> list[Event]:
+        r = rules(state)
+        match command:
+            case SetNovusRules():
+                return [RulesSet(data=command.data)]
+            case SetHaste():
+                c = self.combatant(state, command.combatant_id)
+                return [HasteSet(combatant_id=c.id, hasted=command.hasted)]
+            case SetSurprised():
+                if state.status != "setup":
+                    raise RuleViolation("already_started", "Who is surprised is set before the fight starts.")
+                ids = [self.combatant(state, cid).id for cid in dict.fromkeys(command.surprised)]
+                out: list[Event] = [SurpriseSet(surprised=ids)]
+                if state.initiative_rolled:  # the first round's order with the -20
+                    after = self.evolve(state, out[0])
+                    entries = [Entry(cid, self.ip_for(after, cid, 1), c.seq, tiebreak=c.sheet.initiative_bonus())
+                               for cid, c in after.combatants.items()]
+                    out.append(TurnOrderSet(order=order_descending(entries)))
+                return out
+            case Heal():
+                c = self.combatant(state, command.combatant_id)
+                if command.amount < 1:
+                    raise RuleViolation("novus_bad_amount", "Heal by 1 Hit Point or more.")
+                lost = r.hits_lost.get(c.id, 0)
+                amount = min(command.amount, lost)  # N21: "Hits can never go above their healthy starting value"
+                return [Healed(combatant_id=c.id, amount=amount, hit_points=self.hit_points(state, c.id) + amount)]
+            case Harm():
+                c = self.combatant(state, command.combatant_id)
+                if command.amount < 1:
+                    raise RuleViolation("novus_bad_amount", "Deal 1 hit or more.")
+                return self._damage(state, c.id, command.amount, command.cause or "the GM")
+            case RollSave():
+                c = self.combatant(state, command.combatant_id)
+                roll = roll_2d10(dice, f"save vs {command.stat}", c.id)
+                bonus = save_bonus(c.sheet.stats.bonus(command.stat))
+                total = roll.total + bonus
+                return [SaveRolled(combatant_id=c.id, stat=command.stat, dice=list(roll.dice), rolled=roll.total,
+                                   nova=roll.nova, bonus=bonus, total=total, tn=command.tn,
+                                   passed=succeeds(total, command.tn))]
+        self.require_active(state)
+        match command:
+            case SpendBoons():
+                return self._spend_boons(state, command)
+        if r.boons_due is not None:
+            raise BOONS_DUE.violation()
+        match command:
+            case Declare():
+                return self._declare(state, command)
+            case Resolve():
+                return self._resolve(state, command, dice)
+            case Cancel():
+                return self._cancel(state, command, dice)
+        return super().decide_action(state, command, dice)
+
+    # ----------------------------------------------------- declaring
+
+    def _declare(self, state: EncounterState, cmd: Declare) -> list[Event]:
+        r = rules(state)
+        c = self.combatant(state, cmd.combatant_id)
+        PHASES.check_move(r.position, "declare", c.id, self._ranked(state), c.name)
+        if cmd.actions and not self.may_act(state, c.id):
+            raise RuleViolation("novus_cannot_act", f"{c.name} cannot act this round: only an empty declaration.")
+        self._check_declaration(state, c, cmd.actions, cmd.defensive, cmd.defensive_weapon)
+        total = sum(ap_table.cost(c.sheet, a, r.data) for a in cmd.actions)
+        left = held(c).get(AP, 0)
+        carried = 0
+        if total > left:
+            # N11: "An action may run into the next round only if it also uses all of this round's AP ...
+            # Dodge (2 AP) plus a Medium melee attack (4 AP) can't be declared together": one action, alone
+            if len(cmd.actions) != 1:
+                raise RuleViolation("novus_too_many_ap", f"{c.name} has {left} AP this round; the actions declared "
+                                    f"take {total}.", available=left, cost=total)
+            carried = total - left
+        return [ActionsDeclared(combatant_id=c.id, actions=list(cmd.actions), ap=total - carried, carried=carried,
+                                defensive=cmd.defensive, defensive_weapon=cmd.defensive_weapon)]
+
+    def _check_declaration(self, state: EncounterState, c: Combatant, actions: Sequence[Action], defensive: int,
+                           defensive_weapon: str | None) -> None:
+        r = rules(state)
+        kinds = [a.kind for a in actions]
+        for a in actions:
+            self._check_action(state, c, a)
+        if sum(k in SPELLS for k in kinds) > 1:
+            raise RuleViolation("novus_one_spell", "No amount of Haste will allow for casting more than one spell per round.")
+        preparing = [k for k in kinds if k in ("set_initiative", "reroll_initiative")]
+        if preparing:
+            if len(preparing) > 1:
+                raise RuleViolation("novus_bad_action", "Set Initiative and Reroll Initiative: one preparation a round.")
+            if "attack" in kinds:
+                raise RuleViolation("novus_bad_action", f"{c.name} may not make an attack of any sort in the round "
+                                    "of preparing to Set or Reroll Initiative.")
+            if self.surprised_now(state, c.id):
+                raise RuleViolation("novus_surprised", "This may not be done in a round in which the character has "
+                                    "received a modifier for being surprised.")
+            if "set_initiative" in preparing and r.set_initiative.get(c.id) == state.round - 1:
+                raise RuleViolation("novus_no_repeat", "Set Initiative cannot be performed on consecutive rounds.")
+        if self.surprised_now(state, c.id) and actions:
+            self._check_instead(state, c, actions, None, "novus_surprised")
+        if defensive:
+            weapon = c.sheet.weapon(defensive_weapon)
+            skill = c.sheet.skill(weapon.skill) if weapon is not None else None
+            if weapon is None or weapon.kind != "melee" or skill is None:
+                raise RuleViolation("novus_bad_action", "Fighting Defensively shifts the Melee Combat Skill of a melee "
+                                    "weapon in hand: name it (defensive_weapon).")
+            if "dodge" in kinds:
+                raise RuleViolation("novus_bad_action", "One cannot Fight Defensively and perform any sort of Dodge.")
+            most = skill.bonus // 2 if preparing else skill.bonus
+            if defensive > most:
+                raise RuleViolation("novus_bad_action", f"{c.name} may shift up to {most} of {skill.name} to DEF.")
+
+    def _check_action(self, state: EncounterState, c: Combatant, a: Action) -> None:
+        r = rules(state)
+        if a.kind == "attack":
+            if a.target is None or a.target == c.id or a.target not in state.combatants or a.target in r.dead:
+                raise RuleViolation("novus_not_a_target", f"{c.name}'s attack needs another combatant in the fight.")
+            weapon = c.sheet.weapon(a.weapon)
+            if a.weapon is not None and weapon is None:
+                raise RuleViolation("novus_unknown_weapon", f"{c.name} has no weapon “{a.weapon}”.")
+            missile = weapon is not None and weapon.kind == "missile"
+            if a.into_melee and not missile:
+                raise RuleViolation("novus_bad_action", "Firing into melee is a ranged attack.")
+            if a.two_hands and (weapon is None or not weapon.one_handed or missile or a.off_hand):
+                raise RuleViolation("novus_bad_action", "Both hands: a one-handed melee weapon, not in the off-hand.")
+            if a.improvised and weapon is None:
+                raise RuleViolation("novus_bad_action", "An improvised weapon names the weapon it most resembles.")
+        elif a.target is not None or a.called_shot or a.two_hands or a.off_hand or a.into_melee or a.improvised:
+            raise RuleViolation("novus_bad_action", f"Only an attack has a target, a Called Shot or a hand ({a.kind}).")
+        if a.kind == "gm_action" and r.data.action(a.name) is None:
+            raise RuleViolation("novus_unknown_action", f"“{a.name}” is not one of this encounter's Simple or Complex "
+                                f"actions ({', '.join(x.name for x in r.data.actions) or 'none'}).")
+
+    def _check_instead(self, state: EncounterState, c: Combatant, instead: Sequence[Action],
+                       not_at: str | None, code: str) -> None:
+        """What may replace a cancelled action (and all a surprised character may do): one of the
+        list, a move "using up to 3 Action Points"; never the foe of the cancelled melee attack."""
+        data = rules(state).data
+        moves = [a for a in instead if a.kind in ("move", "run")]
+        if moves and len(moves) == len(instead):
+            if sum(ap_table.cost(c.sheet, a, data) for a in moves) > 3:
+                raise RuleViolation(code, "Instead: a move using up to 3 Action Points.")
+            return
+        if len(instead) != 1:
+            raise RuleViolation(code, "Instead: one action (or a move of up to 3 AP).")
+        a = instead[0]
+        if a.kind in ("set_initiative", "reroll_initiative", "multiple_weapon_attacks"):
+            raise RuleViolation(code, f"Instead: {a.kind} is not among the actions allowed when cancelling.")
+        if a.kind == "attack" and not_at is not None and a.target == not_at:
+            raise RuleViolation(code, "The new attack may not be against the foe the cancelled melee attack was against.")
+
+    # ----------------------------------------------------- cancelling
+
+    def _cancel(self, state: EncounterState, cmd: Cancel, dice: Dice) -> list[Event]:
+        r = rules(state)
+        c = self.combatant(state, cmd.combatant_id)
+        declared = r.declared.get(c.id)
+        if self.phase(state) != "resolve" or declared is None or c.id in r.resolved:
+            raise RuleViolation("novus_nothing_declared", f"{c.name} has no declared action waiting to resolve.")
+        if declared.done:
+            raise RuleViolation("novus_not_now", "Once the first of the attacks is made, the character may no longer "
+                                "cancel his action to perform other actions.")
+        if cmd.instead and not self.may_act(state, c.id):
+            raise RuleViolation("novus_cannot_act", f"{c.name} cannot act now.")
+        for a in cmd.instead:
+            self._check_action(state, c, a)
+        melee = next((a.target for a in declared.actions if a.kind == "attack" and self._melee(c, a)), None)
+        if cmd.instead:
+            self._check_instead(state, c, cmd.instead, melee, "novus_bad_action")
+        cost = sum(ap_table.cost(c.sheet, a, r.data) for a in cmd.instead)
+        have = held(c).get(AP, 0) + declared.ap
+        if cost > have:
+            raise RuleViolation("novus_too_many_ap", f"{c.name} has {have} AP for it; that takes {cost}.",
+                                available=have, cost=cost)
+        out: list[Event] = [ActionsCancelled(combatant_id=c.id, instead=list(cmd.instead), refund=declared.ap, ap=cost)]
+        after = self.evolve(state, out[0])
+        for a in cmd.instead:
+            more = self._perform(after, c.id, a, dice, instead=True)
+            out += more
+            for e in more:
+                after = self.evolve(after, e)
+        return out
+
+    @staticmethod
+    def _melee(c: Combatant, a: Action) -> bool:
+        w = c.sheet.weapon(a.weapon)
+        return w is None or w.kind != "missile"
+
+    # ----------------------------------------------------- resolving
+
+    def _resolve(self, state: EncounterState, cmd: Resolve, dice: Dice) -> list[Event]:
+        r = rules(state)
+        c = self.require_turn(state, cmd.combatant_id)
+        PHASES.check_move(r.position, "resolve", c.id, self._ranked(state), c.name)
+        declared = r.declared.get(c.id)
+        out: list[Event] = []
+        if declared is not None and self.may_act(state, c.id):
+            after = state
+            for a in declared.actions[declared.done:]:
+                more = self._perform(after, c.id, a, dice)
+                out += more
+                for e in more:
+                    after = self.evolve(after, e)
+                if rules(after).boons_due is not None:
+                    return out  # the rest waits for the Boon Points to be spent
+        return [*out, ActionsResolved(combatant_id=c.id)]
+
+    def _perform(self, state: EncounterState, cid: str, a: Action, dice: Dice, instead: bool = False) -> list[Event]:
+        if a.kind != "attack":
+            return [ActionTaken(combatant_id=cid, action=a)]
+        if a.target not in state.combatants or a.target in rules(state).dead:
+            return [ActionTaken(combatant_id=cid, action=a, lapsed=True)]
+        return self._attack(state, cid, a, dice, instead)
+
+    def attack_bonus(self, state: EncounterState, cid: str, a: Action, instead: bool = False) -> int:
+        """2d10 + AB: the weapon's Combat Skill (Brawling: "the sum of the character's Str & Dex
+        bonuses"), with the situational modifiers of the combat text."""
+        r = rules(state)
+        c = state.combatants[cid]
+        sheet = c.sheet
+        weapon = sheet.weapon(a.weapon)
+        ab = sheet.attack_bonus(weapon)
+        if a.improvised:  # "either use his skill for that weapon or his Brawling attack bonus, whichever is higher"
+            ab = max(ab, sheet.brawling) - 4
+        declared = r.declared.get(cid)
+        if declared is not None and declared.defensive and weapon is not None:
+            shifted = sheet.weapon(declared.defensive_weapon)
+            if shifted is not None and shifted.skill == weapon.skill:
+                ab -= declared.defensive  # "For every 2 points subtracted from the character's Attack Bonus"
+        if instead or self.surprised_now(state, cid):
+            if self._melee(c, a):
+                ab //= 2  # "Melee with half his normal Attack Bonus"
+            else:
+                ab -= 5  # "Perform some other action modified by -5"
+        ab += CALLED_SHOT.get(a.called_shot or "", 0)
+        if a.off_hand and not sheet.talents.ambidextrous:
+            ab -= 4  # "a -4 modifier being applied to the attack unless the character is ambidextrous"
+        if a.into_melee:
+            ab -= 2  # "Any ranged attack made into a melee situation receives a -2 modifier"
+        ab += POSITION[a.position]  # "attacks from the flanks gain a +2 modifier ... the rear ... +4"
+        if a.target is not None and self.surprised_now(state, a.target):
+            ab += SURPRISED_AB
+        if r.dazed.get(cid) == state.round:
+            ab -= 4  # Daze Foe: "-4 to all the foe's actions for 1 round"
+        return ab
+
+    def base_damage(self, state: EncounterState, cid: str, a: Action) -> int:
+        """N7: "the weapon's Damage Rating (DR) + the Stat Bonus of the stat used in the attack";
+        Brawling: "only the character's Str bonus" (DR 0 without unarmed training); two hands: "2
+        additional points of Base Damage"."""
+        sheet = state.combatants[cid].sheet
+        weapon = sheet.weapon(a.weapon)
+        if weapon is None:
+            return sheet.stats.strength.bonus
+        dr = weapon.dr if not (weapon.kind == "unarmed" and weapon.skill is None) else 0
+        return dr + sheet.stats.bonus(weapon.stat) + (2 if a.two_hands else 0)
+
+    def _attack(self, state: EncounterState, cid: str, a: Action, dice: Dice, instead: bool) -> list[Event]:
+        assert a.target is not None
+        c, t = state.combatants[cid], state.combatants[a.target]
+        ab = self.attack_bonus(state, cid, a, instead)
+        roll = roll_2d10(dice, "attack", cid)
+        total = roll.total + ab
+        defence = self.defence(state, t.id)
+        hit = succeeds(total, defence)
+        weapon = c.sheet.weapon(a.weapon)
+        name = weapon.name if weapon is not None else "Brawling"
+        event = AttackRolled(combatant_id=cid, target=t.id, weapon=name, dice=list(roll.dice), rolled=roll.total,
+                             nova=roll.nova, attack_bonus=ab, total=total, defence=defence, hit=hit,
+                             called_shot=a.called_shot, instead=instead)
+        if not hit:
+            return [event]
+        base = self.base_damage(state, cid, a)
+        scaled = total - defence  # "+1 hit for every point by which the attack roll beats DEF"
+        armour = (t.sheet.armour.called_shot_ar.get(LOCATION[a.called_shot], 0) if a.called_shot
+                  else t.sheet.armour.ar)
+        damage = self._dealt(base, scaled, armour, a.improvised)
+        points = boon_points(total, defence)
+        head = 0
+        if a.called_shot == "head" and damage > 0:
+            step = t.sheet.stats.constitution.bonus + 5  # N14: "each increment of (Con Stat Bonus + 5)"
+            head = (damage - 1) // step if step > 0 else 0
+        event = replace(event, base_damage=base, scaled=scaled, armour=armour, damage=damage, boon_points=points,
+                        head_boon_points=head)
+        if points or head:
+            return [event]  # the Boon Points are spent first (SpendBoons), then the damage is dealt
+        return [event, *self._damage(self.evolve(state, event), t.id, damage, f"{c.name}'s attack")]
+
+    @staticmethod
+    def _dealt(base: int, scaled: int, armour: int, halved: bool) -> int:
+        """Base + Scaled Damage, halved for an improvised weapon ("half of the damage of the weapon
+        that they most resemble"), less AR ("taken off the total damage of the attack")."""
+        raw = base + scaled
+        if halved:
+            raw //= 2
+        return max(raw - armour, 0)
+
+    def _spend_boons(self, state: EncounterState, cmd: SpendBoons) -> list[Event]:
+        r = rules(state)
+        due = r.boons_due
+        c = self.combatant(state, cmd.combatant_id)
+        if due is None or due.attacker != c.id:
+            raise RuleViolation("novus_no_boons_due", f"{c.name} has no Boon Points to spend now.")
+        data = r.data
+        points, head = due.points, due.head_points
+        seen: list[str] = []
+        for name in cmd.boons:
+            b = data.boon(name)
+            if b is None:
+                raise RuleViolation("novus_unknown_boon", f"“{name}” is not a Boon the GM allows here "
+                                    f"({', '.join(x.name for x in data.boons)}).")
+            if name in seen and not b.repeatable:
+                raise RuleViolation("novus_boons_over", f"{name} may be bought once.")
+            if any(x in seen for x in b.excludes):
+                raise RuleViolation("novus_boons_over", f"{name} does not go with {', '.join(b.excludes)}.")
+            cost = b.cost
+            if name in data.impairing_boons:  # the head's extra points first, on these only
+                from_head = min(head, cost)
+                head, cost = head - from_head, cost - from_head
+            if cost > points:
+                raise RuleViolation("novus_boons_over", f"The Boons chosen cost more than the {due.points} Boon "
+                                    f"Point(s) earned.")
+            points -= cost
+            seen.append(name)
+        attacker = state.combatants[c.id].sheet
+        extra = 0
+        for name in seen:
+            kind = data.boon(name).damage  # type: ignore[union-attr]
+            extra += {"strength_bonus": attacker.stats.strength.bonus, "willpower_bonus": attacker.stats.willpower.bonus,
+                      "half_skill_ranks": due.skill_ranks // 2, "none": 0}[kind]
+        damage = self._dealt(due.base_damage + extra, due.scaled, due.armour, due.halved)
+        spent = BoonsSpent(combatant_id=c.id, target=due.target, boons=seen, extra_damage=extra, damage=damage)
+        out: list[Event] = [spent]
+        after = self.evolve(state, spent)
+        if due.target in after.combatants:
+            more = self._damage(after, due.target, damage, f"{c.name}'s attack")
+            out += more
+            for e in more:
+                after = self.evolve(after, e)
+        # the declared actions go on (the rest of them, at this IP) once the Boons are spent
+        declared = rules(after).declared.get(c.id)
+        if (state.turn == c.id and self.phase(after) == "resolve" and c.id not in rules(after).resolved
+                and declared is not None and declared.done >= len(declared.actions)):
+            out.append(ActionsResolved(combatant_id=c.id))
+        return out
+
+    def _damage(self, state: EncounterState, cid: str, damage: int, cause: str) -> list[Event]:
+        if damage <= 0 or cid in rules(state).dead:
+            return []
+        left = self.hit_points(state, cid) - damage
+        below = rules(state).data.death_below
+        return [Damaged(combatant_id=cid, damage=damage, hit_points=left, cause=cause, helpless=left <= 0,
+                        dead=below is not None and left < below)]
+
+    # ---------------------------------------------------------- evolve
+
+    def evolve_action(self, state: EncounterState, event: Event) -> EncounterState:
+        r = rules(state)
+        ranked = self._ranked(state)
+        match event:
+            case RulesSet():
+                return replace(state, rules=replace(r, data=event.data))
+            case HasteSet():
+                hasted = [c for c in r.hasted if c != event.combatant_id] + ([event.combatant_id] if event.hasted else [])
+                return replace(state, rules=replace(r, hasted=hasted))
+            case SurpriseSet():
+                return replace(state, rules=replace(r, surprised=list(event.surprised)))
+            case ActionsDeclared():
+                state = self.spent(state, event.combatant_id, AP, event.ap)
+                declared = Declaration(actions=list(event.actions), ap=event.ap, defensive=event.defensive,
+                                       defensive_weapon=event.defensive_weapon)
+                carried = {**r.carried, event.combatant_id: event.carried} if event.carried else r.carried
+                r = replace(r, declared={**r.declared, event.combatant_id: declared}, carried=carried,
+                            position=PHASES.moved(r.position, event.combatant_id, ranked))
+            case ActionsCancelled():
+                state = self.spent(state, event.combatant_id, AP, event.ap - event.refund)
+                r = replace(r, declared={**r.declared, event.combatant_id: Declaration(
+                    actions=list(event.instead), ap=event.ap, done=len(event.instead))},
+                    carried={k: v for k, v in r.carried.items() if k != event.combatant_id})
+                r = self._resolved(r, event.combatant_id, ranked)
+            case AttackRolled():
+                r = self._did_one(r, event.combatant_id, event.instead)
+                if event.hit and (event.boon_points or event.head_boon_points):
+                    c = state.combatants[event.combatant_id]
+                    w = c.sheet.weapon(event.weapon)
+                    skill = c.sheet.skill(w.skill) if w is not None else None
+                    r = replace(r, boons_due=BoonsDue(
+                        attacker=event.combatant_id, target=event.target, points=event.boon_points,
+                        head_points=event.head_boon_points, base_damage=event.base_damage, scaled=event.scaled,
+                        armour=event.armour, skill_ranks=skill.ranks if skill else 0,
+                        halved=self._improvised(r, event)))
+                if event.hit and event.called_shot in ("arm", "leg"):
+                    hits = r.limb_hits.get(event.target, {})
+                    r = replace(r, limb_hits={**r.limb_hits, event.target: {
+                        **hits, event.called_shot: hits.get(event.called_shot, 0) + 1}})
+            case BoonsSpent():
+                r = replace(r, boons_due=None)
+                for name in event.boons:
+                    if name == "Defensive Posture":
+                        r = replace(r, posture={**r.posture, event.combatant_id: state.round + 1})
+                    elif name == "Initiative Boost":
+                        r = replace(r, boost={**r.boost, event.combatant_id: r.boost.get(event.combatant_id, 0) + 2})
+                    elif name == "Daze Foe":
+                        r = replace(r, dazed={**r.dazed, event.target: state.round + 1})
+                    elif name == "Knock Prone" and event.target not in r.prone:
+                        r = replace(r, prone=[*r.prone, event.target])
+            case Damaged():
+                r = replace(r, hits_lost={**r.hits_lost, event.combatant_id: r.hits_lost.get(event.combatant_id, 0)
+                                          + event.damage})
+                if event.dead and event.combatant_id not in r.dead:
+                    r = replace(r, dead=[*r.dead, event.combatant_id])
+            case Healed():
+                r = replace(r, hits_lost={**r.hits_lost, event.combatant_id: r.hits_lost.get(event.combatant_id, 0)
+                                          - event.amount})
+            case ActionTaken():
+                a, cid = event.action, event.combatant_id
+                r = self._did_one(r, cid, False)
+                if a.kind == "set_initiative" and not event.lapsed:
+                    r = replace(r, set_initiative={**r.set_initiative, cid: state.round})
+                elif a.kind == "reroll_initiative":
+                    r = replace(r, reroll=[*r.reroll, cid])
+                elif a.kind == "get_up":
+                    r = replace(r, prone=[c for c in r.prone if c != cid])
+            case ActionsResolved():
+                r = self._resolved(r, event.combatant_id, ranked)
+            case InitiativeRerolled():
+                cid = event.roll.who
+                r = replace(r, rolled_ip={**r.rolled_ip, cid: event.roll.total}, reroll=[c for c in r.reroll if c != cid])
+            case SaveRolled():
+                return state
+            case _:
+                return super().evolve_action(state, event)
+        return replace(state, rules=r)
+
+    @staticmethod
+    def _improvised(r: NovusRules, event: AttackRolled) -> bool:
+        d = r.declared.get(event.combatant_id)
+        return bool(d and any(a.improvised and a.target == event.target for a in d.actions))
+
+    @staticmethod
+    def _did_one(r: NovusRules, cid: str, instead: bool) -> NovusRules:
+        d = r.declared.get(cid)
+        if d is None or instead:
+            return r
+        return replace(r, declared={**r.declared, cid: replace(d, done=d.done + 1)})
+
+    @staticmethod
+    def _resolved(r: NovusRules, cid: str, ranked: Callable[[Phase], Sequence[str]]) -> NovusRules:
+        if cid in r.resolved:
+            return r
+        position = r.position
+        if PHASES.current(position) is not None and PHASES.current(position).name == "resolve":  # type: ignore[union-attr]
+            position = PHASES.moved(position, cid, ranked)
+        return replace(r, resolved=[*r.resolved, cid], position=position)
+
+    # ---------------------------------------------------------- who sees what
+
+    def conceal_rules(self, state: EncounterState, hidden: frozenset[str]) -> NovusRules:
+        r = rules(state)
+        if not hidden:
+            return r
+
+        def keep(d: dict[str, Any]) -> dict[str, Any]:
+            return {k: v for k, v in d.items() if k not in hidden}
+
+        declared = {k: replace(v, actions=[a for a in v.actions if a.target not in hidden])
+                    for k, v in r.declared.items() if k not in hidden}
+        due = r.boons_due
+        if due is not None and (due.attacker in hidden or due.target in hidden):
+            due = None
+        return replace(
+            r, position=replace(r.position, moved=tuple(c for c in r.position.moved if c not in hidden)),
+            declarers=[c for c in r.declarers if c not in hidden], declared=declared,
+            resolved=[c for c in r.resolved if c not in hidden], ip=keep(r.ip), rolled_ip=keep(r.rolled_ip),
+            hits_lost=keep(r.hits_lost), hasted=[c for c in r.hasted if c not in hidden],
+            surprised=[c for c in r.surprised if c not in hidden], carried=keep(r.carried),
+            set_initiative=keep(r.set_initiative), reroll=[c for c in r.reroll if c not in hidden],
+            boost=keep(r.boost), posture=keep(r.posture), dazed=keep(r.dazed),
+            prone=[c for c in r.prone if c not in hidden], limb_hits=keep(r.limb_hits),
+            limb_damage=keep(r.limb_damage), dead=[c for c in r.dead if c not in hidden], boons_due=due)
+
+    # ---------------------------------------------------------- what it tells
+
+    def sentences(self) -> dict[str, Sentence]:
+        from domain.novus.log import SENTENCES
+        return SENTENCES
+
+    def tally(self, event: Event, exchange: Exchange | None) -> list[Tally]:
+        match event:
+            case AttackRolled():
+                a, t = event.combatant_id, event.target
+                out = [Tally(a, "attacks_made", 1, t), Tally(a, "rolls", 1, t)]
+                if event.hit:
+                    out.append(Tally(a, "attacks_landed", 1, t))
+                return out
+            case Damaged():
+                return [Tally(event.combatant_id, "hits_taken", event.damage)]
+            case ActionsDeclared():
+                return [Tally(event.combatant_id, "action_points_spent", event.ap)] if event.ap else []
+            case SaveRolled():
+                return [Tally(event.combatant_id, "rolls", 1)]
+        return []
+
+    def coverage(self) -> list[Section]:
+        from domain.novus.coverage import SECTIONS
+        return SECTIONS
+
+    def demo(self) -> DemoFight | None:
+        from domain.novus.demo import AmbushAtTheFord
+        return AmbushAtTheFord()
