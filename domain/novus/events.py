@@ -188,6 +188,7 @@ class Damaged(Event, tag="NovusDamaged"):
     cause: str
     helpless: bool = False
     dead: bool = False
+    from_attack: bool = False  # the attack's own event counts it in the statistics
 
 
 class Healed(Event, tag="NovusHealed"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core.log import Sentence, listed
+from domain.core.log import Sentence, count, listed
 
 KINDS = {
     "attack": "an attack", "dodge": "a Dodge", "move": "a move", "run": "a run", "draw_weapon": "drawing a weapon",
@@ -65,11 +65,11 @@ def _attack(d: Any, s: Any) -> str:
             f"{_dice(d)}{ab}{total} against DEF{defence}")
     if not d.get("hit"):
         return f"{head}: a miss."
-    base = f"Base Damage {d['base_damage']}" if "base_damage" in d else "Base Damage"
-    armour = f" less AR {d['armour']}" if "armour" in d else " less AR"
-    text = f"{head}: a hit. {base} + Scaled {d.get('scaled')}{armour}: {d.get('damage')}."
+    base = f"Base Damage {d['base_damage']}" if "base_damage" in d else "its Base Damage"
+    armour = f" less AR {d['armour']}" if "armour" in d else " less armour"
+    text = f"{head}: a hit. {base} + Scaled Damage {d.get('scaled')}{armour}: {d.get('damage')}."
     if d.get("boon_points") or d.get("head_boon_points"):
-        text += f" {d.get('boon_points')} Boon Point(s) to spend at once"
+        text += f" {count(int(d.get('boon_points') or 0), 'Boon Point')} to spend at once"
         if d.get("head_boon_points"):
             text += f", and {d['head_boon_points']} more on Boons that impair judgement or consciousness"
         text += "."
@@ -83,8 +83,9 @@ def _boons(d: Any, s: Any) -> str:
 
 
 def _damaged(d: Any, s: Any) -> str:
-    left = f": {d['hit_points']} Hit Points left" if "hit_points" in d else ""
-    text = f"{s.Who(d.get('combatant_id'))} takes {d.get('damage')} damage ({d.get('cause')}){left}."
+    left = f": {count(int(d['hit_points']), 'Hit Point')} left" if "hit_points" in d else ""
+    why = "" if d.get("cause") == "attack" else f" ({d.get('cause')})"
+    text = f"{s.Who(d.get('combatant_id'))} takes {d.get('damage')} damage{why}{left}."
     if d.get("dead"):
         text += " Past the GM's threshold: dead."
     elif d.get("helpless"):
@@ -100,12 +101,32 @@ def _save(d: Any, s: Any) -> str:
             f"{_dice(d)}{bonus}{total} against TN {d.get('tn')}.")
 
 
+def _faces(r: Any) -> str:
+    """A roll's 2d10 as rolled: the first die, then the dice an explosion or implosion added."""
+    return " ".join(str((x or {}).get("face")) for x in [r.get("die"), *(r.get("more_dice") or [])])
+
+
+def _initiative(d: Any, s: Any) -> str:
+    """Initiative Points, once per combat: "2d10 + Speed Stat Bonus + Wisdom Stat Bonus"."""
+    told = []
+    for r in d.get("rolls") or []:
+        if "total" not in r:
+            told.append(f"{s.who(r.get('who'))} in secret")
+            continue
+        bonus = f" + {r['modifier']}" if "modifier" in r else ""  # an NPC's bonuses are off its sheet
+        told.append(f"{s.who(r.get('who'))} {_faces(r)}{bonus}: {r['total']} IP")
+    s.order = [c for c in d.get("order") or [] if isinstance(c, str)]
+    return (f"Initiative: {listed(told)}. They declare from the lowest IP up and resolve from the highest down: "
+            f"{listed(s.who(c) for c in s.order)}.")
+
+
 def _rerolled(d: Any, s: Any) -> str:
     r = d.get("roll") or {}
     return f"{s.Who(r.get('who'))} rerolls initiative: {r.get('total')} IP for the rest of the combat."
 
 
 SENTENCES: dict[str, Sentence] = {
+    "InitiativeRolled": _initiative,
     "NovusRulesSet": lambda d, s: "The GM sets the encounter's Novus settings.",
     "NovusHasteSet": lambda d, s: (f"{s.Who(d.get('combatant_id'))} is Hasted: 10 AP a round." if d.get("hasted")
                                    else f"{s.Who(d.get('combatant_id'))} is no longer Hasted: 5 AP a round."),

@@ -79,6 +79,7 @@ class BoonsDue(msgspec.Struct, frozen=True, kw_only=True):
     armour: int
     skill_ranks: int
     halved: bool = False
+    called_shot: str | None = None
 
 
 class NovusRules(msgspec.Struct, kw_only=True):
@@ -369,7 +370,7 @@ class Novus(Ruleset):
                 c = self.combatant(state, command.combatant_id)
                 if command.amount < 1:
                     raise RuleViolation("novus_bad_amount", "Deal 1 hit or more.")
-                return self._damage(state, c.id, command.amount, command.cause or "the GM")
+                return self._damage(state, c.id, command.amount, command.cause or "the GM", from_attack=False)
             case RollSave():
                 c = self.combatant(state, command.combatant_id)
                 roll = roll_2d10(dice, f"save vs {command.stat}", c.id)
@@ -581,6 +582,7 @@ class Novus(Ruleset):
             ab += SURPRISED_AB
         if r.dazed.get(cid) == state.round:
             ab -= 4  # Daze Foe: "-4 to all the foe's actions for 1 round"
+        ab -= 2 * r.limb_hits.get(cid, {}).get("arm", 0)  # N14: "-2 to all actions using that limb per hit"
         return ab
 
     def base_damage(self, state: EncounterState, cid: str, a: Action) -> int:
@@ -623,7 +625,7 @@ class Novus(Ruleset):
                         head_boon_points=head)
         if points or head:
             return [event]  # the Boon Points are spent first (SpendBoons), then the damage is dealt
-        return [event, *self._damage(self.evolve(state, event), t.id, damage, f"{c.name}'s attack")]
+        return [event, *self._damage(self.evolve(state, event), t.id, damage, "attack")]
 
     @staticmethod
     def _dealt(base: int, scaled: int, armour: int, halved: bool) -> int:
@@ -672,7 +674,7 @@ class Novus(Ruleset):
         out: list[Event] = [spent]
         after = self.evolve(state, spent)
         if due.target in after.combatants:
-            more = self._damage(after, due.target, damage, f"{c.name}'s attack")
+            more = self._damage(after, due.target, damage, "attack")
             out += more
             for e in more:
                 after = self.evolve(after, e)
@@ -683,13 +685,13 @@ class Novus(Ruleset):
             out.append(ActionsResolved(combatant_id=c.id))
         return out
 
-    def _damage(self, state: EncounterState, cid: str, damage: int, cause: str) -> list[Event]:
+    def _damage(self, state: EncounterState, cid: str, damage: int, cause: str, from_attack: bool = True) -> list[Event]:
         if damage <= 0 or cid in rules(state).dead:
             return []
         left = self.hit_points(state, cid) - damage
         below = rules(state).data.death_below
         return [Damaged(combatant_id=cid, damage=damage, hit_points=left, cause=cause, helpless=left <= 0,
-                        dead=below is not None and left < below)]
+                        dead=below is not None and left < below, from_attack=from_attack)]
 
     # ---------------------------------------------------------- evolve
 
@@ -727,12 +729,17 @@ class Novus(Ruleset):
                         attacker=event.combatant_id, target=event.target, points=event.boon_points,
                         head_points=event.head_boon_points, base_damage=event.base_damage, scaled=event.scaled,
                         armour=event.armour, skill_ranks=skill.ranks if skill else 0,
-                        halved=self._improvised(r, event)))
+                        halved=self._improvised(r, event), called_shot=event.called_shot))
                 if event.hit and event.called_shot in ("arm", "leg"):
                     hits = r.limb_hits.get(event.target, {})
                     r = replace(r, limb_hits={**r.limb_hits, event.target: {
                         **hits, event.called_shot: hits.get(event.called_shot, 0) + 1}})
+                    if not (event.boon_points or event.head_boon_points):
+                        r = self._limb_damage(r, event.target, event.called_shot, event.damage)
             case BoonsSpent():
+                due = r.boons_due
+                if due is not None and due.called_shot in ("arm", "leg"):
+                    r = self._limb_damage(r, event.target, due.called_shot, event.damage)
                 r = replace(r, boons_due=None)
                 for name in event.boons:
                     if name == "Defensive Posture":
@@ -770,6 +777,17 @@ class Novus(Ruleset):
             case _:
                 return super().evolve_action(state, event)
         return replace(state, rules=r)
+
+    @staticmethod
+    def _limb_damage(r: NovusRules, cid: str, limb: str, damage: int) -> NovusRules:
+        had = r.limb_damage.get(cid, {})
+        return replace(r, limb_damage={**r.limb_damage, cid: {**had, limb: had.get(limb, 0) + damage}})
+
+    def useless_limbs(self, state: EncounterState, cid: str) -> list[str]:
+        """N14: "If the total damage dealt to that limb becomes greater than the target's
+        Constitution Stat Value, the limb is useless"."""
+        con = state.combatants[cid].sheet.stats.constitution.value
+        return [limb for limb, dealt in rules(state).limb_damage.get(cid, {}).items() if dealt > con]
 
     @staticmethod
     def _improvised(r: NovusRules, event: AttackRolled) -> bool:
@@ -831,9 +849,14 @@ class Novus(Ruleset):
                 out = [Tally(a, "attacks_made", 1, t), Tally(a, "rolls", 1, t)]
                 if event.hit:
                     out.append(Tally(a, "attacks_landed", 1, t))
+                if event.damage and not (event.boon_points or event.head_boon_points):
+                    out += [Tally(a, "hits_dealt", event.damage, t), Tally(t, "hits_taken", event.damage, a)]
                 return out
+            case BoonsSpent():
+                a, t = event.combatant_id, event.target
+                return [Tally(a, "hits_dealt", event.damage, t), Tally(t, "hits_taken", event.damage, a)] if event.damage else []
             case Damaged():
-                return [Tally(event.combatant_id, "hits_taken", event.damage)]
+                return [Tally(event.combatant_id, "hits_taken", event.damage)] if not event.from_attack else []
             case ActionsDeclared():
                 return [Tally(event.combatant_id, "action_points_spent", event.ap)] if event.ap else []
             case SaveRolled():

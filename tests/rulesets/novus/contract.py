@@ -1,0 +1,73 @@
+"""What the contract suite (tests/contract) walks Novus with: sheets, and the declarations,
+cancels and GM commands worth trying (the declare, resolve and Boon decisions are answered from
+``pending``)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import msgspec
+
+from domain.core.encounter import Command, EncounterState
+from domain.core.ruleset import Ruleset
+from domain.novus.sheet import STATS
+from tests.contract.walk import Walk
+
+KINDS = ("dodge", "move", "run", "draw_weapon", "perception", "get_up", "cast_spell", "counterspell",
+         "reload_heavy_crossbow", "set_initiative", "reroll_initiative", "disengage")
+
+
+def sheet(rng: random.Random, npc: bool) -> dict[str, Any]:
+    return {
+        "stats": {s: {"value": rng.randint(6, 20), "bonus": rng.randint(-1, 3)} for s in STATS},
+        "hit_points": rng.randint(8, 40),
+        "skills": [{"name": "Sword", "ranks": rng.randint(0, 12), "bonus": rng.randint(2, 14), "melee": True},
+                   {"name": "Bow", "ranks": rng.randint(0, 6), "bonus": rng.randint(0, 8)}],
+        "weapons": [{"name": "Sword", "size": rng.choice(["small", "medium", "large"]), "dr": rng.randint(5, 10),
+                     "skill": "Sword"},
+                    {"name": "Bow", "size": "small", "dr": 6, "kind": "missile", "range": 50, "skill": "Bow",
+                     "stat": "dexterity"}],
+        "armour": {"ar": rng.randint(0, 6), "called_shot_ar": {"head": rng.randint(0, 3)}},
+        "shield": rng.choice(["none", "small"]),
+        "talents": {"ambidextrous": rng.random() < 0.3},
+    }
+
+
+def _action(rng: random.Random, others: list[str]) -> dict[str, Any]:
+    if others and rng.random() < 0.6:
+        return {"kind": "attack", "target": rng.choice(others), "weapon": rng.choice(["Sword", "Bow", None]),
+                "called_shot": rng.choice([None, None, "arm", "leg", "head"]), "off_hand": rng.random() < 0.1,
+                "position": rng.choice(["front", "flank", "rear"])}
+    return {"kind": rng.choice(KINDS)}
+
+
+def _clean(body: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in body.items() if v is not None}
+
+
+def moves(ruleset: Ruleset, state: EncounterState, rng: random.Random) -> list[Command]:
+    ids = list(state.combatants)
+    if not ids:
+        return []
+    out: list[dict[str, Any]] = []
+    for cid in ids:
+        others = [o for o in ids if o != cid]
+        acts = [_clean(_action(rng, others)) for _ in range(rng.randint(0, 2))]
+        body: dict[str, Any] = {"type": "NovusDeclare", "combatant_id": cid, "actions": acts}
+        if rng.random() < 0.2:
+            body |= {"defensive": rng.randint(0, 4), "defensive_weapon": "Sword"}
+        out.append(body)
+    who = rng.choice(ids)
+    others = [o for o in ids if o != who]
+    out.append({"type": "NovusCancel", "combatant_id": who,
+                "instead": [_clean(_action(rng, others))] if rng.random() < 0.7 else []})
+    if rng.random() < 0.15:
+        out += [{"type": "NovusHarm", "combatant_id": rng.choice(ids), "amount": rng.randint(1, 15)},
+                {"type": "NovusHeal", "combatant_id": rng.choice(ids), "amount": rng.randint(1, 10)},
+                {"type": "NovusSetHaste", "combatant_id": rng.choice(ids), "hasted": rng.random() < 0.5},
+                {"type": "NovusRollSave", "combatant_id": rng.choice(ids), "stat": rng.choice(STATS)}]
+    return [msgspec.convert(b, ruleset.command_type) for b in out]
+
+
+WALK = Walk(sheet=sheet, moves=moves)
