@@ -208,7 +208,7 @@ class Novus(Ruleset):
 
     def before_end_turn(self, state: EncounterState) -> None:
         if state.turn not in rules(state).resolved:
-            raise RESOLVE_FIRST.violation()
+            raise RuleViolation("novus_resolve_first", OWN_CODES["novus_resolve_first"])
 
     def _evolve_removed(self, state: EncounterState, event: CombatantRemoved) -> EncounterState:
         state = super()._evolve_removed(state, event)
@@ -383,8 +383,8 @@ class Novus(Ruleset):
         match command:
             case SpendBoons():
                 return self._spend_boons(state, command)
-        if r.boons_due is not None:
-            raise BOONS_DUE.violation()
+        if r.boons_due is not None:  # "They must be spent at once"
+            raise RuleViolation("novus_boons_due", OWN_CODES["novus_boons_due"])
         match command:
             case Declare():
                 return self._declare(state, command)

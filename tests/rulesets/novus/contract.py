@@ -47,7 +47,9 @@ def _clean(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def moves(ruleset: Ruleset, state: EncounterState, rng: random.Random) -> list[Command]:
-    ids = list(state.combatants)
+    # who acts and whom they name: those not hidden (a hidden NPC declares through its pending
+    # decision); the hidden-information suite swaps a named id for a hidden one itself
+    ids = [c for c in state.combatants if c not in state.concealed]
     if not ids:
         return []
     out: list[dict[str, Any]] = []
