@@ -11,6 +11,7 @@ OWN_CODES = ruleset_codes({
     "novus_unknown_action": "That Simple or Complex action is not one the GM has costed for this encounter.",
     "novus_bad_action": "That declared action does not fit the rules (see the message).",
     "novus_nothing_declared": "The character has no declared action left that this could apply to.",
+    "novus_end_of_round_attacks": "The remaining attacks are made at the end of the round, before it ends.",
     "novus_resolve_first": "Resolve the declared actions before ending the turn.",
     "novus_boons_due": "Boon Points were earned: they must be spent at once, before anything else happens.",
     "novus_no_boons_due": "The character has no Boon Points to spend now.",

@@ -211,6 +211,18 @@ class ActionsResolved(Event, tag="NovusActionsResolved"):
     combatant_id: CombatantId
 
 
+class LateAttacksResolved(Event, tag="NovusLateAttacksResolved"):
+    """The character's remaining attacks, made at the end of the round, are resolved."""
+
+    combatant_id: CombatantId
+
+
+class LateAttacksCancelled(Event, tag="NovusLateAttacksCancelled"):
+    """"he may still cancel his remaining attacks"."""
+
+    combatant_id: CombatantId
+
+
 class InitiativeRerolled(Event, tag="NovusInitiativeRerolled"):
     """Reroll Initiative: "This new IP will be the character's IP for the remainder of the combat"."""
 
@@ -236,4 +248,4 @@ class SaveRolled(Event, tag="NovusSaveRolled"):
 
 
 EVENTS = (RulesSet, HasteSet, SurpriseSet, ActionsDeclared, ActionsCancelled, AttackRolled, BoonsSpent, Damaged,
-          Healed, ActionTaken, ActionsResolved, InitiativeRerolled, SaveRolled)
+          Healed, ActionTaken, ActionsResolved, LateAttacksResolved, LateAttacksCancelled, InitiativeRerolled, SaveRolled)

@@ -142,6 +142,8 @@ SENTENCES: dict[str, Sentence] = {
     "NovusActionTaken": lambda d, s: (f"{s.Who(d.get('combatant_id'))}: {_action(d.get('action'), s)}"
                                       + (", which lapses: its target is gone." if d.get("lapsed") else ".")),
     "NovusActionsResolved": lambda d, s: f"{s.Whose(d.get('combatant_id'))} declared actions are resolved.",
+    "NovusLateAttacksResolved": lambda d, s: f"{s.Whose(d.get('combatant_id'))} remaining attacks are made.",
+    "NovusLateAttacksCancelled": lambda d, s: f"{s.Who(d.get('combatant_id'))} cancels the remaining attacks.",
     "NovusInitiativeRerolled": _rerolled,
     "NovusSaveRolled": _save,
 }

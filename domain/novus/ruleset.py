@@ -34,7 +34,8 @@ from domain.novus.codes import OWN_CODES
 from domain.novus.data import DEFAULT_DATA, NovusData
 from domain.novus.dice import boon_points, roll_2d10, save_bonus, succeeds
 from domain.novus.events import (
-    COMMANDS, EVENTS, ActionsCancelled, ActionsDeclared, ActionsResolved, ActionTaken, AttackRolled, BoonsSpent,
+    COMMANDS, EVENTS, ActionsCancelled, ActionsDeclared, ActionsResolved, LateAttacksCancelled, LateAttacksResolved,
+    ActionTaken, AttackRolled, BoonsSpent,
     Cancel, Damaged, Declare, Harm, HasteSet, Heal, Healed, InitiativeRerolled, Resolve, RollSave, RulesSet,
     SaveRolled, SetHaste, SetNovusRules, SetSurprised, SpendBoons, SurpriseSet,
 )
@@ -44,7 +45,9 @@ from domain.novus.sheet import NovusSheet
 replace = msgspec.structs.replace
 
 AP = "AP"
-PHASES = Phases((Phase("declare", "ascending"), Phase("resolve", "descending")))
+# "the primary attack roll is made at the character's initiative point, and any remaining attack
+# rolls are made at the end of the round": a third phase, of those with attacks left
+PHASES = Phases((Phase("declare", "ascending"), Phase("resolve", "descending"), Phase("end of round", "descending")))
 SURPRISE = -20  # "it receives a -20 modifier to Initiative for the first round of combat"
 SURPRISED_AB = 4  # "When attacking a person who is surprised, the attacker gains a +4 modifier"
 CALLED_SHOT = {"arm": -4, "leg": -4, "head": -8}
@@ -52,19 +55,41 @@ LOCATION = {"arm": "arms", "leg": "legs", "head": "head"}
 POSITION = {"front": 0, "flank": 2, "rear": 4}
 HELPLESS_TO = -10  # N22: "At 0 to -10 hit points a character is helpless"
 RESOLVE_FIRST = Refusal(code="novus_resolve_first", message=OWN_CODES["novus_resolve_first"])
+LATE_FIRST = Refusal(code="novus_end_of_round_attacks", message=OWN_CODES["novus_end_of_round_attacks"])
 BOONS_DUE = Refusal(code="novus_boons_due", message=OWN_CODES["novus_boons_due"])
 # "A character who has canceled his action(s) for the round may perform one of the following"
 CANCEL_KINDS = ("attack", "move", "run", "instant_spell", "counterspell", "dodge")
 
 
 class Declaration(msgspec.Struct, frozen=True, kw_only=True):
-    """A character's declared actions this round; ``done``: how many have resolved."""
+    """A character's declared actions this round; ``done``: how many have resolved, in the order
+    of ``schedule``: at one's IP every action but the attacks after the first; those at the end."""
 
     actions: list[Action]
     ap: int
     done: int = 0
     defensive: int = 0
     defensive_weapon: str | None = None
+
+    @property
+    def schedule(self) -> list[int]:
+        attacks = [i for i, a in enumerate(self.actions) if a.kind == "attack"]
+        late = attacks[1:]
+        return [i for i in range(len(self.actions)) if i not in late] + late
+
+    @property
+    def at_ip(self) -> int:
+        """How many of the schedule resolve at the character's IP."""
+        return len(self.actions) - max(sum(a.kind == "attack" for a in self.actions) - 1, 0)
+
+    @property
+    def late_left(self) -> int:
+        return len(self.actions) - max(self.done, self.at_ip)
+
+    def next_actions(self, late: bool) -> list[Action]:
+        order = self.schedule
+        upto = len(order) if late else self.at_ip
+        return [self.actions[i] for i in order[self.done:upto]]
 
 
 class BoonsDue(msgspec.Struct, frozen=True, kw_only=True):
@@ -80,6 +105,7 @@ class BoonsDue(msgspec.Struct, frozen=True, kw_only=True):
     skill_ranks: int
     halved: bool = False
     called_shot: str | None = None
+    instead: bool = False  # earned by a cancelling action, out of the character's turn
 
 
 class NovusRules(msgspec.Struct, kw_only=True):
@@ -209,6 +235,8 @@ class Novus(Ruleset):
     def before_end_turn(self, state: EncounterState) -> None:
         if state.turn not in rules(state).resolved:
             raise RuleViolation("novus_resolve_first", OWN_CODES["novus_resolve_first"])
+        if self.phase(state) == "end of round":
+            raise RuleViolation("novus_end_of_round_attacks", OWN_CODES["novus_end_of_round_attacks"])
 
     def _evolve_removed(self, state: EncounterState, event: CombatantRemoved) -> EncounterState:
         state = super()._evolve_removed(state, event)
@@ -235,7 +263,8 @@ class Novus(Ruleset):
         r = rules(state)
         declarers = [c for c in r.declarers if c in state.combatants]
         order = list(state.order)
-        return lambda phase: declarers if phase.name == "declare" else order
+        late = [c for c in order if c in r.declared and r.declared[c].late_left > 0 and self.may_act(state, c)]
+        return lambda phase: declarers if phase.name == "declare" else order if phase.name == "resolve" else late
 
     def phase(self, state: EncounterState) -> str | None:
         p = PHASES.current(rules(state).position)
@@ -295,6 +324,10 @@ class Novus(Ruleset):
                              command="NovusDeclare", body={"combatant_id": mover}, choice_field="actions",
                              choices=self._declare_choices(state, mover),
                              summary="Declare this round's actions (from the lowest Initiative Point to the highest).")]
+        if phase.name == "end of round":
+            return [Decision(id=f"late:{state.round}:{mover}", kind="end_of_round_attacks", combatant_id=mover,
+                             command="NovusResolve", body={"combatant_id": mover}, blocks_turn_end=True,
+                             refusal=LATE_FIRST, summary="Make your remaining attacks, at the end of the round.")]
         if mover != state.turn:
             return []
         return [Decision(id=f"resolve:{state.round}:{mover}", kind="resolve", combatant_id=mover,
@@ -382,7 +415,7 @@ class Novus(Ruleset):
         self.require_active(state)
         match command:
             case SpendBoons():
-                return self._spend_boons(state, command)
+                return self._spend_boons(state, command, dice)
         if r.boons_due is not None:  # "They must be spent at once"
             raise RuleViolation("novus_boons_due", OWN_CODES["novus_boons_due"])
         match command:
@@ -495,6 +528,8 @@ class Novus(Ruleset):
         r = rules(state)
         c = self.combatant(state, cmd.combatant_id)
         declared = r.declared.get(c.id)
+        if declared is not None and declared.done and declared.late_left and not cmd.instead:
+            return [LateAttacksCancelled(combatant_id=c.id)]  # "he may still cancel his remaining attacks"
         if self.phase(state) != "resolve" or declared is None or c.id in r.resolved:
             raise RuleViolation("novus_nothing_declared", f"{c.name} has no declared action waiting to resolve.")
         if declared.done:
@@ -530,20 +565,30 @@ class Novus(Ruleset):
 
     def _resolve(self, state: EncounterState, cmd: Resolve, dice: Dice) -> list[Event]:
         r = rules(state)
-        c = self.require_turn(state, cmd.combatant_id)
-        PHASES.check_move(r.position, "resolve", c.id, self._ranked(state), c.name)
-        declared = r.declared.get(c.id)
+        late = self.phase(state) == "end of round"
+        if late:
+            c = self.combatant(state, cmd.combatant_id)
+            PHASES.check_move(r.position, "end of round", c.id, self._ranked(state), c.name)
+        else:
+            c = self.require_turn(state, cmd.combatant_id)
+            PHASES.check_move(r.position, "resolve", c.id, self._ranked(state), c.name)
+        return self._carry_on(state, c.id, late, dice)
+
+    def _carry_on(self, state: EncounterState, cid: str, late: bool, dice: Dice) -> list[Event]:
+        """Perform the declared actions due now, in turn, until one waits (Boon Points to spend);
+        then the character's resolution (at the IP, or at the end of the round) is over."""
+        declared = rules(state).declared.get(cid)
         out: list[Event] = []
-        if declared is not None and self.may_act(state, c.id):
+        if declared is not None and self.may_act(state, cid):
             after = state
-            for a in declared.actions[declared.done:]:
-                more = self._perform(after, c.id, a, dice)
+            for a in declared.next_actions(late):
+                more = self._perform(after, cid, a, dice)
                 out += more
                 for e in more:
                     after = self.evolve(after, e)
                 if rules(after).boons_due is not None:
                     return out  # the rest waits for the Boon Points to be spent
-        return [*out, ActionsResolved(combatant_id=c.id)]
+        return [*out, LateAttacksResolved(combatant_id=cid) if late else ActionsResolved(combatant_id=cid)]
 
     def _perform(self, state: EncounterState, cid: str, a: Action, dice: Dice, instead: bool = False) -> list[Event]:
         if a.kind != "attack":
@@ -636,7 +681,7 @@ class Novus(Ruleset):
             raw //= 2
         return max(raw - armour, 0)
 
-    def _spend_boons(self, state: EncounterState, cmd: SpendBoons) -> list[Event]:
+    def _spend_boons(self, state: EncounterState, cmd: SpendBoons, dice: Dice) -> list[Event]:
         r = rules(state)
         due = r.boons_due
         c = self.combatant(state, cmd.combatant_id)
@@ -678,11 +723,13 @@ class Novus(Ruleset):
             out += more
             for e in more:
                 after = self.evolve(after, e)
-        # the declared actions go on (the rest of them, at this IP) once the Boons are spent
-        declared = rules(after).declared.get(c.id)
-        if (state.turn == c.id and self.phase(after) == "resolve" and c.id not in rules(after).resolved
-                and declared is not None and declared.done >= len(declared.actions)):
-            out.append(ActionsResolved(combatant_id=c.id))
+        # the declared actions go on (the rest of those due now) once the Boons are spent
+        phase = self.phase(after)
+        if phase == "resolve" and state.turn == c.id and c.id not in rules(after).resolved and not due.instead:
+            out += self._carry_on(after, c.id, False, dice)
+        elif phase == "end of round" and not due.instead \
+                and PHASES.mover(rules(after).position, self._ranked(after)) == c.id:
+            out += self._carry_on(after, c.id, True, dice)
         return out
 
     def _damage(self, state: EncounterState, cid: str, damage: int, cause: str, from_attack: bool = True) -> list[Event]:
@@ -696,6 +743,9 @@ class Novus(Ruleset):
     # ---------------------------------------------------------- evolve
 
     def evolve_action(self, state: EncounterState, event: Event) -> EncounterState:
+        return self._unstuck(self._evolve_novus(state, event))
+
+    def _evolve_novus(self, state: EncounterState, event: Event) -> EncounterState:
         r = rules(state)
         ranked = self._ranked(state)
         match event:
@@ -729,7 +779,7 @@ class Novus(Ruleset):
                         attacker=event.combatant_id, target=event.target, points=event.boon_points,
                         head_points=event.head_boon_points, base_damage=event.base_damage, scaled=event.scaled,
                         armour=event.armour, skill_ranks=skill.ranks if skill else 0,
-                        halved=self._improvised(r, event), called_shot=event.called_shot))
+                        halved=self._improvised(r, event), called_shot=event.called_shot, instead=event.instead))
                 if event.hit and event.called_shot in ("arm", "leg"):
                     hits = r.limb_hits.get(event.target, {})
                     r = replace(r, limb_hits={**r.limb_hits, event.target: {
@@ -769,6 +819,11 @@ class Novus(Ruleset):
                     r = replace(r, prone=[c for c in r.prone if c != cid])
             case ActionsResolved():
                 r = self._resolved(r, event.combatant_id, ranked)
+            case LateAttacksResolved() | LateAttacksCancelled():
+                d = r.declared[event.combatant_id]
+                r = replace(r, declared={**r.declared, event.combatant_id: replace(d, done=len(d.actions))})
+                if self.phase(state) == "end of round":
+                    r = replace(r, position=PHASES.moved(r.position, event.combatant_id, ranked))
             case InitiativeRerolled():
                 cid = event.roll.who
                 r = replace(r, rolled_ip={**r.rolled_ip, cid: event.roll.total}, reroll=[c for c in r.reroll if c != cid])

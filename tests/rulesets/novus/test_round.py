@@ -205,3 +205,54 @@ def _resolve(cid: str) -> object:
 def _end(cid: str) -> object:
     from domain.core.encounter import EndTurn
     return EndTurn(combatant_id=cid)
+
+
+def test_the_first_of_several_attacks_is_made_at_ones_ip_and_the_rest_at_the_end_of_the_round() -> None:
+    """"the primary attack roll is made at the character's initiative point, and any remaining attack
+    rolls are made at the end of the round. In making multiple attacks, once the first of the attacks
+    is made, the character may no longer cancel his action to perform other actions ... though he may
+    still cancel his remaining attacks"."""
+    f = started()
+    f.send(SetHaste(combatant_id="kael"))
+    f.declare("orc", {"kind": "move"})
+    f.declare("kael", {"kind": "move"})
+    _round(f)  # Kael has 10 AP from round 2
+    f.declare("orc", {"kind": "move"})
+    f.declare("kael", attack("orc", "Broadsword"), attack("orc", "Broadsword"))
+    first = f.resolve("kael", [2, 3])  # a miss, at Kael's IP; the second waits
+    assert types(first) == ["NovusAttackRolled", "NovusActionsResolved"]
+    f.end_turn("kael")
+    from domain.novus.events import Cancel
+    from domain.novus.actions import Action
+    assert f.refused(Cancel(combatant_id="kael", instead=[Action(kind="dodge")])).code == "novus_nothing_declared"
+    f.resolve("orc")
+    assert f.refused(_end("orc")).code == "novus_end_of_round_attacks"
+    [d] = f.ruleset.pending(f.state)
+    assert (d.kind, d.combatant_id, d.blocks_turn_end) == ("end_of_round_attacks", "kael", True)
+    late = f.send(_resolve_with("kael", [3, 2]))
+    assert types(late) == ["NovusAttackRolled", "NovusLateAttacksResolved"]
+    f.end_turn("orc")
+    assert f.state.round == 3
+
+
+def test_the_remaining_attacks_may_still_be_cancelled() -> None:
+    """"though he may still cancel his remaining attacks"."""
+    f = started()
+    f.send(SetHaste(combatant_id="kael"))
+    f.declare("orc", {"kind": "move"})
+    f.declare("kael", {"kind": "move"})
+    _round(f)
+    f.declare("orc", {"kind": "move"})
+    f.declare("kael", attack("orc", "Broadsword"), attack("orc", "Broadsword"))
+    f.resolve("kael", [2, 3])
+    f.end_turn("kael")
+    from domain.novus.events import Cancel
+    assert types(f.send(Cancel(combatant_id="kael"))) == ["NovusLateAttacksCancelled"]
+    f.resolve("orc")
+    f.end_turn("orc")
+    assert f.state.round == 3
+
+
+def _resolve_with(cid: str, dice: list[int]) -> object:
+    from domain.novus.events import Resolve
+    return Resolve(combatant_id=cid, dice=dice)
