@@ -21,5 +21,6 @@ OWN_CODES = ruleset_codes({
     "novus_surprised": "A surprised character may only take the actions allowed when Cancelling an Action.",
     "novus_not_now": "That cannot be done at this point of the round.",
     "novus_no_repeat": "Set Initiative cannot be performed on consecutive rounds.",
+    "novus_not_holding": "The character holds no action to perform now (or their own IP has not passed yet).",
     "novus_bad_amount": "An amount of 1 or more is needed.",
 })

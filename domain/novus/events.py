@@ -70,6 +70,25 @@ class Cancel(Command, tag="NovusCancel"):
     instead: list[Action] = []
 
 
+class Hold(Command, tag="NovusHold"):
+    """Hold one's actions: before declaring, free; after declaring, 1 AP lost and the actions
+    re-declared (NovusActHeld) within what is left, at any IP lower than one's own."""
+
+    actor_field = "combatant_id"
+    combatant_id: CombatantId
+
+
+class ActHeld(Command, tag="NovusActHeld"):
+    """Perform the held actions now, at an IP lower than one's own (after one's turn): declared
+    anew and resolved at once (nothing: the hold lapses)."""
+
+    actor_field = "combatant_id"
+    combatant_id: CombatantId
+    actions: list[Action] = []
+    defensive: Points = 0
+    defensive_weapon: str | None = None
+
+
 class SpendBoons(Command, tag="NovusSpendBoons"):
     """Spend the Boon Points an attack earned, at once, on Boons the GM allows (none: forfeit them)."""
 
@@ -102,7 +121,7 @@ class Harm(Command, tag="NovusHarm"):
     cause: Annotated[str, msgspec.Meta(max_length=100)] = "the GM"
 
 
-COMMANDS = (SetNovusRules, SetHaste, SetSurprised, Declare, Resolve, Cancel, SpendBoons, RollSave, Heal, Harm)
+COMMANDS = (SetNovusRules, SetHaste, SetSurprised, Declare, Resolve, Cancel, Hold, ActHeld, SpendBoons, RollSave, Heal, Harm)
 
 # ------------------------------------------------------------------ events
 
@@ -128,6 +147,24 @@ class ActionsDeclared(Event, tag="NovusActionsDeclared"):
     actions: list[Action]
     ap: int
     carried: int = 0
+    defensive: int = 0
+    defensive_weapon: str | None = None
+
+
+class ActionHeld(Event, tag="NovusActionHeld"):
+    """The character holds: ``refund`` AP of the actions declared come back, ``lost`` AP are lost."""
+
+    combatant_id: CombatantId
+    refund: int = 0
+    lost: int = 0
+
+
+class HeldActionsTaken(Event, tag="NovusHeldActionsTaken"):
+    """The held actions, declared anew now (``ap``), resolve at once."""
+
+    combatant_id: CombatantId
+    actions: list[Action]
+    ap: int
     defensive: int = 0
     defensive_weapon: str | None = None
 
@@ -247,5 +284,5 @@ class SaveRolled(Event, tag="NovusSaveRolled"):
         return list(self.dice)
 
 
-EVENTS = (RulesSet, HasteSet, SurpriseSet, ActionsDeclared, ActionsCancelled, AttackRolled, BoonsSpent, Damaged,
+EVENTS = (RulesSet, HasteSet, SurpriseSet, ActionsDeclared, ActionHeld, HeldActionsTaken, ActionsCancelled, AttackRolled, BoonsSpent, Damaged,
           Healed, ActionTaken, ActionsResolved, LateAttacksResolved, LateAttacksCancelled, InitiativeRerolled, SaveRolled)

@@ -134,6 +134,11 @@ SENTENCES: dict[str, Sentence] = {
                                       " (-20 to Initiative in the first round)."),
     "NovusActionsDeclared": _declared,
     "NovusActionsCancelled": _cancelled,
+    "NovusActionHeld": lambda d, s: (f"{s.Who(d.get('combatant_id'))} holds the actions"
+                                     + (f", losing {d['lost']} AP." if d.get("lost") else ".")),
+    "NovusHeldActionsTaken": lambda d, s: (f"{s.Who(d.get('combatant_id'))} acts on the held actions: "
+                                           + (listed([_action(a, s) for a in d.get("actions") or []]) or "nothing")
+                                           + f" ({d.get('ap')} AP)."),
     "NovusAttackRolled": _attack,
     "NovusBoonsSpent": _boons,
     "NovusDamaged": _damaged,

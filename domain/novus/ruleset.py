@@ -35,7 +35,7 @@ from domain.novus.data import DEFAULT_DATA, NovusData
 from domain.novus.dice import boon_points, roll_2d10, save_bonus, succeeds
 from domain.novus.events import (
     COMMANDS, EVENTS, ActionsCancelled, ActionsDeclared, ActionsResolved, LateAttacksCancelled, LateAttacksResolved,
-    ActionTaken, AttackRolled, BoonsSpent,
+    ActionTaken, AttackRolled, BoonsSpent, ActHeld, ActionHeld, HeldActionsTaken, Hold,
     Cancel, Damaged, Declare, Harm, HasteSet, Heal, Healed, InitiativeRerolled, Resolve, RollSave, RulesSet,
     SaveRolled, SetHaste, SetNovusRules, SetSurprised, SpendBoons, SurpriseSet,
 )
@@ -132,6 +132,7 @@ class NovusRules(msgspec.Struct, kw_only=True):
     limb_damage: dict[CombatantId, dict[str, int]] = msgspec.field(default_factory=dict)
     dead: list[CombatantId] = msgspec.field(default_factory=list)
     boons_due: BoonsDue | None = None
+    holding: list[CombatantId] = msgspec.field(default_factory=list)
 
 
 def rules(state: EncounterState) -> NovusRules:
@@ -219,7 +220,7 @@ class Novus(Ruleset):
                 rolled[cid] = c.initiative
         state = replace(state, rules=replace(r, rolled_ip=rolled))
         ip = {cid: self.ip_for(state, cid, state.round) for cid in state.combatants}
-        fresh = replace(rules(state), ip=ip, declared={}, resolved=[], carried={}, boost={},
+        fresh = replace(rules(state), ip=ip, declared={}, resolved=[], carried={}, boost={}, holding=[],
                         boons_due=None, position=PhasePosition())
         state = replace(state, rules=fresh)
         declarers = [cid for cid in state.order if self.may_act(state, cid)]
@@ -328,9 +329,17 @@ class Novus(Ruleset):
             return [Decision(id=f"late:{state.round}:{mover}", kind="end_of_round_attacks", combatant_id=mover,
                              command="NovusResolve", body={"combatant_id": mover}, blocks_turn_end=True,
                              refusal=LATE_FIRST, summary="Make your remaining attacks, at the end of the round.")]
+        out: list[Decision] = []
+        if phase.name == "resolve":
+            for cid in r.holding:  # held actions, at any IP lower than one's own (a choice, never a wait)
+                if cid in state.acted and cid in state.combatants:
+                    out.append(Decision(id=f"held:{state.round}:{cid}", kind="held_action", combatant_id=cid,
+                                        command="NovusActHeld", body={"combatant_id": cid}, choice_field="actions",
+                                        choices=self._declare_choices(state, cid),
+                                        summary="Perform your held actions now, if you wish."))
         if mover != state.turn:
-            return []
-        return [Decision(id=f"resolve:{state.round}:{mover}", kind="resolve", combatant_id=mover,
+            return out
+        return out + [Decision(id=f"resolve:{state.round}:{mover}", kind="resolve", combatant_id=mover,
                          command="NovusResolve", body={"combatant_id": mover}, blocks_turn_end=True,
                          refusal=RESOLVE_FIRST, summary="Resolve the declared actions at your Initiative Point.")]
 
@@ -425,6 +434,10 @@ class Novus(Ruleset):
                 return self._resolve(state, command, dice)
             case Cancel():
                 return self._cancel(state, command, dice)
+            case Hold():
+                return [self._hold(state, command)]
+            case ActHeld():
+                return self._act_held(state, command, dice)
         return super().decide_action(state, command, dice)
 
     # ----------------------------------------------------- declaring
@@ -522,6 +535,51 @@ class Novus(Ruleset):
         if a.kind == "attack" and not_at is not None and a.target == not_at:
             raise RuleViolation(code, "The new attack may not be against the foe the cancelled melee attack was against.")
 
+    # ----------------------------------------------------- holding
+
+    def _hold(self, state: EncounterState, cmd: Hold) -> ActionHeld:
+        """"Should the player decide to hold his character's actions prior to declaring his
+        character's actions for the round, there is no penalty. However, should the player decide to
+        hold his character's action after he has already declared his actions, he will lose 1 AP"."""
+        r = rules(state)
+        c = self.combatant(state, cmd.combatant_id)
+        phase = self.phase(state)
+        declared = r.declared.get(c.id)
+        if phase == "declare" and declared is None and PHASES.mover(r.position, self._ranked(state)) == c.id:
+            return ActionHeld(combatant_id=c.id)
+        if phase in ("declare", "resolve") and declared is not None and not declared.done and c.id not in r.resolved:
+            return ActionHeld(combatant_id=c.id, refund=declared.ap, lost=min(1, held(c).get(AP, 0) + declared.ap))
+        raise RuleViolation("novus_not_now", f"{c.name} may hold when declaring, or after declaring and before the "
+                            "actions resolve.")
+
+    def _act_held(self, state: EncounterState, cmd: ActHeld, dice: Dice) -> list[Event]:
+        """"The player may then perform have his character perform his actions at any initiative point
+        that he desires, so long as it is lower than the initiative point rolled for the round"."""
+        r = rules(state)
+        c = self.combatant(state, cmd.combatant_id)
+        if c.id not in r.holding or self.phase(state) != "resolve" or c.id not in state.acted:
+            raise RuleViolation("novus_not_holding", f"{c.name} holds no action to perform now.")
+        if cmd.actions and not self.may_act(state, c.id):
+            raise RuleViolation("novus_cannot_act", f"{c.name} cannot act now.")
+        self._check_declaration(state, c, cmd.actions, cmd.defensive, cmd.defensive_weapon)
+        total = sum(ap_table.cost(c.sheet, a, r.data) for a in cmd.actions)
+        left = held(c).get(AP, 0)
+        if total > left:
+            raise RuleViolation("novus_too_many_ap", f"{c.name} has {left} AP left for the held actions; they take "
+                                f"{total}.", available=left, cost=total)
+        taken = HeldActionsTaken(combatant_id=c.id, actions=list(cmd.actions), ap=total, defensive=cmd.defensive,
+                                 defensive_weapon=cmd.defensive_weapon)
+        after = self.evolve(state, taken)
+        out: list[Event] = [taken]
+        for a in rules(after).declared[c.id].next_actions(False):
+            more = self._perform(after, c.id, a, dice)
+            out += more
+            for e in more:
+                after = self.evolve(after, e)
+            if rules(after).boons_due is not None:
+                break
+        return out
+
     # ----------------------------------------------------- cancelling
 
     def _cancel(self, state: EncounterState, cmd: Cancel, dice: Dice) -> list[Event]:
@@ -574,7 +632,7 @@ class Novus(Ruleset):
             PHASES.check_move(r.position, "resolve", c.id, self._ranked(state), c.name)
         return self._carry_on(state, c.id, late, dice)
 
-    def _carry_on(self, state: EncounterState, cid: str, late: bool, dice: Dice) -> list[Event]:
+    def _carry_on(self, state: EncounterState, cid: str, late: bool, dice: Dice, finish: bool = True) -> list[Event]:
         """Perform the declared actions due now, in turn, until one waits (Boon Points to spend);
         then the character's resolution (at the IP, or at the end of the round) is over."""
         declared = rules(state).declared.get(cid)
@@ -588,6 +646,8 @@ class Novus(Ruleset):
                     after = self.evolve(after, e)
                 if rules(after).boons_due is not None:
                     return out  # the rest waits for the Boon Points to be spent
+        if not finish:
+            return out
         return [*out, LateAttacksResolved(combatant_id=cid) if late else ActionsResolved(combatant_id=cid)]
 
     def _perform(self, state: EncounterState, cid: str, a: Action, dice: Dice, instead: bool = False) -> list[Event]:
@@ -727,6 +787,8 @@ class Novus(Ruleset):
         phase = self.phase(after)
         if phase == "resolve" and state.turn == c.id and c.id not in rules(after).resolved and not due.instead:
             out += self._carry_on(after, c.id, False, dice)
+        elif phase == "resolve" and c.id in rules(after).resolved and not due.instead:
+            out += self._carry_on(after, c.id, False, dice, finish=False)  # a held action's rest
         elif phase == "end of round" and not due.instead \
                 and PHASES.mover(rules(after).position, self._ranked(after)) == c.id:
             out += self._carry_on(after, c.id, True, dice)
@@ -763,6 +825,19 @@ class Novus(Ruleset):
                 carried = {**r.carried, event.combatant_id: event.carried} if event.carried else r.carried
                 r = replace(r, declared={**r.declared, event.combatant_id: declared}, carried=carried,
                             position=PHASES.moved(r.position, event.combatant_id, ranked))
+            case ActionHeld():
+                state = self.spent(state, event.combatant_id, AP, event.lost - event.refund)
+                position = r.position
+                if self.phase(state) == "declare" and event.combatant_id not in r.declared:
+                    position = PHASES.moved(position, event.combatant_id, ranked)
+                r = replace(r, declared={k: v for k, v in r.declared.items() if k != event.combatant_id},
+                            holding=[*r.holding, event.combatant_id], position=position)
+            case HeldActionsTaken():
+                state = self.spent(state, event.combatant_id, AP, event.ap)
+                r = replace(r, declared={**r.declared, event.combatant_id: Declaration(
+                    actions=list(event.actions), ap=event.ap, defensive=event.defensive,
+                    defensive_weapon=event.defensive_weapon)},
+                    holding=[c for c in r.holding if c != event.combatant_id])
             case ActionsCancelled():
                 state = self.spent(state, event.combatant_id, AP, event.ap - event.refund)
                 r = replace(r, declared={**r.declared, event.combatant_id: Declaration(
@@ -889,7 +964,8 @@ class Novus(Ruleset):
             set_initiative=keep(r.set_initiative), reroll=[c for c in r.reroll if c not in hidden],
             boost=keep(r.boost), posture=keep(r.posture), dazed=keep(r.dazed),
             prone=[c for c in r.prone if c not in hidden], limb_hits=keep(r.limb_hits),
-            limb_damage=keep(r.limb_damage), dead=[c for c in r.dead if c not in hidden], boons_due=due)
+            limb_damage=keep(r.limb_damage), dead=[c for c in r.dead if c not in hidden], boons_due=due,
+            holding=[c for c in r.holding if c not in hidden])
 
     # ---------------------------------------------------------- what it tells
 

@@ -64,6 +64,8 @@ def moves(ruleset: Ruleset, state: EncounterState, rng: random.Random) -> list[C
     others = [o for o in ids if o != who]
     out.append({"type": "NovusCancel", "combatant_id": who,
                 "instead": [_clean(_action(rng, others))] if rng.random() < 0.7 else []})
+    out += [{"type": "NovusHold", "combatant_id": who},
+            {"type": "NovusActHeld", "combatant_id": who, "actions": [_clean(_action(rng, others))]}]
     if rng.random() < 0.15:
         out += [{"type": "NovusHarm", "combatant_id": rng.choice(ids), "amount": rng.randint(1, 15)},
                 {"type": "NovusHeal", "combatant_id": rng.choice(ids), "amount": rng.randint(1, 10)},

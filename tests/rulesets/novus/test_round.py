@@ -256,3 +256,48 @@ def test_the_remaining_attacks_may_still_be_cancelled() -> None:
 def _resolve_with(cid: str, dice: list[int]) -> object:
     from domain.novus.events import Resolve
     return Resolve(combatant_id=cid, dice=dice)
+
+
+def test_holding_before_declaring_is_free_and_the_actions_come_at_a_lower_ip() -> None:
+    """"Should the player decide to hold his character's actions prior to declaring his character's
+    actions for the round, there is no penalty ... The player may then ... perform his actions at any
+    initiative point that he desires, so long as it is lower than the initiative point rolled"."""
+    from domain.novus.events import ActHeld, Hold
+    f = started()  # Kael 14, the Orc 8: the Orc declares first
+    f.declare("orc", attack("kael", "Axe"))
+    [held] = f.send(Hold(combatant_id="kael"))
+    assert held.lost == 0 and f.ap("kael") == 5 and f.rules.holding == ["kael"]
+    assert f.refused(ActHeld(combatant_id="kael")).code == "novus_not_holding"  # not before Kael's own IP has passed
+    f.resolve("kael")
+    f.end_turn("kael")
+    assert any(d.kind == "held_action" for d in f.ruleset.pending(f.state))
+    out = f.send(_act_held("kael", [attack("orc", "Broadsword")], dice=[6, 6]))  # before the Orc's attack
+    assert types(out)[:2] == ["NovusHeldActionsTaken", "NovusAttackRolled"] and f.ap("kael") == 1
+    f.resolve("orc", [2, 2])
+    f.end_turn("orc")
+    assert f.state.round == 2 and f.rules.holding == []
+
+
+def test_holding_after_declaring_loses_1_ap_and_the_actions_are_declared_again() -> None:
+    """"should the player decide to hold his character's action after he has already declared his
+    actions, he will lose 1 AP from the total that he has available for the round and must re-declare
+    his actions to fit within this revised number of AP"."""
+    from domain.novus.events import Hold
+    f = started()
+    f.declare("orc", {"kind": "move"})
+    f.declare("kael", attack("orc", "Broadsword"))
+    [held] = f.send(Hold(combatant_id="kael"))
+    assert (held.refund, held.lost) == (4, 1) and f.ap("kael") == 4
+    f.resolve("kael")
+    f.end_turn("kael")
+    assert f.refused(_act_held("kael", [attack("orc", "Broadsword"), {"kind": "move"}])).code == "novus_too_many_ap"
+    f.send(_act_held("kael", [attack("orc", "Broadsword")], dice=[2, 2]))
+    assert f.ap("kael") == 0
+
+
+def _act_held(cid: str, actions: list[dict], dice: list[int] | None = None) -> object:
+    import msgspec
+
+    from domain.novus.ruleset import Novus
+    return msgspec.convert({"type": "NovusActHeld", "combatant_id": cid, "actions": actions, "dice": dice},
+                           Novus().command_type)
