@@ -69,7 +69,8 @@ class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tr
     attack), with ``called_shot`` (-4 an arm or a leg, -8 the head), ``two_hands`` (a one-handed
     weapon in both: +1 AP, +2 Base Damage), ``off_hand`` (-4 unless ambidextrous), ``improvised``
     (the better of the skill and Brawling, -4, half damage), ``into_melee`` (a ranged attack into
-    a melee: -2), and ``position`` (from the ``flank``: +2, the ``rear``: +4). A ``gm_action`` names one of the
+    a melee: -2), and ``position`` (from the ``flank``: +2, the ``rear``: +4). A ``move`` or ``run`` names the foes whose Control Zone it enters or crosses (``through``) and
+    leaves (``leaves``: no Opportunity Attack after a Disengage this round). A ``gm_action`` names one of the
     encounter's Simple or Complex actions (``name``)."""
 
     kind: Kind
@@ -82,6 +83,9 @@ class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tr
     into_melee: bool = False
     position: Literal["front", "flank", "rear"] = "front"
     name: str | None = None
+    # a move's way: the foes whose Control Zone it enters or crosses, and those whose it leaves
+    through: list[CombatantId] = []
+    leaves: list[CombatantId] = []
 
 
 def attack_ap(sheet: NovusSheet, action: Action) -> int:

@@ -22,5 +22,6 @@ OWN_CODES = ruleset_codes({
     "novus_not_now": "That cannot be done at this point of the round.",
     "novus_no_repeat": "Set Initiative cannot be performed on consecutive rounds.",
     "novus_not_holding": "The character holds no action to perform now (or their own IP has not passed yet).",
+    "novus_waits_for_reactions": "A move waits for the Opportunity Attacks it allows: answer them first.",
     "novus_bad_amount": "An amount of 1 or more is needed.",
 })

@@ -35,10 +35,11 @@ SECTIONS = [
          "Ours: cancelling is done in the resolve phase (declarations are all made by then); the cancelled "
          "actions' AP are returned and the replacement's spent.",
          "Not yet: the Block (its roll against TN 10 + the foe's AB)."),
-    _row("Control Zone (CZ)", "partial", "An attack's position: front, flank (+2) or rear (+4), named by the attacker.",
-         "Not yet: the Control Zone's size (10' Large, 15' Huge) as positions are not tracked."),
-    _row("Disengaging from Melee", "partial", "Disengaging is an action of 1 AP; the move out takes its own AP.",
-         "Not yet: the Opportunity Attack it prevents (see below)."),
+    _row("Control Zone (CZ)", "partial", "An attack's position: front, flank (+2) or rear (+4), named by the attacker; "
+         "a move names the Control Zones it enters or crosses (through) and leaves (leaves).",
+         "Not yet: the Control Zone's size (10' Large, 15' Huge): positions are not tracked, the move names them."),
+    _row("Disengaging from Melee", "enforced", "Disengaging is an action of 1 AP; a move after it this round leaves "
+         "the foes' Control Zones (leaves) without an Opportunity Attack; the move takes its own AP."),
     _row("Fighting Defensively", "enforced", "NovusDeclare's defensive: points of the named melee weapon's skill "
          "(in hand: one on the sheet) shifted from AB to DEF, +1 DEF for every 2, for the whole round; refused with a "
          "Dodge; the attacks with that skill lose them; up to half the skill when preparing a Set or Reroll "
@@ -47,21 +48,31 @@ SECTIONS = [
          "Not yet: the Saving Throws vs Spd of those near the path on a miss (NovusRollSave and NovusHarm by hand)."),
     _row("Haste", "enforced", "NovusSetHaste (GM): 10 AP a round from the next round, not 5; never more than one spell "
          "(Cast a Spell, Counterspell, Instantaneous spell) a round."),
-    _row("Holding an Action", "not covered", _NOT_YET),
+    _row("Holding an Action", "partial", "NovusHold: before declaring (as one's turn to declare comes), free; after "
+         "declaring and before resolving, the declared AP back less 1 AP lost. NovusActHeld: the actions declared "
+         "anew within what is left and resolved at once, at any IP lower than one's own (once one's turn is over, "
+         "before the round's last turn ends); offered as a decision that never holds the round up.",
+         "The GM's: the Opposed Saving Throws when a held action is taken at someone else's IP (NovusRollSave for "
+         "each; the text gives no procedure, U-N7). Ours: a hold not acted on by the round's end lapses."),
     _row("Improvised Weapons", "enforced", "improvised on an attack with the weapon it most resembles: the better of "
          "its skill and Brawling, -4; half of Base + Scaled Damage, before AR.",
          "Ours: the half is taken of the damage before armour, rounded down."),
     _row("Mounted Charge", "not covered", _NOT_YET),
     _row("Mounted Combat", "not covered", _NOT_YET),
     _row("Multiple Attacks from High Skill", "not covered", _NOT_YET),
-    _row("Multiple Attacks in 1 Round", "partial", "Several attacks may be declared (Hasted); once the first is "
-         "made the actions may no longer be cancelled.",
-         "Not yet: the later attacks at the end of the round (they resolve at one's IP, one after the other)."),
+    _row("Multiple Attacks in 1 Round", "enforced", "Several attacks declared (Hasted, or small costs): the first at "
+         "one's IP with the other actions, the rest in an end-of-round phase (highest IP first) that the round "
+         "waits for; once the first is made NovusCancel may only cancel the remaining attacks."),
     _row("Off-Hand Attacks", "enforced", "off_hand on an attack: -4 unless the sheet's talent ambidextrous; each weapon "
          "names the hand it was learnt in."),
     _row("One Handed Weapons in Two Hands", "enforced", "two_hands on a one-handed melee weapon's attack: 1 more AP "
          "and 2 more Base Damage."),
-    _row("Opportunity Attack (OA)", "not covered", _NOT_YET),
+    _row("Opportunity Attack (OA)", "partial", "A move that enters or crosses a foe's Control Zone (or leaves it without "
+         "Disengaging) without an attack declared on that foe opens a reaction window: each such foe who may act "
+         "and has an attack left this round may React with an Opportunity Attack (its first melee weapon, or "
+         "Brawling) outside the initiative cycle, or pass; it takes one of his declared attacks (the first, or "
+         "the last of those at the round's end); the move goes on once all have answered.",
+         "Not yet: using several attacks for one OA."),
     _row("Reroll Initiative", "enforced", "A declared action of 4 AP: no attack of any sort that round, Fighting "
          "Defensively up to half the skill; at the round's end 2d10 + Speed + Wisdom bonuses again, the IP for "
          "the rest of the combat; refused in a round with a surprise modifier."),

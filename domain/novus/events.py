@@ -201,6 +201,7 @@ class AttackRolled(Event, tag="NovusAttackRolled"):
     boon_points: int = 0
     head_boon_points: int = 0  # only for Boons that impair judgement or consciousness
     instead: bool = False  # a cancelling action: "performed at the time that the old action was canceled"
+    opportunity: bool = False  # an Opportunity Attack: "outside the normal initiative cycle"
 
     def dice_rolled(self) -> list[DieRoll]:
         return list(self.dice)

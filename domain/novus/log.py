@@ -61,7 +61,8 @@ def _attack(d: Any, s: Any) -> str:
     total = f" = {d['total']}" if "total" in d else ""
     defence = f" {d['defence']}" if "defence" in d else ""
     shot = f", {SHOTS[d['called_shot']]}" if d.get("called_shot") in SHOTS else ""
-    head = (f"{s.Whose(d.get('combatant_id'))} attack on {s.who(d.get('target'))} with {d.get('weapon')}{shot}: "
+    oa = "Opportunity Attack" if d.get("opportunity") else "attack"
+    head = (f"{s.Whose(d.get('combatant_id'))} {oa} on {s.who(d.get('target'))} with {d.get('weapon')}{shot}: "
             f"{_dice(d)}{ab}{total} against DEF{defence}")
     if not d.get("hit"):
         return f"{head}: a miss."

@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from domain.core import reactions
 from domain.core.action_points import ActionPointBudget
 from domain.core.concerns import CombatantId
 from domain.core.coverage import Section
@@ -58,6 +59,8 @@ RESOLVE_FIRST = Refusal(code="novus_resolve_first", message=OWN_CODES["novus_res
 LATE_FIRST = Refusal(code="novus_end_of_round_attacks", message=OWN_CODES["novus_end_of_round_attacks"])
 BOONS_DUE = Refusal(code="novus_boons_due", message=OWN_CODES["novus_boons_due"])
 # "A character who has canceled his action(s) for the round may perform one of the following"
+OPPORTUNITY = "opportunity attack"
+WAITS = Refusal(code="novus_waits_for_reactions", message=OWN_CODES["novus_waits_for_reactions"])
 CANCEL_KINDS = ("attack", "move", "run", "instant_spell", "counterspell", "dodge")
 
 
@@ -133,6 +136,9 @@ class NovusRules(msgspec.Struct, kw_only=True):
     dead: list[CombatantId] = msgspec.field(default_factory=list)
     boons_due: BoonsDue | None = None
     holding: list[CombatantId] = msgspec.field(default_factory=list)
+    window: reactions.ReactionWindow | None = None  # a move waiting for the Opportunity Attacks it allows
+    attacked: list[CombatantId] = msgspec.field(default_factory=list)  # who has made an attack this round
+    disengaged: list[CombatantId] = msgspec.field(default_factory=list)  # who Disengaged this round
 
 
 def rules(state: EncounterState) -> NovusRules:
@@ -144,8 +150,8 @@ class Novus(Ruleset):
     name = "Novus"
     sheet_type = NovusSheet
     own_codes = OWN_CODES
-    extra_commands = COMMANDS
-    extra_events = EVENTS
+    extra_commands = (*COMMANDS, *reactions.COMMANDS)
+    extra_events = (*EVENTS, *reactions.EVENTS)
     rule_texts = {"combat": "novus-combat.txt"}
     odds_query = AttackOddsQuery
     odds_answer = AttackOdds
@@ -220,7 +226,8 @@ class Novus(Ruleset):
                 rolled[cid] = c.initiative
         state = replace(state, rules=replace(r, rolled_ip=rolled))
         ip = {cid: self.ip_for(state, cid, state.round) for cid in state.combatants}
-        fresh = replace(rules(state), ip=ip, declared={}, resolved=[], carried={}, boost={}, holding=[],
+        fresh = replace(rules(state), ip=ip, declared={}, resolved=[], carried={}, boost={}, holding=[], window=None,
+                        attacked=[], disengaged=[],
                         boons_due=None, position=PhasePosition())
         state = replace(state, rules=fresh)
         declarers = [cid for cid in state.order if self.may_act(state, cid)]
@@ -316,6 +323,9 @@ class Novus(Ruleset):
         due = r.boons_due
         if due is not None and due.attacker in state.combatants:
             return [self._boon_decision(state, due)]
+        if r.window is not None and not r.window.settled:
+            return [replace(d, blocks_turn_end=True, refusal=WAITS) for d in reactions.decisions(
+                r.window, "An Opportunity Attack (it counts as your attack for the round), or pass.")]
         phase = PHASES.current(r.position)
         mover = PHASES.mover(r.position, self._ranked(state))
         if phase is None or mover is None:
@@ -434,6 +444,18 @@ class Novus(Ruleset):
                 return self._resolve(state, command, dice)
             case Cancel():
                 return self._cancel(state, command, dice)
+            case reactions.React():
+                return self._opportunity(state, command, dice)
+            case reactions.PassReaction():
+                c = self.combatant(state, command.combatant_id)
+                passed = reactions.decide_pass(r.window, command, c.name)
+                return [passed, *self._continue(self.evolve(state, passed), dice)]
+            case reactions.CloseReactions():
+                closed = reactions.decide_close(r.window, command)
+                return [closed, *self._continue(self.evolve(state, closed), dice)]
+        if r.window is not None and not r.window.settled:
+            raise RuleViolation("novus_waits_for_reactions", OWN_CODES["novus_waits_for_reactions"])
+        match command:
             case Hold():
                 return [self._hold(state, command)]
             case ActHeld():
@@ -511,6 +533,14 @@ class Novus(Ruleset):
                 raise RuleViolation("novus_bad_action", "Both hands: a one-handed melee weapon, not in the off-hand.")
             if a.improvised and weapon is None:
                 raise RuleViolation("novus_bad_action", "An improvised weapon names the weapon it most resembles.")
+        if a.through or a.leaves:
+            if a.kind not in ("move", "run"):
+                raise RuleViolation("novus_bad_action", "Only a move enters, crosses or leaves a Control Zone.")
+            for f in (*a.through, *a.leaves):
+                if f == c.id or f not in state.combatants:
+                    raise RuleViolation("novus_not_a_target", "A Control Zone is another combatant's in the fight.")
+        if a.kind == "attack":
+            pass
         elif a.target is not None or a.called_shot or a.two_hands or a.off_hand or a.into_melee or a.improvised:
             raise RuleViolation("novus_bad_action", f"Only an attack has a target, a Called Shot or a hand ({a.kind}).")
         if a.kind == "gm_action" and r.data.action(a.name) is None:
@@ -576,7 +606,7 @@ class Novus(Ruleset):
             out += more
             for e in more:
                 after = self.evolve(after, e)
-            if rules(after).boons_due is not None:
+            if rules(after).boons_due is not None or self._waiting(after):
                 break
         return out
 
@@ -644,18 +674,96 @@ class Novus(Ruleset):
                 out += more
                 for e in more:
                     after = self.evolve(after, e)
-                if rules(after).boons_due is not None:
-                    return out  # the rest waits for the Boon Points to be spent
+                if rules(after).boons_due is not None or self._waiting(after):
+                    return out  # the rest waits for the Boon Points to be spent, or for Opportunity Attacks
         if not finish:
             return out
         return [*out, LateAttacksResolved(combatant_id=cid) if late else ActionsResolved(combatant_id=cid)]
 
     def _perform(self, state: EncounterState, cid: str, a: Action, dice: Dice, instead: bool = False) -> list[Event]:
+        if a.kind in ("move", "run"):
+            taken = ActionTaken(combatant_id=cid, action=a)
+            foes = self._opportunities(self.evolve(state, taken), cid, a)
+            if foes:
+                return [taken, reactions.open_window(f"oa:{state.version + 1}", cid, foes, (OPPORTUNITY,),
+                                                     f"{state.combatants[cid].name}'s move")]
+            return [taken]
         if a.kind != "attack":
             return [ActionTaken(combatant_id=cid, action=a)]
         if a.target not in state.combatants or a.target in rules(state).dead:
             return [ActionTaken(combatant_id=cid, action=a, lapsed=True)]
         return self._attack(state, cid, a, dice, instead)
+
+    # ----------------------------------------------------- opportunity attacks
+
+    def _opportunities(self, state: EncounterState, cid: str, a: Action) -> list[str]:
+        """"Opportunity Attacks are triggered by a potential foe entering or crossing a character's
+        Control Zone without the intention of attacking the character"; leaving it too, unless one
+        Disengaged ("spend 1 AP for Disengaging and then move out of the foe's Control Zone"). The foe
+        makes it if he still has an attack this round: "making an Opportunity Attack will count as
+        his attack for the round"."""
+        r = rules(state)
+        mover = state.combatants[cid]
+        declared = r.declared.get(cid)
+        meant = {x.target for x in declared.actions if x.kind == "attack"} if declared else set()
+        foes = list(dict.fromkeys([*a.through, *([] if cid in r.disengaged else a.leaves)]))
+        out = []
+        for f in foes:
+            other = state.combatants.get(f)
+            if other is None or other.side == mover.side or f in meant or not self.may_act(state, f):
+                continue
+            if f in r.attacked and not self._attacks_left(r, f):
+                continue
+            out.append(f)
+        return out
+
+    @staticmethod
+    def _attacks_left(r: NovusRules, cid: str) -> int:
+        d = r.declared.get(cid)
+        if d is None:
+            return 0
+        left = [d.actions[i] for i in d.schedule[d.done:]]
+        return sum(a.kind == "attack" for a in left)
+
+    def _waiting(self, state: EncounterState) -> bool:
+        w = rules(state).window
+        return w is not None and not w.settled
+
+    def _opportunity(self, state: EncounterState, cmd: reactions.React, dice: Dice) -> list[Event]:
+        r = rules(state)
+        c = self.combatant(state, cmd.combatant_id)
+        window = reactions.check_answer(r.window, cmd.window, c.id, c.name)
+        reactions.check_reaction(window, cmd.reaction)
+        weapon = next((w for w in c.sheet.weapons if w.kind != "missile"), None)
+        a = Action(kind="attack", target=window.actor, weapon=weapon.name if weapon else None)
+        out = self._attack(state, c.id, a, dice, instead=False, opportunity=True)
+        after = state
+        for e in out:
+            after = self.evolve(after, e)
+        return out + self._continue(after, dice)
+
+    def _continue(self, state: EncounterState, dice: Dice) -> list[Event]:
+        """Once nothing waits (no Boon Points to spend, no Opportunity Attack to answer), the
+        resolution that was under way goes on: the turn's, a held action's, an end-of-round attack's."""
+        r = rules(state)
+        if r.boons_due is not None or self._waiting(state) or state.status != "active":
+            return []
+        phase = self.phase(state)
+        if phase == "resolve":
+            t = state.turn
+            d = r.declared.get(t) if t is not None else None
+            if t is not None and t not in r.resolved and d is not None and d.done:
+                return self._carry_on(state, t, False, dice)
+            for cid in r.resolved:  # a held action under way
+                d = r.declared.get(cid)
+                if d is not None and 0 < d.done < d.at_ip:
+                    return self._carry_on(state, cid, False, dice, finish=False)
+        elif phase == "end of round":
+            m = PHASES.mover(r.position, self._ranked(state))
+            d = r.declared.get(m) if m is not None else None
+            if d is not None and d.done > d.at_ip:
+                return self._carry_on(state, m, True, dice)
+        return []
 
     def attack_bonus(self, state: EncounterState, cid: str, a: Action, instead: bool = False) -> int:
         """2d10 + AB: the weapon's Combat Skill (Brawling: "the sum of the character's Str & Dex
@@ -701,7 +809,8 @@ class Novus(Ruleset):
         dr = weapon.dr if not (weapon.kind == "unarmed" and weapon.skill is None) else 0
         return dr + sheet.stats.bonus(weapon.stat) + (2 if a.two_hands else 0)
 
-    def _attack(self, state: EncounterState, cid: str, a: Action, dice: Dice, instead: bool) -> list[Event]:
+    def _attack(self, state: EncounterState, cid: str, a: Action, dice: Dice, instead: bool,
+                opportunity: bool = False) -> list[Event]:
         assert a.target is not None
         c, t = state.combatants[cid], state.combatants[a.target]
         ab = self.attack_bonus(state, cid, a, instead)
@@ -713,7 +822,7 @@ class Novus(Ruleset):
         name = weapon.name if weapon is not None else "Brawling"
         event = AttackRolled(combatant_id=cid, target=t.id, weapon=name, dice=list(roll.dice), rolled=roll.total,
                              nova=roll.nova, attack_bonus=ab, total=total, defence=defence, hit=hit,
-                             called_shot=a.called_shot, instead=instead)
+                             called_shot=a.called_shot, instead=instead, opportunity=opportunity)
         if not hit:
             return [event]
         base = self.base_damage(state, cid, a)
@@ -783,16 +892,7 @@ class Novus(Ruleset):
             out += more
             for e in more:
                 after = self.evolve(after, e)
-        # the declared actions go on (the rest of those due now) once the Boons are spent
-        phase = self.phase(after)
-        if phase == "resolve" and state.turn == c.id and c.id not in rules(after).resolved and not due.instead:
-            out += self._carry_on(after, c.id, False, dice)
-        elif phase == "resolve" and c.id in rules(after).resolved and not due.instead:
-            out += self._carry_on(after, c.id, False, dice, finish=False)  # a held action's rest
-        elif phase == "end of round" and not due.instead \
-                and PHASES.mover(rules(after).position, self._ranked(after)) == c.id:
-            out += self._carry_on(after, c.id, True, dice)
-        return out
+        return out + self._continue(after, dice)  # what was under way goes on once the Boons are spent
 
     def _damage(self, state: EncounterState, cid: str, damage: int, cause: str, from_attack: bool = True) -> list[Event]:
         if damage <= 0 or cid in rules(state).dead:
@@ -844,8 +944,17 @@ class Novus(Ruleset):
                     actions=list(event.instead), ap=event.ap, done=len(event.instead))},
                     carried={k: v for k, v in r.carried.items() if k != event.combatant_id})
                 r = self._resolved(r, event.combatant_id, ranked)
+            case reactions.ReactionsOpened() | reactions.ReactionPassed() | reactions.ReactionsClosed():
+                r = replace(r, window=reactions.evolve_window(r.window, event))
             case AttackRolled():
-                r = self._did_one(r, event.combatant_id, event.instead)
+                if event.opportunity:  # "it still counts against the character's available actions for the round"
+                    r = replace(r, window=reactions.answered(r.window, event.combatant_id, OPPORTUNITY)
+                                if r.window is not None else None)
+                    r = self._spend_an_attack(r, event.combatant_id)
+                else:
+                    r = self._did_one(r, event.combatant_id, event.instead)
+                if event.combatant_id not in r.attacked:
+                    r = replace(r, attacked=[*r.attacked, event.combatant_id])
                 if event.hit and (event.boon_points or event.head_boon_points):
                     c = state.combatants[event.combatant_id]
                     w = c.sheet.weapon(event.weapon)
@@ -892,6 +1001,8 @@ class Novus(Ruleset):
                     r = replace(r, reroll=[*r.reroll, cid])
                 elif a.kind == "get_up":
                     r = replace(r, prone=[c for c in r.prone if c != cid])
+                elif a.kind == "disengage" and cid not in r.disengaged:
+                    r = replace(r, disengaged=[*r.disengaged, cid])
             case ActionsResolved():
                 r = self._resolved(r, event.combatant_id, ranked)
             case LateAttacksResolved() | LateAttacksCancelled():
@@ -925,6 +1036,17 @@ class Novus(Ruleset):
         return bool(d and any(a.improvised and a.target == event.target for a in d.actions))
 
     @staticmethod
+    def _spend_an_attack(r: NovusRules, cid: str) -> NovusRules:
+        """An Opportunity Attack takes one of the attacks the character declared and has not made:
+        the first (if none is made yet), else the last of those left for the end of the round."""
+        d = r.declared.get(cid)
+        if d is None or not Novus._attacks_left(r, cid):
+            return r
+        left = [i for i in d.schedule[d.done:] if d.actions[i].kind == "attack"]
+        drop = left[0] if d.done == 0 else left[-1]
+        return replace(r, declared={**r.declared, cid: replace(d, actions=[a for i, a in enumerate(d.actions) if i != drop])})
+
+    @staticmethod
     def _did_one(r: NovusRules, cid: str, instead: bool) -> NovusRules:
         d = r.declared.get(cid)
         if d is None or instead:
@@ -955,6 +1077,9 @@ class Novus(Ruleset):
         due = r.boons_due
         if due is not None and (due.attacker in hidden or due.target in hidden):
             due = None
+        window = r.window
+        if window is not None and (window.actor in hidden or any(c in hidden for c in window.may_react)):
+            window = None
         return replace(
             r, position=replace(r.position, moved=tuple(c for c in r.position.moved if c not in hidden)),
             declarers=[c for c in r.declarers if c not in hidden], declared=declared,
@@ -965,7 +1090,8 @@ class Novus(Ruleset):
             boost=keep(r.boost), posture=keep(r.posture), dazed=keep(r.dazed),
             prone=[c for c in r.prone if c not in hidden], limb_hits=keep(r.limb_hits),
             limb_damage=keep(r.limb_damage), dead=[c for c in r.dead if c not in hidden], boons_due=due,
-            holding=[c for c in r.holding if c not in hidden])
+            holding=[c for c in r.holding if c not in hidden], window=window,
+            attacked=[c for c in r.attacked if c not in hidden], disengaged=[c for c in r.disengaged if c not in hidden])
 
     # ---------------------------------------------------------- what it tells
 

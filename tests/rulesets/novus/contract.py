@@ -39,6 +39,9 @@ def _action(rng: random.Random, others: list[str]) -> dict[str, Any]:
         return {"kind": "attack", "target": rng.choice(others), "weapon": rng.choice(["Sword", "Bow", None]),
                 "called_shot": rng.choice([None, None, "arm", "leg", "head"]), "off_hand": rng.random() < 0.1,
                 "position": rng.choice(["front", "flank", "rear"])}
+    if others and rng.random() < 0.3:  # a move by foes' Control Zones (an Opportunity Attack's trigger)
+        return {"kind": rng.choice(["move", "run"]), "through": rng.sample(others, k=min(len(others), 2)),
+                "leaves": rng.sample(others, k=1)}
     return {"kind": rng.choice(KINDS)}
 
 

@@ -261,3 +261,42 @@ def _declare(cid: str, actions: list[dict], **extra):  # noqa: ANN202
 
 
 __all__ = ["ORC"]
+
+
+def test_a_foe_crossing_the_control_zone_without_attacking_allows_an_opportunity_attack() -> None:
+    """"Opportunity Attacks are triggered by a potential foe entering or crossing a character's Control
+    Zone without the intention of attacking the character ... This is an attack that happens outside
+    the normal initiative cycle, but it still counts against the character's available actions for the
+    round. If the character is only able to make a single attack each round, making an Opportunity
+    Attack will count as his attack for the round"."""
+    from domain.core import reactions
+    f = started(initiative=(2, 2, 9, 9))  # the Orc (19) resolves first
+    f.declare("kael", attack("orc", "Broadsword"))
+    f.declare("orc", {"kind": "run", "through": ["kael"]})
+    moved = f.resolve("orc")
+    assert types(moved) == ["NovusActionTaken", "ReactionsOpened"]
+    [d] = f.ruleset.pending(f.state)
+    assert (d.kind, d.combatant_id, d.command, d.blocks_turn_end) == ("reaction", "kael", "React", True)
+    assert f.refused(EndTurn(combatant_id="orc")).code == "novus_waits_for_reactions"
+    window = f.rules.window.id
+    out = f.send(reactions.React(combatant_id="kael", window=window, reaction="opportunity attack", dice=[6, 6]))
+    assert types(out) == ["NovusAttackRolled", "NovusDamaged", "NovusActionsResolved"]
+    assert out[0].opportunity and out[0].target == "orc"
+    assert f.rules.declared["kael"].actions == []  # the OA was his attack for the round
+    f.end_turn("orc")
+    assert types(f.resolve("kael")) == ["NovusActionsResolved"]
+
+
+def test_disengaging_first_lets_one_leave_a_control_zone_safely() -> None:
+    """"In order for a character to safely disengage from melee, without triggering an Opportunity
+    Attack (OA) from the foe, a character must spend 1 AP for Disengaging and then move out of the
+    foe's Control Zone by spending other, additional AP"."""
+    f = started(initiative=(2, 2, 9, 9))
+    f.declare("kael", attack("orc", "Broadsword"))
+    [declared] = f.declare("orc", {"kind": "disengage"}, {"kind": "move", "leaves": ["kael"]})
+    assert declared.ap == 2
+    assert types(f.resolve("orc")) == ["NovusActionTaken", "NovusActionTaken", "NovusActionsResolved"]
+    g = started(initiative=(2, 2, 9, 9))
+    g.declare("kael", attack("orc", "Broadsword"))
+    g.declare("orc", {"kind": "move", "leaves": ["kael"]})
+    assert types(g.resolve("orc")) == ["NovusActionTaken", "ReactionsOpened"]
