@@ -86,6 +86,8 @@ class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tr
     # a move's way: the foes whose Control Zone it enters or crosses, and those whose it leaves
     through: list[CombatantId] = []
     leaves: list[CombatantId] = []
+    # firing into melee: the others within 5' of the path of the attack, the closest to the attacker first
+    near: list[CombatantId] = []
 
 
 def attack_ap(sheet: NovusSheet, action: Action) -> int:

@@ -23,5 +23,7 @@ OWN_CODES = ruleset_codes({
     "novus_no_repeat": "Set Initiative cannot be performed on consecutive rounds.",
     "novus_not_holding": "The character holds no action to perform now (or their own IP has not passed yet).",
     "novus_waits_for_reactions": "A move waits for the Opportunity Attacks it allows: answer them first.",
+    "novus_stray_save_due": "A missed shot into melee waits for the Saving Throws of those near its path.",
+    "novus_no_stray_save": "No shot into melee waits for this character's Saving Throw.",
     "novus_bad_amount": "An amount of 1 or more is needed.",
 })

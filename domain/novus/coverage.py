@@ -44,8 +44,12 @@ SECTIONS = [
          "(in hand: one on the sheet) shifted from AB to DEF, +1 DEF for every 2, for the whole round; refused with a "
          "Dodge; the attacks with that skill lose them; up to half the skill when preparing a Set or Reroll "
          "Initiative.", "Not yet: the Block or Parry roll's AB."),
-    _row("Firing Into Melee", "partial", "into_melee on a missile attack: -2.",
-         "Not yet: the Saving Throws vs Spd of those near the path on a miss (NovusRollSave and NovusHarm by hand)."),
+    _row("Firing Into Melee", "enforced", "into_melee on a missile attack: -2; near names the others within 5' of "
+         "its path, the closest first. A hit resolves normally; a miss asks each in turn for a Saving Throw vs Spd "
+         "(NovusRollStraySave, a decision the fight waits for) against the attack's total: made, the next saves; "
+         "failed, Base Damage + 1 a point failed by, less AR, and no one further.",
+         "The GM's: the DEF modifiers added to that Save (stray_modifiers; default the shield and a declared Dodge, "
+         "the text's examples)."),
     _row("Haste", "enforced", "NovusSetHaste (GM): 10 AP a round from the next round, not 5; never more than one spell "
          "(Cast a Spell, Counterspell, Instantaneous spell) a round."),
     _row("Holding an Action", "partial", "NovusHold: before declaring (as one's turn to declare comes), free; after "

@@ -11,6 +11,8 @@ file), it says so; where it is OURS, it says that.
   to, and how many AP are required"). Default (OURS): the text's own examples.
 - ``impairing_boons``: the Boons a head Called Shot's extra Boon Points may buy ("Boons that
   impair the target's judgement or consciousness": the list is cut off, U-N3). Default: Daze Foe.
+- ``stray_modifiers``: the DEF modifiers applied to the Saving Throw vs Spd of one near the path of a
+  shot into melee that missed ("GM's discretion"); default: the shield and a declared Dodge, the text's examples.
 - ``death_below``: dying past helpless is not in the retrieved text (U-N4): None (OURS) leaves
   death to the GM; a number makes a character dead once their Hit Points fall below it.
 """
@@ -90,6 +92,7 @@ class NovusData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
     actions: list[ActionRule] = msgspec.field(default_factory=_actions)
     death_below: int | None = None
     impairing_boons: list[str] = msgspec.field(default_factory=lambda: ["Daze Foe"])
+    stray_modifiers: list[Literal["shield", "dodge"]] = msgspec.field(default_factory=lambda: ["shield", "dodge"])
 
     def __post_init__(self) -> None:
         names = [b.name for b in self.boons]

@@ -97,6 +97,14 @@ class SpendBoons(Command, tag="NovusSpendBoons"):
     boons: list[str] = []
 
 
+class RollStraySave(Command, tag="NovusRollStraySave"):
+    """Firing into melee, missed: the next one near the path makes a Saving Throw vs Spd against the
+    attack's total; a failure takes the Base Damage and a Scaled hit for each point it failed by."""
+
+    actor_field = "combatant_id"
+    combatant_id: CombatantId
+
+
 class RollSave(Command, tag="NovusRollSave"):
     """A Saving Throw: 2d10 + the stat's bonus + 5 against ``tn`` (base 15)."""
 
@@ -121,7 +129,8 @@ class Harm(Command, tag="NovusHarm"):
     cause: Annotated[str, msgspec.Meta(max_length=100)] = "the GM"
 
 
-COMMANDS = (SetNovusRules, SetHaste, SetSurprised, Declare, Resolve, Cancel, Hold, ActHeld, SpendBoons, RollSave, Heal, Harm)
+COMMANDS = (SetNovusRules, SetHaste, SetSurprised, Declare, Resolve, Cancel, Hold, ActHeld, SpendBoons, RollStraySave,
+            RollSave, Heal, Harm)
 
 # ------------------------------------------------------------------ events
 
@@ -202,6 +211,7 @@ class AttackRolled(Event, tag="NovusAttackRolled"):
     head_boon_points: int = 0  # only for Boons that impair judgement or consciousness
     instead: bool = False  # a cancelling action: "performed at the time that the old action was canceled"
     opportunity: bool = False  # an Opportunity Attack: "outside the normal initiative cycle"
+    stray_near: list[CombatantId] = []  # a missed shot into melee: who must save vs Spd, closest first
 
     def dice_rolled(self) -> list[DieRoll]:
         return list(self.dice)
@@ -270,6 +280,25 @@ class InitiativeRerolled(Event, tag="NovusInitiativeRerolled"):
         return self.roll.all_dice
 
 
+class StraySaveRolled(Event, tag="NovusStraySaveRolled"):
+    """A Saving Throw vs Spd of one near the path of a missed shot into melee: the TN is the
+    attacker's total; on a failure ``damage``: Base Damage + 1 a point failed by, less AR."""
+
+    combatant_id: CombatantId
+    attacker: CombatantId
+    dice: list[DieRoll]
+    rolled: int
+    nova: bool
+    bonus: SheetValue[int, "combatant_id"]
+    total: SheetValue[int, "combatant_id"]
+    tn: SheetValue[int, "attacker"]
+    passed: bool
+    damage: int = 0
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return list(self.dice)
+
+
 class SaveRolled(Event, tag="NovusSaveRolled"):
     combatant_id: CombatantId
     stat: Stat
@@ -286,4 +315,4 @@ class SaveRolled(Event, tag="NovusSaveRolled"):
 
 
 EVENTS = (RulesSet, HasteSet, SurpriseSet, ActionsDeclared, ActionHeld, HeldActionsTaken, ActionsCancelled, AttackRolled, BoonsSpent, Damaged,
-          Healed, ActionTaken, ActionsResolved, LateAttacksResolved, LateAttacksCancelled, InitiativeRerolled, SaveRolled)
+          Healed, ActionTaken, ActionsResolved, LateAttacksResolved, LateAttacksCancelled, InitiativeRerolled, StraySaveRolled, SaveRolled)

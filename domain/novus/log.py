@@ -121,6 +121,15 @@ def _initiative(d: Any, s: Any) -> str:
             f"{listed(s.who(c) for c in s.order)}.")
 
 
+def _stray(d: Any, s: Any) -> str:
+    bonus = f" + {d['bonus']}" if "bonus" in d else ""
+    total = f" = {d['total']}" if "total" in d else ""
+    tn = f" {d['tn']}" if "tn" in d else ""
+    head = (f"{s.Who(d.get('combatant_id'))}, near the path of {s.whose(d.get('attacker'))} missed shot, saves vs Spd: "
+            f"{_dice(d)}{bonus}{total} against the attack's total{tn}")
+    return f"{head}: missed." if d.get("passed") else f"{head}: hit, {d.get('damage')} damage."
+
+
 def _rerolled(d: Any, s: Any) -> str:
     r = d.get("roll") or {}
     return f"{s.Who(r.get('who'))} rerolls initiative: {r.get('total')} IP for the rest of the combat."
@@ -152,4 +161,5 @@ SENTENCES: dict[str, Sentence] = {
     "NovusLateAttacksCancelled": lambda d, s: f"{s.Who(d.get('combatant_id'))} cancels the remaining attacks.",
     "NovusInitiativeRerolled": _rerolled,
     "NovusSaveRolled": _save,
+    "NovusStraySaveRolled": _stray,
 }

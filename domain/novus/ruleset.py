@@ -36,12 +36,12 @@ from domain.novus.data import DEFAULT_DATA, NovusData
 from domain.novus.dice import boon_points, roll_2d10, save_bonus, succeeds
 from domain.novus.events import (
     COMMANDS, EVENTS, ActionsCancelled, ActionsDeclared, ActionsResolved, LateAttacksCancelled, LateAttacksResolved,
-    ActionTaken, AttackRolled, BoonsSpent, ActHeld, ActionHeld, HeldActionsTaken, Hold,
+    ActionTaken, AttackRolled, BoonsSpent, ActHeld, ActionHeld, HeldActionsTaken, Hold, RollStraySave, StraySaveRolled,
     Cancel, Damaged, Declare, Harm, HasteSet, Heal, Healed, InitiativeRerolled, Resolve, RollSave, RulesSet,
     SaveRolled, SetHaste, SetNovusRules, SetSurprised, SpendBoons, SurpriseSet,
 )
 from domain.novus.odds import AttackOdds, AttackOddsQuery, attack_odds
-from domain.novus.sheet import NovusSheet
+from domain.novus.sheet import SHIELD_DEF, NovusSheet
 
 replace = msgspec.structs.replace
 
@@ -60,6 +60,7 @@ LATE_FIRST = Refusal(code="novus_end_of_round_attacks", message=OWN_CODES["novus
 BOONS_DUE = Refusal(code="novus_boons_due", message=OWN_CODES["novus_boons_due"])
 # "A character who has canceled his action(s) for the round may perform one of the following"
 OPPORTUNITY = "opportunity attack"
+STRAY = Refusal(code="novus_stray_save_due", message=OWN_CODES["novus_stray_save_due"])
 WAITS = Refusal(code="novus_waits_for_reactions", message=OWN_CODES["novus_waits_for_reactions"])
 CANCEL_KINDS = ("attack", "move", "run", "instant_spell", "counterspell", "dodge")
 
@@ -111,6 +112,15 @@ class BoonsDue(msgspec.Struct, frozen=True, kw_only=True):
     instead: bool = False  # earned by a cancelling action, out of the character's turn
 
 
+class StrayShot(msgspec.Struct, frozen=True, kw_only=True):
+    """A shot into melee that missed: those near its path save vs Spd in turn, the closest first."""
+
+    attacker: CombatantId
+    tn: int
+    base_damage: int
+    near: list[CombatantId]
+
+
 class NovusRules(msgspec.Struct, kw_only=True):
     """The ruleset's part of the state."""
 
@@ -137,6 +147,7 @@ class NovusRules(msgspec.Struct, kw_only=True):
     boons_due: BoonsDue | None = None
     holding: list[CombatantId] = msgspec.field(default_factory=list)
     window: reactions.ReactionWindow | None = None  # a move waiting for the Opportunity Attacks it allows
+    stray: StrayShot | None = None  # a missed shot into melee waiting for the Saves of those near its path
     attacked: list[CombatantId] = msgspec.field(default_factory=list)  # who has made an attack this round
     disengaged: list[CombatantId] = msgspec.field(default_factory=list)  # who Disengaged this round
 
@@ -323,6 +334,13 @@ class Novus(Ruleset):
         due = r.boons_due
         if due is not None and due.attacker in state.combatants:
             return [self._boon_decision(state, due)]
+        left = [n for n in r.stray.near if n in state.combatants] if r.stray is not None else []
+        if left:
+            who = left[0]
+            return [Decision(id=f"stray:{state.version}:{who}", kind="stray_save", combatant_id=who,
+                             command="NovusRollStraySave", body={"combatant_id": who}, blocks_turn_end=True,
+                             refusal=STRAY, summary="A shot into melee missed its target: make a Saving Throw "
+                             "vs Spd against the attack's total, or be hit.")]
         if r.window is not None and not r.window.settled:
             return [replace(d, blocks_turn_end=True, refusal=WAITS) for d in reactions.decisions(
                 r.window, "An Opportunity Attack (it counts as your attack for the round), or pass.")]
@@ -453,6 +471,10 @@ class Novus(Ruleset):
             case reactions.CloseReactions():
                 closed = reactions.decide_close(r.window, command)
                 return [closed, *self._continue(self.evolve(state, closed), dice)]
+        if isinstance(command, RollStraySave):
+            return self._stray_save(state, command, dice)
+        if r.stray is not None:
+            raise RuleViolation("novus_stray_save_due", OWN_CODES["novus_stray_save_due"])
         if r.window is not None and not r.window.settled:
             raise RuleViolation("novus_waits_for_reactions", OWN_CODES["novus_waits_for_reactions"])
         match command:
@@ -726,8 +748,39 @@ class Novus(Ruleset):
         return sum(a.kind == "attack" for a in left)
 
     def _waiting(self, state: EncounterState) -> bool:
-        w = rules(state).window
-        return w is not None and not w.settled
+        r = rules(state)
+        return r.stray is not None or (r.window is not None and not r.window.settled)
+
+    def _stray_save(self, state: EncounterState, cmd: RollStraySave, dice: Dice) -> list[Event]:
+        """"all other potential targets within 5' of the path of the attack must make a Saving Throw
+        vs. Spd, starting with those closest to the attacker ... The TN of this Save is the attacker's
+        total attack roll ... If he failed his Save, he receives the Base Damage of the attack plus 1
+        additional hit of Scaled Damage for each point that he failed his Save by. This damage may be
+        reduced by the character's AR. Modifiers to the potential target's DEF, from a Shield, various
+        Combat Moves (Dodges ...) ... should also be applied to the Saving Throw"."""
+        r = rules(state)
+        stray = r.stray
+        c = self.combatant(state, cmd.combatant_id)
+        if stray is None or [n for n in stray.near if n in state.combatants][:1] != [c.id]:
+            raise RuleViolation("novus_no_stray_save", f"No shot into melee waits for {c.name}'s Saving Throw.")
+        roll = roll_2d10(dice, "save vs spd (firing into melee)", c.id)
+        bonus = save_bonus(c.sheet.stats.speed.bonus)
+        if "shield" in r.data.stray_modifiers:
+            bonus += SHIELD_DEF[c.sheet.shield]
+        declared = r.declared.get(c.id)
+        if "dodge" in r.data.stray_modifiers and declared is not None and any(a.kind == "dodge" for a in declared.actions):
+            bonus += r.data.dodge_def
+        total = roll.total + bonus
+        passed = succeeds(total, stray.tn)
+        damage = 0 if passed else max(stray.base_damage + (stray.tn - total) - c.sheet.armour.ar, 0)
+        event = StraySaveRolled(combatant_id=c.id, attacker=stray.attacker, dice=list(roll.dice), rolled=roll.total,
+                                nova=roll.nova, bonus=bonus, total=total, tn=stray.tn, passed=passed, damage=damage)
+        after = self.evolve(state, event)
+        out: list[Event] = [event]
+        more = self._damage(after, c.id, damage, "a shot into melee") if damage else []
+        for e in more:
+            after = self.evolve(after, e)
+        return out + more + self._continue(after, dice)
 
     def _opportunity(self, state: EncounterState, cmd: reactions.React, dice: Dice) -> list[Event]:
         r = rules(state)
@@ -824,6 +877,9 @@ class Novus(Ruleset):
                              nova=roll.nova, attack_bonus=ab, total=total, defence=defence, hit=hit,
                              called_shot=a.called_shot, instead=instead, opportunity=opportunity)
         if not hit:
+            near = [n for n in a.near if n in state.combatants and n not in (cid, t.id) and n not in rules(state).dead]
+            if a.into_melee and near:  # "If it misses, then all other potential targets within 5' of the path"
+                return [replace(event, stray_near=near, base_damage=self.base_damage(state, cid, a))]
             return [event]
         base = self.base_damage(state, cid, a)
         scaled = total - defence  # "+1 hit for every point by which the attack roll beats DEF"
@@ -946,6 +1002,16 @@ class Novus(Ruleset):
                 r = self._resolved(r, event.combatant_id, ranked)
             case reactions.ReactionsOpened() | reactions.ReactionPassed() | reactions.ReactionsClosed():
                 r = replace(r, window=reactions.evolve_window(r.window, event))
+            case AttackRolled() if event.stray_near:
+                r = self._did_one(r, event.combatant_id, event.instead)
+                r = replace(r, stray=StrayShot(attacker=event.combatant_id, tn=event.total, base_damage=event.base_damage,
+                                               near=list(event.stray_near)))
+                if event.combatant_id not in r.attacked:
+                    r = replace(r, attacked=[*r.attacked, event.combatant_id])
+            case StraySaveRolled():
+                rest = [n for n in r.stray.near if n != event.combatant_id and n in state.combatants] \
+                    if r.stray is not None and event.passed else []
+                r = replace(r, stray=replace(r.stray, near=rest) if rest and r.stray is not None else None)
             case AttackRolled():
                 if event.opportunity:  # "it still counts against the character's available actions for the round"
                     r = replace(r, window=reactions.answered(r.window, event.combatant_id, OPPORTUNITY)
@@ -1077,6 +1143,9 @@ class Novus(Ruleset):
         due = r.boons_due
         if due is not None and (due.attacker in hidden or due.target in hidden):
             due = None
+        stray = r.stray
+        if stray is not None and (stray.attacker in hidden or any(c in hidden for c in stray.near)):
+            stray = None
         window = r.window
         if window is not None and (window.actor in hidden or any(c in hidden for c in window.may_react)):
             window = None
@@ -1090,7 +1159,7 @@ class Novus(Ruleset):
             boost=keep(r.boost), posture=keep(r.posture), dazed=keep(r.dazed),
             prone=[c for c in r.prone if c not in hidden], limb_hits=keep(r.limb_hits),
             limb_damage=keep(r.limb_damage), dead=[c for c in r.dead if c not in hidden], boons_due=due,
-            holding=[c for c in r.holding if c not in hidden], window=window,
+            holding=[c for c in r.holding if c not in hidden], window=window, stray=stray,
             attacked=[c for c in r.attacked if c not in hidden], disengaged=[c for c in r.disengaged if c not in hidden])
 
     # ---------------------------------------------------------- what it tells

@@ -38,7 +38,8 @@ def _action(rng: random.Random, others: list[str]) -> dict[str, Any]:
     if others and rng.random() < 0.6:
         return {"kind": "attack", "target": rng.choice(others), "weapon": rng.choice(["Sword", "Bow", None]),
                 "called_shot": rng.choice([None, None, "arm", "leg", "head"]), "off_hand": rng.random() < 0.1,
-                "position": rng.choice(["front", "flank", "rear"])}
+                "position": rng.choice(["front", "flank", "rear"]), "into_melee": rng.random() < 0.3,
+                "near": rng.sample(others, k=min(len(others), 2))}
     if others and rng.random() < 0.3:  # a move by foes' Control Zones (an Opportunity Attack's trigger)
         return {"kind": rng.choice(["move", "run"]), "through": rng.sample(others, k=min(len(others), 2)),
                 "leaves": rng.sample(others, k=1)}

@@ -300,3 +300,36 @@ def test_disengaging_first_lets_one_leave_a_control_zone_safely() -> None:
     g.declare("kael", attack("orc", "Broadsword"))
     g.declare("orc", {"kind": "move", "leaves": ["kael"]})
     assert types(g.resolve("orc")) == ["NovusActionTaken", "ReactionsOpened"]
+
+
+def test_a_missed_shot_into_melee_makes_those_near_its_path_save_vs_spd_closest_first() -> None:
+    """"Any ranged attack made into a melee situation receives a -2 modifier ... If it misses, then all
+    other potential targets within 5' of the path of the attack must make a Saving Throw vs. Spd,
+    starting with those closest to the attacker ... The TN of this Save is the attacker's total attack
+    roll ... If the potential target makes his Save, the attack missed him and the next potential target
+    must make a Saving Throw vs. Spd (same TN). If he failed his Save, he receives the Base Damage of the
+    attack plus 1 additional hit of Scaled Damage for each point that he failed his Save by. This damage
+    may be reduced by the character's AR"."""
+    from domain.novus.events import RollStraySave
+    archer = sheet(skills=[{"name": "Bow", "ranks": 5, "bonus": 9}],
+                   weapons=[{"name": "Bow", "size": "small", "dr": 6, "kind": "missile", "range": 50, "skill": "Bow",
+                             "stat": "dexterity"}])
+    f = Fight()
+    for cid, side, who, body in (("kael", "party", "player", archer), ("orc", "enemies", "gm", ORC),
+                                 ("mira", "party", "player", sheet(shield="small")), ("bran", "party", "player", KAEL)):
+        f.send(AddCombatant(combatant_id=cid, name=cid.title(), side=side, controller=who, sheet=body))
+    f.send(RollInitiative(dice=[9, 9, 2, 2, 2, 3, 2, 4]))  # Kael 18, the Orc 5, Mira 5, Bran 6
+    f.send(StartEncounter())
+    for cid in reversed(f.state.order[1:]):
+        f.declare(cid, {"kind": "move"})
+    f.declare("kael", attack("orc", "Bow", into_melee=True, near=["mira", "bran"]))
+    [rolled] = f.resolve("kael", [4, 3])  # 7 + 9 - 2 = 14 against the Orc's DEF 16: a miss
+    assert (rolled.attack_bonus, rolled.total, rolled.hit, rolled.stray_near) == (7, 14, False, ["mira", "bran"])
+    [d] = f.ruleset.pending(f.state)
+    assert (d.kind, d.combatant_id) == ("stray_save", "mira")
+    assert f.refused(RollStraySave(combatant_id="bran")).code == "novus_no_stray_save"
+    [saved] = f.send(RollStraySave(combatant_id="mira", dice=[3, 4]))  # 7 + 5 + 2 (her small shield) = 14: made
+    assert saved.passed and saved.bonus == 7
+    failed, damaged, resolved = f.send(RollStraySave(combatant_id="bran", dice=[2, 3]))  # 5 + 5 = 10: failed by 4
+    assert not failed.passed and failed.damage == (6 + 0) + 4 - 4 and damaged.damage == 6
+    assert types([resolved]) == ["NovusActionsResolved"] and f.rules.stray is None
