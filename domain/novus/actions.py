@@ -20,7 +20,7 @@ HASTED_AP = 10
 
 Kind = Literal[
     "attack", "dodge", "move", "run", "draw_weapon", "perception", "get_up", "cast_spell", "counterspell",
-    "instant_spell", "concentration", "multiple_weapon_attacks", "reload_sling_bow", "reload_light_crossbow",
+    "instant_spell", "concentration", "multiple_weapon_attacks", "mounted_charge", "reload_sling_bow", "reload_light_crossbow",
     "reload_heavy_crossbow", "gm_action", "disengage", "set_initiative", "reroll_initiative",
 ]
 CalledShot = Literal["arm", "leg", "head"]
@@ -88,6 +88,7 @@ class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tr
     leaves: list[CombatantId] = []
     # firing into melee: the others within 5' of the path of the attack, the closest to the attacker first
     near: list[CombatantId] = []
+    pace: int = 2  # a Mounted Charge: the multiple of the mount's pace (2x, 3x, 4x)
 
 
 def attack_ap(sheet: NovusSheet, action: Action) -> int:
@@ -104,10 +105,19 @@ def attack_ap(sheet: NovusSheet, action: Action) -> int:
     return base + (1 if action.two_hands else 0)
 
 
-def cost(sheet: NovusSheet, action: Action, data: NovusData) -> int:
-    """The AP ``action`` takes (a ``gm_action`` not in the GM's list: see ``data.action``)."""
+MOUNTED_CHARGE_AP = 8  # "requires a total of 8 Action Points (AP), 4 more than is required for a normal attack"
+MOUNTED_CHARGE_AP_II = 6  # "If the character has the Talent, Mounted Combat II, then the charge will only require 6 AP"
+
+
+def cost(sheet: NovusSheet, action: Action, data: NovusData, mounted: bool = False) -> int:
+    """The AP ``action`` takes (a ``gm_action`` not in the GM's list: see ``data.action``). Mounted
+    Combat: "All mounted attacks, excluding Mounted Charges ... require an extra 2 Action Points (AP)
+    to perform. If the character has the Mounted Combat II Talent, then attacks only require 1 extra AP"."""
+    if action.kind == "mounted_charge":
+        return MOUNTED_CHARGE_AP_II if sheet.talents.mounted_combat_2 else MOUNTED_CHARGE_AP
     if action.kind == "attack":
-        return attack_ap(sheet, action)
+        extra = (1 if sheet.talents.mounted_combat_2 else 2) if mounted else 0
+        return attack_ap(sheet, action) + extra
     if action.kind == "dodge":
         return data.dodge_ap
     if action.kind == "gm_action":

@@ -25,5 +25,6 @@ OWN_CODES = ruleset_codes({
     "novus_waits_for_reactions": "A move waits for the Opportunity Attacks it allows: answer them first.",
     "novus_stray_save_due": "A missed shot into melee waits for the Saving Throws of those near its path.",
     "novus_no_stray_save": "No shot into melee waits for this character's Saving Throw.",
+    "novus_not_mounted": "A Mounted Charge is made mounted (the GM's NovusSetMounted).",
     "novus_bad_amount": "An amount of 1 or more is needed.",
 })

@@ -61,8 +61,19 @@ SECTIONS = [
     _row("Improvised Weapons", "enforced", "improvised on an attack with the weapon it most resembles: the better of "
          "its skill and Brawling, -4; half of Base + Scaled Damage, before AR.",
          "Ours: the half is taken of the damage before armour, rounded down."),
-    _row("Mounted Charge", "not covered", _NOT_YET),
-    _row("Mounted Combat", "not covered", _NOT_YET),
+    _row("Mounted Charge", "enforced", "mounted_charge (NovusSetMounted first): 8 AP, 6 with Mounted Combat II (it runs "
+         "into the next round, using all of this one's); AB +4 and DEF -4 with Mounted Combat I, else -1 and -9, the "
+         "DEF for the whole round; a Riding roll (no AP) at TN 20, 25, 30 for 2x, 3x, 4x pace, a failure -1 to AB and "
+         "DEF; 15 extra damage per multiple of the pace; a foe's declared Pole Arm attack on a charger without one "
+         "(or the charger's on a foe without one) resolves first whatever the initiative; a Dodge the unmounted "
+         "target performs on cancelling counts double against the charge.",
+         "Ours: the mount is taken to move faster than a human (the text's condition is the GM's to rule); the "
+         "Riding roll adds the sheet's Riding skill (0 without it)."),
+    _row("Mounted Combat", "enforced", "Mounted (NovusSetMounted, trained or not): a Riding roll (no AP) with the "
+         "round's first mounted attack, TN 23, 18 on a trained mount, a failure -1 to AB and DEF this round; against "
+         "mounted foes AB and DEF 0 with Mounted Combat I, else -5 and -5; against foes on foot -2 AB and -3 DEF, else "
+         "-7 and -8; each mounted attack 2 more AP, 1 with Mounted Combat II.",
+         "Ours: with attacks on several foes the worst DEF modifier stands for the round."),
     _row("Multiple Attacks from High Skill", "not covered", _NOT_YET),
     _row("Multiple Attacks in 1 Round", "enforced", "Several attacks declared (Hasted, or small costs): the first at "
          "one's IP with the other actions, the rest in an end-of-round phase (highest IP first) that the round "

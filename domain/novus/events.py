@@ -34,6 +34,15 @@ class SetHaste(Command, tag="NovusSetHaste"):
     hasted: bool = True
 
 
+class SetMounted(Command, tag="NovusSetMounted"):
+    """The GM says a character is mounted (or no longer): ``trained``, the mount is trained for combat
+    (Mounted Combat's Riding roll: TN 18, not 23)."""
+
+    combatant_id: CombatantId
+    mounted: bool = True
+    trained: bool = False
+
+
 class SetSurprised(Command, tag="NovusSetSurprised"):
     """The GM names who is surprised, before the fight starts (the Surprise results table is the
     GM's: it was not found, novus-gaps U-N1): "-20 modifier to Initiative for the first round"."""
@@ -129,7 +138,7 @@ class Harm(Command, tag="NovusHarm"):
     cause: Annotated[str, msgspec.Meta(max_length=100)] = "the GM"
 
 
-COMMANDS = (SetNovusRules, SetHaste, SetSurprised, Declare, Resolve, Cancel, Hold, ActHeld, SpendBoons, RollStraySave,
+COMMANDS = (SetNovusRules, SetHaste, SetMounted, SetSurprised, Declare, Resolve, Cancel, Hold, ActHeld, SpendBoons, RollStraySave,
             RollSave, Heal, Harm)
 
 # ------------------------------------------------------------------ events
@@ -142,6 +151,31 @@ class RulesSet(Event, tag="NovusRulesSet"):
 class HasteSet(Event, tag="NovusHasteSet"):
     combatant_id: CombatantId
     hasted: bool
+
+
+class MountedSet(Event, tag="NovusMountedSet"):
+    combatant_id: CombatantId
+    mounted: bool
+    trained: bool = False
+
+
+class RidingRolled(Event, tag="NovusRidingRolled"):
+    """A Riding skill roll, which costs no AP: each round a mounted character attacks (TN 23, 18 on a
+    mount trained for combat), or a Mounted Charge's pace (TN 20, 25, 30 at 2x, 3x, 4x); a failure
+    is "an additional -1 modifier to both his DEF and AB" this round."""
+
+    combatant_id: CombatantId
+    dice: list[DieRoll]
+    rolled: int
+    nova: bool
+    bonus: SheetValue[int, "combatant_id"]
+    total: SheetValue[int, "combatant_id"]
+    tn: int
+    passed: bool
+    charge: bool = False
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return list(self.dice)
 
 
 class SurpriseSet(Event, tag="NovusSurpriseSet"):
@@ -212,6 +246,9 @@ class AttackRolled(Event, tag="NovusAttackRolled"):
     instead: bool = False  # a cancelling action: "performed at the time that the old action was canceled"
     opportunity: bool = False  # an Opportunity Attack: "outside the normal initiative cycle"
     stray_near: list[CombatantId] = []  # a missed shot into melee: who must save vs Spd, closest first
+    charge: bool = False  # a Mounted Charge
+    first: bool = False  # a longer weapon's attack in a Mounted Charge, "first, regardless of initiative order"
+    charge_damage: int = 0  # "an extra amount of damage equal to 15 times the pace of his mount"
 
     def dice_rolled(self) -> list[DieRoll]:
         return list(self.dice)
@@ -314,5 +351,5 @@ class SaveRolled(Event, tag="NovusSaveRolled"):
         return list(self.dice)
 
 
-EVENTS = (RulesSet, HasteSet, SurpriseSet, ActionsDeclared, ActionHeld, HeldActionsTaken, ActionsCancelled, AttackRolled, BoonsSpent, Damaged,
+EVENTS = (RulesSet, HasteSet, MountedSet, RidingRolled, SurpriseSet, ActionsDeclared, ActionHeld, HeldActionsTaken, ActionsCancelled, AttackRolled, BoonsSpent, Damaged,
           Healed, ActionTaken, ActionsResolved, LateAttacksResolved, LateAttacksCancelled, InitiativeRerolled, StraySaveRolled, SaveRolled)

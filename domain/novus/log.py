@@ -22,6 +22,8 @@ SHOTS = {"arm": "a Called Shot at an arm", "leg": "a Called Shot at a leg", "hea
 def _action(a: Any, s: Any) -> str:
     a = a or {}
     kind = a.get("kind")
+    if kind == "mounted_charge":
+        return f"a Mounted Charge at {s.who(a.get('target'))} ({a.get('pace', 2)}x pace) with {a.get('weapon') or 'bare hands'}"
     if kind == "attack":
         text = f"an attack on {s.who(a.get('target'))} with {a.get('weapon') or 'bare hands (Brawling)'}"
         if a.get("called_shot"):
@@ -61,14 +63,15 @@ def _attack(d: Any, s: Any) -> str:
     total = f" = {d['total']}" if "total" in d else ""
     defence = f" {d['defence']}" if "defence" in d else ""
     shot = f", {SHOTS[d['called_shot']]}" if d.get("called_shot") in SHOTS else ""
-    oa = "Opportunity Attack" if d.get("opportunity") else "attack"
+    oa = "Opportunity Attack" if d.get("opportunity") else "Mounted Charge" if d.get("charge") else "attack"
     head = (f"{s.Whose(d.get('combatant_id'))} {oa} on {s.who(d.get('target'))} with {d.get('weapon')}{shot}: "
             f"{_dice(d)}{ab}{total} against DEF{defence}")
     if not d.get("hit"):
         return f"{head}: a miss."
     base = f"Base Damage {d['base_damage']}" if "base_damage" in d else "its Base Damage"
     armour = f" less AR {d['armour']}" if "armour" in d else " less armour"
-    text = f"{head}: a hit. {base} + Scaled Damage {d.get('scaled')}{armour}: {d.get('damage')}."
+    charge = f" + {d['charge_damage']} for the charge" if d.get("charge_damage") else ""
+    text = f"{head}: a hit. {base} + Scaled Damage {d.get('scaled')}{charge}{armour}: {d.get('damage')}."
     if d.get("boon_points") or d.get("head_boon_points"):
         text += f" {count(int(d.get('boon_points') or 0), 'Boon Point')} to spend at once"
         if d.get("head_boon_points"):
@@ -140,6 +143,15 @@ SENTENCES: dict[str, Sentence] = {
     "NovusRulesSet": lambda d, s: "The GM sets the encounter's Novus settings.",
     "NovusHasteSet": lambda d, s: (f"{s.Who(d.get('combatant_id'))} is Hasted: 10 AP a round." if d.get("hasted")
                                    else f"{s.Who(d.get('combatant_id'))} is no longer Hasted: 5 AP a round."),
+    "NovusMountedSet": lambda d, s: (f"{s.Who(d.get('combatant_id'))} is mounted"
+                                     + (" (a mount trained for combat)." if d.get("trained") else ".")
+                                     if d.get("mounted") else f"{s.Who(d.get('combatant_id'))} is on foot."),
+    "NovusRidingRolled": lambda d, s: (f"{s.Who(d.get('combatant_id'))} "
+                                       + ("makes" if d.get("passed") else "fails")
+                                       + f" a Riding roll{' for the charge' if d.get('charge') else ''}: {_dice(d)}"
+                                       + (f" + {d['bonus']} = {d['total']}" if "total" in d else "")
+                                       + f" against TN {d.get('tn')}"
+                                       + ("." if d.get("passed") else ": -1 to DEF and AB this round.")),
     "NovusSurpriseSet": lambda d, s: (f"Surprised: {listed([s.who(c) for c in d.get('surprised') or []]) or 'nobody'}"
                                       " (-20 to Initiative in the first round)."),
     "NovusActionsDeclared": _declared,

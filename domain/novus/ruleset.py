@@ -37,7 +37,7 @@ from domain.novus.dice import boon_points, roll_2d10, save_bonus, succeeds
 from domain.novus.events import (
     COMMANDS, EVENTS, ActionsCancelled, ActionsDeclared, ActionsResolved, LateAttacksCancelled, LateAttacksResolved,
     ActionTaken, AttackRolled, BoonsSpent, ActHeld, ActionHeld, HeldActionsTaken, Hold, RollStraySave, StraySaveRolled,
-    Cancel, Damaged, Declare, Harm, HasteSet, Heal, Healed, InitiativeRerolled, Resolve, RollSave, RulesSet,
+    Cancel, Damaged, Declare, Harm, HasteSet, Heal, Healed, MountedSet, RidingRolled, SetMounted, InitiativeRerolled, Resolve, RollSave, RulesSet,
     SaveRolled, SetHaste, SetNovusRules, SetSurprised, SpendBoons, SurpriseSet,
 )
 from domain.novus.odds import AttackOdds, AttackOddsQuery, attack_odds
@@ -62,6 +62,7 @@ BOONS_DUE = Refusal(code="novus_boons_due", message=OWN_CODES["novus_boons_due"]
 OPPORTUNITY = "opportunity attack"
 STRAY = Refusal(code="novus_stray_save_due", message=OWN_CODES["novus_stray_save_due"])
 WAITS = Refusal(code="novus_waits_for_reactions", message=OWN_CODES["novus_waits_for_reactions"])
+ATTACKS = ("attack", "mounted_charge")
 CANCEL_KINDS = ("attack", "move", "run", "instant_spell", "counterspell", "dodge")
 
 
@@ -77,14 +78,14 @@ class Declaration(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def schedule(self) -> list[int]:
-        attacks = [i for i, a in enumerate(self.actions) if a.kind == "attack"]
+        attacks = [i for i, a in enumerate(self.actions) if a.kind in ATTACKS]
         late = attacks[1:]
         return [i for i in range(len(self.actions)) if i not in late] + late
 
     @property
     def at_ip(self) -> int:
         """How many of the schedule resolve at the character's IP."""
-        return len(self.actions) - max(sum(a.kind == "attack" for a in self.actions) - 1, 0)
+        return len(self.actions) - max(sum(a.kind in ATTACKS for a in self.actions) - 1, 0)
 
     @property
     def late_left(self) -> int:
@@ -110,6 +111,7 @@ class BoonsDue(msgspec.Struct, frozen=True, kw_only=True):
     halved: bool = False
     called_shot: str | None = None
     instead: bool = False  # earned by a cancelling action, out of the character's turn
+    charge_damage: int = 0
 
 
 class StrayShot(msgspec.Struct, frozen=True, kw_only=True):
@@ -119,6 +121,10 @@ class StrayShot(msgspec.Struct, frozen=True, kw_only=True):
     tn: int
     base_damage: int
     near: list[CombatantId]
+
+
+class Mount(msgspec.Struct, frozen=True, kw_only=True):
+    trained: bool = False
 
 
 class NovusRules(msgspec.Struct, kw_only=True):
@@ -147,7 +153,10 @@ class NovusRules(msgspec.Struct, kw_only=True):
     boons_due: BoonsDue | None = None
     holding: list[CombatantId] = msgspec.field(default_factory=list)
     window: reactions.ReactionWindow | None = None  # a move waiting for the Opportunity Attacks it allows
-    stray: StrayShot | None = None  # a missed shot into melee waiting for the Saves of those near its path
+    stray: StrayShot | None = None
+    mounted: dict[CombatantId, Mount] = msgspec.field(default_factory=dict)
+    riding: dict[CombatantId, bool] = msgspec.field(default_factory=dict)  # this round's Riding roll: made?
+    late_dodge: list[CombatantId] = msgspec.field(default_factory=list)  # a Dodge performed on cancelling  # a missed shot into melee waiting for the Saves of those near its path
     attacked: list[CombatantId] = msgspec.field(default_factory=list)  # who has made an attack this round
     disengaged: list[CombatantId] = msgspec.field(default_factory=list)  # who Disengaged this round
 
@@ -238,7 +247,7 @@ class Novus(Ruleset):
         state = replace(state, rules=replace(r, rolled_ip=rolled))
         ip = {cid: self.ip_for(state, cid, state.round) for cid in state.combatants}
         fresh = replace(rules(state), ip=ip, declared={}, resolved=[], carried={}, boost={}, holding=[], window=None,
-                        attacked=[], disengaged=[],
+                        attacked=[], disengaged=[], riding={}, late_dodge=[],
                         boons_due=None, position=PhasePosition())
         state = replace(state, rules=fresh)
         declarers = [cid for cid in state.order if self.may_act(state, cid)]
@@ -307,7 +316,7 @@ class Novus(Ruleset):
     def surprised_now(self, state: EncounterState, cid: str) -> bool:
         return state.round == 1 and cid in rules(state).surprised
 
-    def defence(self, state: EncounterState, cid: str) -> int:
+    def defence(self, state: EncounterState, cid: str, against_charge: bool = False) -> int:
         """N6: DEF = 15 + Speed bonus + 1 per 5 ranks of the best melee skill + shield + situational
         modifiers: a declared Dodge and Fighting Defensively (a DEF change from a declared action
         "lasts the whole round"), Defensive Posture; prone or helpless: "DEF 12 + magic bonuses only"."""
@@ -323,6 +332,29 @@ class Novus(Ruleset):
                 d += r.data.dodge_def
         if r.posture.get(cid) == state.round:
             d += 2
+        return d + self._mounted_def(state, cid, against_charge)
+
+    def _mounted_def(self, state: EncounterState, cid: str, against_charge: bool) -> int:
+        """The DEF modifiers of riding this round: a Mounted Charge's (-4 with Mounted Combat I, else
+        -9), a mounted attack's (against mounted foes 0, else -5; against foes on foot -3, else -8),
+        -1 more after a failed Riding roll; a Dodge at the last moment against a charge, doubled."""
+        r = rules(state)
+        c = state.combatants[cid]
+        d = 0
+        declared = r.declared.get(cid)
+        mc1 = c.sheet.talents.mounted_combat_1
+        if cid in r.mounted and declared is not None:
+            mods = [0]
+            for a in declared.actions:
+                if a.kind == "mounted_charge":
+                    mods.append(-4 if mc1 else -9)
+                elif a.kind == "attack" and a.target in state.combatants:
+                    mods.append((0 if mc1 else -5) if a.target in r.mounted else (-3 if mc1 else -8))
+            d += min(mods)
+        if r.riding.get(cid) is False:
+            d -= 1
+        if against_charge and cid in r.late_dodge and cid not in r.mounted:
+            d += r.data.dodge_def  # "the modifier to his DEF will be doubled before being applied"
         return d
 
     # ------------------------------------------------------ who must decide
@@ -389,7 +421,7 @@ class Novus(Ruleset):
                 self._check_declaration(state, c, [a], 0, None)
             except RuleViolation:
                 continue
-            cost = ap_table.cost(c.sheet, a, data)
+            cost = ap_table.cost(c.sheet, a, data, c.id in rules(state).mounted)
             if cost <= left:
                 name = a.kind if a.target is None else f"attack {a.target}"
                 out.append(Choice(name=name, action_points=cost, answer={"actions": [msgspec.to_builtins(a)]}))
@@ -415,6 +447,9 @@ class Novus(Ruleset):
         match command:
             case SetNovusRules():
                 return [RulesSet(data=command.data)]
+            case SetMounted():
+                c = self.combatant(state, command.combatant_id)
+                return [MountedSet(combatant_id=c.id, mounted=command.mounted, trained=command.trained)]
             case SetHaste():
                 c = self.combatant(state, command.combatant_id)
                 return [HasteSet(combatant_id=c.id, hasted=command.hasted)]
@@ -493,7 +528,7 @@ class Novus(Ruleset):
         if cmd.actions and not self.may_act(state, c.id):
             raise RuleViolation("novus_cannot_act", f"{c.name} cannot act this round: only an empty declaration.")
         self._check_declaration(state, c, cmd.actions, cmd.defensive, cmd.defensive_weapon)
-        total = sum(ap_table.cost(c.sheet, a, r.data) for a in cmd.actions)
+        total = sum(ap_table.cost(c.sheet, a, r.data, c.id in r.mounted) for a in cmd.actions)
         left = held(c).get(AP, 0)
         carried = 0
         if total > left:
@@ -518,7 +553,7 @@ class Novus(Ruleset):
         if preparing:
             if len(preparing) > 1:
                 raise RuleViolation("novus_bad_action", "Set Initiative and Reroll Initiative: one preparation a round.")
-            if "attack" in kinds:
+            if any(k in ATTACKS for k in kinds):
                 raise RuleViolation("novus_bad_action", f"{c.name} may not make an attack of any sort in the round "
                                     "of preparing to Set or Reroll Initiative.")
             if self.surprised_now(state, c.id):
@@ -561,10 +596,19 @@ class Novus(Ruleset):
             for f in (*a.through, *a.leaves):
                 if f == c.id or f not in state.combatants:
                     raise RuleViolation("novus_not_a_target", "A Control Zone is another combatant's in the fight.")
-        if a.kind == "attack":
+        if a.kind in ("attack", "mounted_charge"):
             pass
         elif a.target is not None or a.called_shot or a.two_hands or a.off_hand or a.into_melee or a.improvised:
             raise RuleViolation("novus_bad_action", f"Only an attack has a target, a Called Shot or a hand ({a.kind}).")
+        if a.kind == "mounted_charge":
+            if c.id not in r.mounted:
+                raise RuleViolation("novus_not_mounted", f"{c.name} is not mounted: no Mounted Charge.")
+            if a.target is None or a.target == c.id or a.target not in state.combatants or a.target in r.dead:
+                raise RuleViolation("novus_not_a_target", f"{c.name}'s charge needs another combatant in the fight.")
+            if a.weapon is not None and c.sheet.weapon(a.weapon) is None:
+                raise RuleViolation("novus_unknown_weapon", f"{c.name} has no weapon “{a.weapon}”.")
+            if not 2 <= a.pace <= 4:
+                raise RuleViolation("novus_bad_action", "A Mounted Charge moves at 2x, 3x or 4x the mount's pace.")
         if a.kind == "gm_action" and r.data.action(a.name) is None:
             raise RuleViolation("novus_unknown_action", f"“{a.name}” is not one of this encounter's Simple or Complex "
                                 f"actions ({', '.join(x.name for x in r.data.actions) or 'none'}).")
@@ -576,13 +620,13 @@ class Novus(Ruleset):
         data = rules(state).data
         moves = [a for a in instead if a.kind in ("move", "run")]
         if moves and len(moves) == len(instead):
-            if sum(ap_table.cost(c.sheet, a, data) for a in moves) > 3:
+            if sum(ap_table.cost(c.sheet, a, data, c.id in rules(state).mounted) for a in moves) > 3:
                 raise RuleViolation(code, "Instead: a move using up to 3 Action Points.")
             return
         if len(instead) != 1:
             raise RuleViolation(code, "Instead: one action (or a move of up to 3 AP).")
         a = instead[0]
-        if a.kind in ("set_initiative", "reroll_initiative", "multiple_weapon_attacks"):
+        if a.kind in ("set_initiative", "reroll_initiative", "multiple_weapon_attacks", "mounted_charge"):
             raise RuleViolation(code, f"Instead: {a.kind} is not among the actions allowed when cancelling.")
         if a.kind == "attack" and not_at is not None and a.target == not_at:
             raise RuleViolation(code, "The new attack may not be against the foe the cancelled melee attack was against.")
@@ -614,7 +658,7 @@ class Novus(Ruleset):
         if cmd.actions and not self.may_act(state, c.id):
             raise RuleViolation("novus_cannot_act", f"{c.name} cannot act now.")
         self._check_declaration(state, c, cmd.actions, cmd.defensive, cmd.defensive_weapon)
-        total = sum(ap_table.cost(c.sheet, a, r.data) for a in cmd.actions)
+        total = sum(ap_table.cost(c.sheet, a, r.data, c.id in r.mounted) for a in cmd.actions)
         left = held(c).get(AP, 0)
         if total > left:
             raise RuleViolation("novus_too_many_ap", f"{c.name} has {left} AP left for the held actions; they take "
@@ -649,10 +693,10 @@ class Novus(Ruleset):
             raise RuleViolation("novus_cannot_act", f"{c.name} cannot act now.")
         for a in cmd.instead:
             self._check_action(state, c, a)
-        melee = next((a.target for a in declared.actions if a.kind == "attack" and self._melee(c, a)), None)
+        melee = next((a.target for a in declared.actions if a.kind in ATTACKS and self._melee(c, a)), None)
         if cmd.instead:
             self._check_instead(state, c, cmd.instead, melee, "novus_bad_action")
-        cost = sum(ap_table.cost(c.sheet, a, r.data) for a in cmd.instead)
+        cost = sum(ap_table.cost(c.sheet, a, r.data, c.id in r.mounted) for a in cmd.instead)
         have = held(c).get(AP, 0) + declared.ap
         if cost > have:
             raise RuleViolation("novus_too_many_ap", f"{c.name} has {have} AP for it; that takes {cost}.",
@@ -710,7 +754,7 @@ class Novus(Ruleset):
                 return [taken, reactions.open_window(f"oa:{state.version + 1}", cid, foes, (OPPORTUNITY,),
                                                      f"{state.combatants[cid].name}'s move")]
             return [taken]
-        if a.kind != "attack":
+        if a.kind not in ("attack", "mounted_charge"):
             return [ActionTaken(combatant_id=cid, action=a)]
         if a.target not in state.combatants or a.target in rules(state).dead:
             return [ActionTaken(combatant_id=cid, action=a, lapsed=True)]
@@ -727,7 +771,7 @@ class Novus(Ruleset):
         r = rules(state)
         mover = state.combatants[cid]
         declared = r.declared.get(cid)
-        meant = {x.target for x in declared.actions if x.kind == "attack"} if declared else set()
+        meant = {x.target for x in declared.actions if x.kind in ATTACKS} if declared else set()
         foes = list(dict.fromkeys([*a.through, *([] if cid in r.disengaged else a.leaves)]))
         out = []
         for f in foes:
@@ -745,7 +789,7 @@ class Novus(Ruleset):
         if d is None:
             return 0
         left = [d.actions[i] for i in d.schedule[d.done:]]
-        return sum(a.kind == "attack" for a in left)
+        return sum(a.kind in ATTACKS for a in left)
 
     def _waiting(self, state: EncounterState) -> bool:
         r = rules(state)
@@ -849,6 +893,16 @@ class Novus(Ruleset):
         if r.dazed.get(cid) == state.round:
             ab -= 4  # Daze Foe: "-4 to all the foe's actions for 1 round"
         ab -= 2 * r.limb_hits.get(cid, {}).get("arm", 0)  # N14: "-2 to all actions using that limb per hit"
+        if cid in r.mounted:
+            mc1 = sheet.talents.mounted_combat_1
+            if a.kind == "mounted_charge":
+                ab += 4 if mc1 else -1  # "a +4 modifier to his Attack Bonus ... Without that Talent ... a -1"
+            elif a.target in r.mounted:
+                ab += 0 if mc1 else -5  # "Attacks against other mounted foes ... -0 ... these modifiers are -5"
+            else:
+                ab += -2 if mc1 else -7  # "Attacks against foes that are not mounted have ... a -2 AB modifier ... -7"
+            if r.riding.get(cid) is False:
+                ab -= 1  # "an additional -1 modifier to both his DEF and Attack Bonus"
         return ab
 
     def base_damage(self, state: EncounterState, cid: str, a: Action) -> int:
@@ -865,17 +919,76 @@ class Novus(Ruleset):
     def _attack(self, state: EncounterState, cid: str, a: Action, dice: Dice, instead: bool,
                 opportunity: bool = False) -> list[Event]:
         assert a.target is not None
+        first: list[Event] = []
+        if not opportunity and not instead:
+            first = self._longer_weapon_first(state, cid, a, dice)
+            for e in first:
+                state = self.evolve(state, e)
+            if rules(state).boons_due is not None or self._waiting(state) or cid in rules(state).dead \
+                    or self.helpless(state, cid):
+                return first  # the longer weapon's attack waits for its Boons, or felled the charger
+        riding = self._riding(state, cid, a, dice)
+        for e in riding:
+            state = self.evolve(state, e)
+        return [*first, *riding, *self._roll_attack(state, cid, a, dice, instead, opportunity)]
+
+    def _riding(self, state: EncounterState, cid: str, a: Action, dice: Dice) -> list[Event]:
+        """Mounted: "the player must make a Riding skill roll for his character each round ... TN of 23
+        if the mount is untrained for combat and a TN of 18 if the mount has been trained"; a charge at
+        "2x ... (TN 20) ... 3x ... (TN 25) ... 4x ... (TN 30)"."""
+        r = rules(state)
+        c = state.combatants[cid]
+        if cid not in r.mounted:
+            return []
+        charge = a.kind == "mounted_charge"
+        if not charge and cid in r.riding:
+            return []  # once a round
+        tn = {2: 20, 3: 25, 4: 30}[a.pace] if charge else (18 if r.mounted[cid].trained else 23)
+        skill = c.sheet.skill("Riding")
+        bonus = skill.bonus if skill is not None else 0
+        roll = roll_2d10(dice, "riding", cid)
+        total = roll.total + bonus
+        return [RidingRolled(combatant_id=cid, dice=list(roll.dice), rolled=roll.total, nova=roll.nova, bonus=bonus,
+                             total=total, tn=tn, passed=succeeds(total, tn), charge=charge)]
+
+    def _longer_weapon_first(self, state: EncounterState, cid: str, a: Action, dice: Dice) -> list[Event]:
+        """"When making a Mounted Charge, if one of the combatants has a lance, a long spear, or other
+        weapon from the Pole Arm family of weapons and the other does not, then the combatant with the
+        longer weapon will resolve his attack first, regardless of initiative order"."""
+        r = rules(state)
+        c, foe = state.combatants[cid], state.combatants.get(a.target or "")
+        theirs = r.declared.get(a.target or "")
+        if foe is None or theirs is None or a.target in r.resolved and not theirs.late_left:
+            return []
+        pending = [x for i, x in enumerate(theirs.actions) if i in theirs.schedule[theirs.done:]
+                   and x.kind in ("attack", "mounted_charge") and x.target == cid]
+        if not pending:
+            return []
+        counter = pending[0]
+        if a.kind != "mounted_charge" and counter.kind != "mounted_charge":
+            return []
+        mine, other = c.sheet.weapon(a.weapon), foe.sheet.weapon(counter.weapon)
+        if not (other is not None and other.pole_arm and not (mine is not None and mine.pole_arm)):
+            return []
+        if not self.may_act(state, foe.id):
+            return []
+        return self._roll_attack(state, foe.id, counter, dice, False, False, first=True)
+
+    def _roll_attack(self, state: EncounterState, cid: str, a: Action, dice: Dice, instead: bool,
+                     opportunity: bool, first: bool = False) -> list[Event]:
+        assert a.target is not None
         c, t = state.combatants[cid], state.combatants[a.target]
         ab = self.attack_bonus(state, cid, a, instead)
         roll = roll_2d10(dice, "attack", cid)
         total = roll.total + ab
-        defence = self.defence(state, t.id)
+        defence = self.defence(state, t.id, against_charge=a.kind == "mounted_charge")
         hit = succeeds(total, defence)
         weapon = c.sheet.weapon(a.weapon)
         name = weapon.name if weapon is not None else "Brawling"
         event = AttackRolled(combatant_id=cid, target=t.id, weapon=name, dice=list(roll.dice), rolled=roll.total,
                              nova=roll.nova, attack_bonus=ab, total=total, defence=defence, hit=hit,
-                             called_shot=a.called_shot, instead=instead, opportunity=opportunity)
+                             called_shot=a.called_shot, instead=instead, opportunity=opportunity,
+                             charge=a.kind == "mounted_charge", first=first)
         if not hit:
             near = [n for n in a.near if n in state.combatants and n not in (cid, t.id) and n not in rules(state).dead]
             if a.into_melee and near:  # "If it misses, then all other potential targets within 5' of the path"
@@ -883,16 +996,18 @@ class Novus(Ruleset):
             return [event]
         base = self.base_damage(state, cid, a)
         scaled = total - defence  # "+1 hit for every point by which the attack roll beats DEF"
+        # "the character will deal an extra amount of damage equal to 15 times the pace of his mount"
+        charge = 15 * a.pace if a.kind == "mounted_charge" else 0
         armour = (t.sheet.armour.called_shot_ar.get(LOCATION[a.called_shot], 0) if a.called_shot
                   else t.sheet.armour.ar)
-        damage = self._dealt(base, scaled, armour, a.improvised)
+        damage = self._dealt(base, scaled + charge, armour, a.improvised)
         points = boon_points(total, defence)
         head = 0
         if a.called_shot == "head" and damage > 0:
             step = t.sheet.stats.constitution.bonus + 5  # N14: "each increment of (Con Stat Bonus + 5)"
             head = (damage - 1) // step if step > 0 else 0
         event = replace(event, base_damage=base, scaled=scaled, armour=armour, damage=damage, boon_points=points,
-                        head_boon_points=head)
+                        head_boon_points=head, charge_damage=charge)
         if points or head:
             return [event]  # the Boon Points are spent first (SpendBoons), then the damage is dealt
         return [event, *self._damage(self.evolve(state, event), t.id, damage, "attack")]
@@ -939,7 +1054,7 @@ class Novus(Ruleset):
             kind = data.boon(name).damage  # type: ignore[union-attr]
             extra += {"strength_bonus": attacker.stats.strength.bonus, "willpower_bonus": attacker.stats.willpower.bonus,
                       "half_skill_ranks": due.skill_ranks // 2, "none": 0}[kind]
-        damage = self._dealt(due.base_damage + extra, due.scaled, due.armour, due.halved)
+        damage = self._dealt(due.base_damage + extra, due.scaled + due.charge_damage, due.armour, due.halved)
         spent = BoonsSpent(combatant_id=c.id, target=due.target, boons=seen, extra_damage=extra, damage=damage)
         out: list[Event] = [spent]
         after = self.evolve(state, spent)
@@ -972,6 +1087,15 @@ class Novus(Ruleset):
             case HasteSet():
                 hasted = [c for c in r.hasted if c != event.combatant_id] + ([event.combatant_id] if event.hasted else [])
                 return replace(state, rules=replace(r, hasted=hasted))
+            case MountedSet():
+                mounted = {k: v for k, v in r.mounted.items() if k != event.combatant_id}
+                if event.mounted:
+                    mounted[event.combatant_id] = Mount(trained=event.trained)
+                return replace(state, rules=replace(r, mounted=mounted))
+            case RidingRolled():
+                if event.charge and event.passed and event.combatant_id in r.riding:
+                    return state
+                return replace(state, rules=replace(r, riding={**r.riding, event.combatant_id: event.passed}))
             case SurpriseSet():
                 return replace(state, rules=replace(r, surprised=list(event.surprised)))
             case ActionsDeclared():
@@ -995,6 +1119,8 @@ class Novus(Ruleset):
                     defensive_weapon=event.defensive_weapon)},
                     holding=[c for c in r.holding if c != event.combatant_id])
             case ActionsCancelled():
+                if any(a.kind == "dodge" for a in event.instead) and event.combatant_id not in r.late_dodge:
+                    r = replace(r, late_dodge=[*r.late_dodge, event.combatant_id])
                 state = self.spent(state, event.combatant_id, AP, event.ap - event.refund)
                 r = replace(r, declared={**r.declared, event.combatant_id: Declaration(
                     actions=list(event.instead), ap=event.ap, done=len(event.instead))},
@@ -1017,6 +1143,8 @@ class Novus(Ruleset):
                     r = replace(r, window=reactions.answered(r.window, event.combatant_id, OPPORTUNITY)
                                 if r.window is not None else None)
                     r = self._spend_an_attack(r, event.combatant_id)
+                elif event.first:  # the longer weapon's attack, made first: out of its owner's order
+                    r = self._spend_an_attack(r, event.combatant_id)
                 else:
                     r = self._did_one(r, event.combatant_id, event.instead)
                 if event.combatant_id not in r.attacked:
@@ -1029,7 +1157,8 @@ class Novus(Ruleset):
                         attacker=event.combatant_id, target=event.target, points=event.boon_points,
                         head_points=event.head_boon_points, base_damage=event.base_damage, scaled=event.scaled,
                         armour=event.armour, skill_ranks=skill.ranks if skill else 0,
-                        halved=self._improvised(r, event), called_shot=event.called_shot, instead=event.instead))
+                        halved=self._improvised(r, event), called_shot=event.called_shot, instead=event.instead,
+                        charge_damage=event.charge_damage))
                 if event.hit and event.called_shot in ("arm", "leg"):
                     hits = r.limb_hits.get(event.target, {})
                     r = replace(r, limb_hits={**r.limb_hits, event.target: {
@@ -1108,7 +1237,7 @@ class Novus(Ruleset):
         d = r.declared.get(cid)
         if d is None or not Novus._attacks_left(r, cid):
             return r
-        left = [i for i in d.schedule[d.done:] if d.actions[i].kind == "attack"]
+        left = [i for i in d.schedule[d.done:] if d.actions[i].kind in ATTACKS]
         drop = left[0] if d.done == 0 else left[-1]
         return replace(r, declared={**r.declared, cid: replace(d, actions=[a for i, a in enumerate(d.actions) if i != drop])})
 
@@ -1159,7 +1288,8 @@ class Novus(Ruleset):
             boost=keep(r.boost), posture=keep(r.posture), dazed=keep(r.dazed),
             prone=[c for c in r.prone if c not in hidden], limb_hits=keep(r.limb_hits),
             limb_damage=keep(r.limb_damage), dead=[c for c in r.dead if c not in hidden], boons_due=due,
-            holding=[c for c in r.holding if c not in hidden], window=window, stray=stray,
+            holding=[c for c in r.holding if c not in hidden], window=window, stray=stray, mounted=keep(r.mounted),
+            riding=keep(r.riding), late_dodge=[c for c in r.late_dodge if c not in hidden],
             attacked=[c for c in r.attacked if c not in hidden], disengaged=[c for c in r.disengaged if c not in hidden])
 
     # ---------------------------------------------------------- what it tells

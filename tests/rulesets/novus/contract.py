@@ -27,10 +27,13 @@ def sheet(rng: random.Random, npc: bool) -> dict[str, Any]:
         "weapons": [{"name": "Sword", "size": rng.choice(["small", "medium", "large"]), "dr": rng.randint(5, 10),
                      "skill": "Sword"},
                     {"name": "Bow", "size": "small", "dr": 6, "kind": "missile", "range": 50, "skill": "Bow",
-                     "stat": "dexterity"}],
+                     "stat": "dexterity"},
+                    {"name": "Lance", "size": "huge", "dr": 11, "skill": "Sword", "pole_arm": True,
+                     "one_handed": False}],
         "armour": {"ar": rng.randint(0, 6), "called_shot_ar": {"head": rng.randint(0, 3)}},
         "shield": rng.choice(["none", "small"]),
-        "talents": {"ambidextrous": rng.random() < 0.3},
+        "talents": {"ambidextrous": rng.random() < 0.3, "mounted_combat_1": rng.random() < 0.5,
+                    "mounted_combat_2": rng.random() < 0.3},
     }
 
 
@@ -40,6 +43,9 @@ def _action(rng: random.Random, others: list[str]) -> dict[str, Any]:
                 "called_shot": rng.choice([None, None, "arm", "leg", "head"]), "off_hand": rng.random() < 0.1,
                 "position": rng.choice(["front", "flank", "rear"]), "into_melee": rng.random() < 0.3,
                 "near": rng.sample(others, k=min(len(others), 2))}
+    if others and rng.random() < 0.15:
+        return {"kind": "mounted_charge", "target": rng.choice(others), "weapon": rng.choice(["Sword", "Lance"]),
+                "pace": rng.randint(2, 4)}
     if others and rng.random() < 0.3:  # a move by foes' Control Zones (an Opportunity Attack's trigger)
         return {"kind": rng.choice(["move", "run"]), "through": rng.sample(others, k=min(len(others), 2)),
                 "leaves": rng.sample(others, k=1)}
@@ -70,10 +76,12 @@ def moves(ruleset: Ruleset, state: EncounterState, rng: random.Random) -> list[C
                 "instead": [_clean(_action(rng, others))] if rng.random() < 0.7 else []})
     out += [{"type": "NovusHold", "combatant_id": who},
             {"type": "NovusActHeld", "combatant_id": who, "actions": [_clean(_action(rng, others))]}]
-    if rng.random() < 0.15:
+    if rng.random() < 0.3:
         out += [{"type": "NovusHarm", "combatant_id": rng.choice(ids), "amount": rng.randint(1, 15)},
                 {"type": "NovusHeal", "combatant_id": rng.choice(ids), "amount": rng.randint(1, 10)},
                 {"type": "NovusSetHaste", "combatant_id": rng.choice(ids), "hasted": rng.random() < 0.5},
+                {"type": "NovusSetMounted", "combatant_id": rng.choice(ids), "mounted": rng.random() < 0.7,
+                 "trained": rng.random() < 0.5},
                 {"type": "NovusRollSave", "combatant_id": rng.choice(ids), "stat": rng.choice(STATS)}]
     return [msgspec.convert(b, ruleset.command_type) for b in out]
 
