@@ -70,6 +70,10 @@ def moves(ruleset: Ruleset, state: EncounterState, rng: random.Random) -> list[C
         if rng.random() < 0.2:
             body |= {"defensive": rng.randint(0, 4), "defensive_weapon": "Sword"}
         out.append(body)
+        if others and rng.random() < 0.3:  # a charge is declared alone (it takes more than a round's AP)
+            out.append({"type": "NovusDeclare", "combatant_id": cid, "actions": [
+                {"kind": "mounted_charge", "target": rng.choice(others), "weapon": rng.choice(["Sword", "Lance"]),
+                 "pace": rng.randint(2, 4)}]})
     who = rng.choice(ids)
     others = [o for o in ids if o != who]
     out.append({"type": "NovusCancel", "combatant_id": who,
