@@ -111,3 +111,100 @@ async def test_the_odds_of_an_attack_are_exact_to_the_stated_bound(database_url:
         assert abs(odds["hit"]["chance"] - 0.45) <= odds["bound"]["chance"] < 1e-8
         assert (odds["nova"]["numerator"], odds["nova"]["denominator"]) == (1, 50)
         assert odds["boon_points"][0]["boon_points"] == 0
+
+
+RIDER = {**KAEL, "skills": [*KAEL["skills"], {"name": "Riding", "ranks": 4, "bonus": 6}]}
+MIRA = {**KAEL, "stats": {**KAEL["stats"], "strength": {"value": 10, "bonus": 0}, "dexterity": {"value": 14, "bonus": 2}},
+        "hit_points": 30, "skills": [{"name": "Bow", "ranks": 5, "bonus": 9}], "shield": "small", "armour": {"ar": 2},
+        "weapons": [{"name": "Bow", "size": "small", "dr": 6, "kind": "missile", "range": 50, "skill": "Bow",
+                     "stat": "dexterity"}]}
+
+
+async def test_a_held_action_an_opportunity_attack_a_shot_into_melee_a_charge_and_end_of_round_attacks(
+        database_url: str, conn: Any) -> None:
+    """"perform his actions at any initiative point that he desires, so long as it is lower"; "Opportunity
+    Attacks are triggered by a potential foe entering or crossing a character's Control Zone"; "If it
+    misses, then all other potential targets within 5' of the path of the attack must make a Saving Throw
+    vs. Spd"; "the attack will deal an extra 30 hit points of damage"; "any remaining attack rolls are
+    made at the end of the round"."""
+    async with client_for(database_url) as client:
+        r = await client.post("/encounters", json={"ruleset": "novus", "name": "The bridge", "dice_policy": "reported"})
+        enc = r.json()["encounter_id"]
+        client.headers["Authorization"] = f"Bearer {r.json()['gm_token']['token']}"
+
+        async def gm(body: dict[str, Any]) -> list[dict[str, Any]]:
+            return (await command(client, enc, body))["events"]
+
+        for cid, who, sheet in (("kael", "player", RIDER), ("orc", "gm", ORC), ("mira", "player", MIRA)):
+            await gm({"type": "AddCombatant", "combatant_id": cid, "name": cid.title(), "controller": who,
+                      "side": "enemies" if who == "gm" else "party", "sheet": sheet})
+        await gm({"type": "RollInitiative", "dice": [9, 5, 4, 3, 2, 3]})  # Kael 14, the Orc 8, Mira 5
+        await gm({"type": "NovusSetHaste", "combatant_id": "mira"})  # 10 AP
+        await gm({"type": "StartEncounter"})
+        tokens = {cid: await mint(client, enc, "player", [cid]) for cid in ("kael", "mira")}
+
+        async def player(cid: str, body: dict[str, Any]) -> list[str]:
+            out = await command(client, enc, {"combatant_id": cid, **body}, **tokens[cid])
+            return [e["type"] for e in out["events"]]
+
+        shot = {"kind": "attack", "target": "orc", "weapon": "Bow", "into_melee": True, "near": ["kael"]}
+        await player("mira", {"type": "NovusDeclare", "actions": [shot, shot]})
+        await gm({"type": "NovusDeclare", "combatant_id": "orc", "actions": [
+            {"kind": "run", "through": ["mira"]}, {"kind": "attack", "target": "kael", "weapon": "Dagger"}]})
+        assert await player("kael", {"type": "NovusHold"}) == ["NovusActionHeld"]  # before declaring: free
+        assert await player("kael", {"type": "NovusResolve"}) == ["NovusActionsResolved"]
+        await player("kael", {"type": "EndTurn"})
+        # Kael's held attack, at a lower IP (before the Orc's): 10 + 7 = 17 against 16
+        held = await player("kael", {"type": "NovusActHeld", "dice": [5, 5],
+                                     "actions": [{"kind": "attack", "target": "orc", "weapon": "Broadsword"}]})
+        assert held == ["NovusHeldActionsTaken", "NovusAttackRolled", "NovusDamaged"]
+        # the Orc runs by Mira: she may make an Opportunity Attack (Brawling: she has no melee weapon)
+        assert [e["type"] for e in await gm({"type": "NovusResolve", "combatant_id": "orc"})] == [
+            "NovusActionTaken", "ReactionsOpened"]
+        window = (await client.get(f"/encounters/{enc}")).json()["rules"]["window"]["id"]
+        oa = await player("mira", {"type": "React", "window": window, "reaction": "opportunity attack",
+                                   "dice": [6, 6, 5, 4]})
+        assert oa == ["NovusAttackRolled", "NovusAttackRolled", "NovusActionsResolved"]  # hers, then the Orc's dagger
+        await gm({"type": "EndTurn", "combatant_id": "orc"})
+        # her other shot, into the melee: 6 + 9 - 2 = 13 misses; Kael, near its path, fails his save 10 vs 13
+        assert await player("mira", {"type": "NovusResolve", "dice": [3, 3]}) == ["NovusAttackRolled"]
+        saved = await player("kael", {"type": "NovusRollStraySave", "dice": [2, 3]})
+        assert saved == ["NovusStraySaveRolled", "NovusDamaged", "NovusActionsResolved"]
+        await player("mira", {"type": "EndTurn"})
+
+        # round 2: Kael charges, mounted; Mira's second shot waits for the end of the round
+        await gm({"type": "NovusSetMounted", "combatant_id": "kael", "trained": True})
+        plain = {"kind": "attack", "target": "orc", "weapon": "Bow"}
+        await player("mira", {"type": "NovusDeclare", "actions": [plain, plain]})
+        await gm({"type": "NovusDeclare", "combatant_id": "orc",
+                  "actions": [{"kind": "attack", "target": "kael", "weapon": "Axe"}]})
+        await player("kael", {"type": "NovusDeclare", "actions": [
+            {"kind": "mounted_charge", "target": "orc", "weapon": "Broadsword", "pace": 2}]})
+        charge = await command(client, enc, {"type": "NovusResolve", "combatant_id": "kael", "dice": [7, 7, 6, 5]},
+                               **tokens["kael"])
+        assert [e["type"] for e in charge["events"]] == ["NovusRidingRolled", "NovusAttackRolled", "NovusDamaged",
+                                                         "NovusActionsResolved"]
+        assert charge["events"][1]["data"]["charge_damage"] == 30 and charge["events"][1]["data"]["damage"] == 38
+        await player("kael", {"type": "EndTurn"})
+        await gm({"type": "NovusResolve", "combatant_id": "orc"})  # helpless: nothing
+        await gm({"type": "EndTurn", "combatant_id": "orc"})
+        assert await player("mira", {"type": "NovusResolve", "dice": [4, 4]}) == [
+            "NovusAttackRolled", "NovusDamaged", "NovusActionsResolved"]
+        refused = await command(client, enc, {"type": "EndTurn", "combatant_id": "mira"}, expect=422, **tokens["mira"])
+        assert refused["code"] == "novus_end_of_round_attacks"
+        assert await player("mira", {"type": "NovusResolve", "dice": [2, 2]}) == [
+            "NovusAttackRolled", "NovusDamaged", "NovusLateAttacksResolved"]
+        await player("mira", {"type": "EndTurn"})
+        state = (await client.get(f"/encounters/{enc}")).json()
+        assert state["round"] == 3 and state["rules"]["hits_lost"] == {"orc": 8 + 38 + 11 + 7, "kael": 7}
+
+        told = (await client.get(f"/encounters/{enc}/log", params={"format": "text"})).text
+        assert "Kael acts on the held actions: an attack on the Orc with Broadsword (4 AP)." in told
+        assert "Mira's Opportunity Attack on the Orc with Brawling" in told
+        assert "Kael, near the path of Mira's missed shot, saves vs Spd" in told
+        assert "Mira's remaining attacks are made." in told
+
+        rows = await conn.fetch("SELECT type, schema_version, data::text AS data FROM events "
+                                "WHERE encounter_id = $1 ORDER BY version", uuid.UUID(enc))
+        replayed = RULESET.replay([RULESET.decode_event(r["type"], r["schema_version"], r["data"]) for r in rows])
+        assert msgspec.json.decode(msgspec.json.encode(RULESET.shown(replayed))) == state
