@@ -20,7 +20,7 @@ HASTED_AP = 10
 
 Kind = Literal[
     "attack", "dodge", "move", "run", "draw_weapon", "perception", "get_up", "cast_spell", "counterspell",
-    "instant_spell", "concentration", "multiple_weapon_attacks", "mounted_charge", "reload_sling_bow", "reload_light_crossbow",
+    "instant_spell", "concentration", "multiple_weapon_attacks", "mounted_charge", "block", "reload_sling_bow", "reload_light_crossbow",
     "reload_heavy_crossbow", "gm_action", "disengage", "set_initiative", "reroll_initiative",
 ]
 CalledShot = Literal["arm", "leg", "head"]
@@ -57,6 +57,7 @@ FIXED: dict[str, int] = {
     "disengage": 1,  # Disengaging: "spend 1 AP for Disengaging and then move out ... by spending other, additional AP"
     "set_initiative": 2,  # Set Initiative: "use 2 AP of his available activity in a round"
     "reroll_initiative": 4,  # Reroll Initiative: "using 4 AP of that round"
+    "block": 3,  # N19: "Basic Block: 3 AP; may be cancelled into"
 }
 ATTACK_AP: dict[str, int] = {"tiny": 3, "small": 3, "medium": 4, "large": 5, "huge": 5}
 MISSILE_AP = 2

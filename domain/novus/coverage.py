@@ -34,7 +34,9 @@ SECTIONS = [
          "several attacks is made.",
          "Ours: cancelling is done in the resolve phase (declarations are all made by then); the cancelled "
          "actions' AP are returned and the replacement's spent.",
-         "Not yet: the Block (its roll against TN 10 + the foe's AB)."),
+         "A Block (3 AP, N19), declared or cancelled into, stops the next melee attack on the character this "
+         "round if 2d10 + its AB (less what it shifts to DEF) reaches TN 10 + the attack's AB.",
+         "Ours: a Block stops one attack; it is tried on the first melee attack that comes."),
     _row("Control Zone (CZ)", "partial", "An attack's position: front, flank (+2) or rear (+4), named by the attacker; "
          "a move names the Control Zones it enters or crosses (through) and leaves (leaves).",
          "Not yet: the Control Zone's size (10' Large, 15' Huge): positions are not tracked, the move names them."),

@@ -248,7 +248,26 @@ class AttackRolled(Event, tag="NovusAttackRolled"):
     stray_near: list[CombatantId] = []  # a missed shot into melee: who must save vs Spd, closest first
     charge: bool = False  # a Mounted Charge
     first: bool = False  # a longer weapon's attack in a Mounted Charge, "first, regardless of initiative order"
+    blocked: bool = False  # stopped by the target's Block: no roll against DEF
     charge_damage: int = 0  # "an extra amount of damage equal to 15 times the pace of his mount"
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return list(self.dice)
+
+
+class BlockRolled(Event, tag="NovusBlockRolled"):
+    """A Basic Block (N19): "roll your AB against TN 10 + the foe's AB. Both sides count only the AB
+    not shifted to DEF"; ``stopped``: the attack is stopped."""
+
+    combatant_id: CombatantId
+    attacker: CombatantId
+    dice: list[DieRoll]
+    rolled: int
+    nova: bool
+    attack_bonus: SheetValue[int, "combatant_id"]
+    total: SheetValue[int, "combatant_id"]
+    tn: SheetValue[int, "attacker"]
+    stopped: bool
 
     def dice_rolled(self) -> list[DieRoll]:
         return list(self.dice)
@@ -351,5 +370,5 @@ class SaveRolled(Event, tag="NovusSaveRolled"):
         return list(self.dice)
 
 
-EVENTS = (RulesSet, HasteSet, MountedSet, RidingRolled, SurpriseSet, ActionsDeclared, ActionHeld, HeldActionsTaken, ActionsCancelled, AttackRolled, BoonsSpent, Damaged,
+EVENTS = (RulesSet, HasteSet, MountedSet, RidingRolled, SurpriseSet, ActionsDeclared, ActionHeld, HeldActionsTaken, ActionsCancelled, AttackRolled, BlockRolled, BoonsSpent, Damaged,
           Healed, ActionTaken, ActionsResolved, LateAttacksResolved, LateAttacksCancelled, InitiativeRerolled, StraySaveRolled, SaveRolled)

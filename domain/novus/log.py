@@ -10,7 +10,7 @@ from domain.core.log import Sentence, count, listed
 KINDS = {
     "attack": "an attack", "dodge": "a Dodge", "move": "a move", "run": "a run", "draw_weapon": "drawing a weapon",
     "perception": "a Perception roll", "get_up": "getting up", "cast_spell": "casting a spell",
-    "counterspell": "a Counterspell", "instant_spell": "an Instantaneous spell", "concentration": "Concentration",
+    "counterspell": "a Counterspell", "block": "a Block", "instant_spell": "an Instantaneous spell", "concentration": "Concentration",
     "multiple_weapon_attacks": "attacks with several weapons", "reload_sling_bow": "reloading a sling or bow",
     "reload_light_crossbow": "reloading a light crossbow", "reload_heavy_crossbow": "reloading a heavy crossbow",
     "gm_action": "an action", "disengage": "Disengaging", "set_initiative": "Set Initiative",
@@ -66,6 +66,9 @@ def _attack(d: Any, s: Any) -> str:
     oa = "Opportunity Attack" if d.get("opportunity") else "Mounted Charge" if d.get("charge") else "attack"
     head = (f"{s.Whose(d.get('combatant_id'))} {oa} on {s.who(d.get('target'))} with {d.get('weapon')}{shot}: "
             f"{_dice(d)}{ab}{total} against DEF{defence}")
+    if d.get("blocked"):
+        return (f"{s.Whose(d.get('combatant_id'))} attack on {s.who(d.get('target'))} with {d.get('weapon')} "
+                "is blocked.")
     if not d.get("hit"):
         return f"{head}: a miss."
     base = f"Base Damage {d['base_damage']}" if "base_damage" in d else "its Base Damage"
@@ -78,6 +81,14 @@ def _attack(d: Any, s: Any) -> str:
             text += f", and {d['head_boon_points']} more on Boons that impair judgement or consciousness"
         text += "."
     return text
+
+
+def _block(d: Any, s: Any) -> str:
+    ab = f" + {d['attack_bonus']} = {d['total']}" if "total" in d else ""
+    tn = f" {d['tn']}" if "tn" in d else ""
+    outcome = "stops the attack" if d.get("stopped") else "fails to stop it"
+    return (f"{s.Who(d.get('combatant_id'))} blocks {s.whose(d.get('attacker'))} attack: {_dice(d)}{ab} against "
+            f"TN 10 + its AB{tn}: {outcome}.")
 
 
 def _boons(d: Any, s: Any) -> str:
@@ -163,6 +174,7 @@ SENTENCES: dict[str, Sentence] = {
                                            + f" ({d.get('ap')} AP)."),
     "NovusAttackRolled": _attack,
     "NovusBoonsSpent": _boons,
+    "NovusBlockRolled": _block,
     "NovusDamaged": _damaged,
     "NovusHealed": lambda d, s: (f"{s.Who(d.get('combatant_id'))} is healed {d.get('amount')}"
                                  + (f": {d['hit_points']} Hit Points." if "hit_points" in d else ".")),

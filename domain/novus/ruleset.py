@@ -21,7 +21,7 @@ from domain.core.dice import Dice
 from domain.core.encounter import (
     Combatant, CombatantRemoved, Command, EncounterState, Event, InitiativeRoll, InitiativeRolled, TurnOrderSet,
 )
-from domain.core.errors import RuleViolation
+from domain.core.errors import CODES, RuleViolation
 from domain.core.initiative import Entry, order_descending
 from domain.core.log import Sentence
 from domain.core.pending import Choice, Decision, Refusal
@@ -36,7 +36,7 @@ from domain.novus.data import DEFAULT_DATA, NovusData
 from domain.novus.dice import boon_points, roll_2d10, save_bonus, succeeds
 from domain.novus.events import (
     COMMANDS, EVENTS, ActionsCancelled, ActionsDeclared, ActionsResolved, LateAttacksCancelled, LateAttacksResolved,
-    ActionTaken, AttackRolled, BoonsSpent, ActHeld, ActionHeld, HeldActionsTaken, Hold, RollStraySave, StraySaveRolled,
+    ActionTaken, AttackRolled, BlockRolled, BoonsSpent, ActHeld, ActionHeld, HeldActionsTaken, Hold, RollStraySave, StraySaveRolled,
     Cancel, Damaged, Declare, Harm, HasteSet, Heal, Healed, MountedSet, RidingRolled, SetMounted, InitiativeRerolled, Resolve, RollSave, RulesSet,
     SaveRolled, SetHaste, SetNovusRules, SetSurprised, SpendBoons, SurpriseSet,
 )
@@ -63,7 +63,7 @@ OPPORTUNITY = "opportunity attack"
 STRAY = Refusal(code="novus_stray_save_due", message=OWN_CODES["novus_stray_save_due"])
 WAITS = Refusal(code="novus_waits_for_reactions", message=OWN_CODES["novus_waits_for_reactions"])
 ATTACKS = ("attack", "mounted_charge")
-CANCEL_KINDS = ("attack", "move", "run", "instant_spell", "counterspell", "dodge")
+CANCEL_KINDS = ("attack", "move", "run", "instant_spell", "counterspell", "dodge", "block")
 
 
 class Declaration(msgspec.Struct, frozen=True, kw_only=True):
@@ -156,7 +156,10 @@ class NovusRules(msgspec.Struct, kw_only=True):
     stray: StrayShot | None = None
     mounted: dict[CombatantId, Mount] = msgspec.field(default_factory=dict)
     riding: dict[CombatantId, bool] = msgspec.field(default_factory=dict)  # this round's Riding roll: made?
-    late_dodge: list[CombatantId] = msgspec.field(default_factory=list)  # a Dodge performed on cancelling  # a missed shot into melee waiting for the Saves of those near its path
+    late_dodge: list[CombatantId] = msgspec.field(default_factory=list)  # a Dodge performed on cancelling
+    blocks_used: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # Blocks made this round
+    # in a view without the hidden (a player's): one of them moves now in this phase, unseen
+    unseen_mover: bool = False  # a missed shot into melee waiting for the Saves of those near its path
     attacked: list[CombatantId] = msgspec.field(default_factory=list)  # who has made an attack this round
     disengaged: list[CombatantId] = msgspec.field(default_factory=list)  # who Disengaged this round
 
@@ -247,7 +250,7 @@ class Novus(Ruleset):
         state = replace(state, rules=replace(r, rolled_ip=rolled))
         ip = {cid: self.ip_for(state, cid, state.round) for cid in state.combatants}
         fresh = replace(rules(state), ip=ip, declared={}, resolved=[], carried={}, boost={}, holding=[], window=None,
-                        attacked=[], disengaged=[], riding={}, late_dodge=[],
+                        attacked=[], disengaged=[], riding={}, late_dodge=[], blocks_used={},
                         boons_due=None, position=PhasePosition())
         state = replace(state, rules=fresh)
         declarers = [cid for cid in state.order if self.may_act(state, cid)]
@@ -378,7 +381,7 @@ class Novus(Ruleset):
                 r.window, "An Opportunity Attack (it counts as your attack for the round), or pass.")]
         phase = PHASES.current(r.position)
         mover = PHASES.mover(r.position, self._ranked(state))
-        if phase is None or mover is None:
+        if phase is None or mover is None or (r.unseen_mover and phase.name != "resolve"):
             return []
         if phase.name == "declare":
             return [Decision(id=f"declare:{state.round}:{mover}", kind="declare", combatant_id=mover,
@@ -521,8 +524,15 @@ class Novus(Ruleset):
 
     # ----------------------------------------------------- declaring
 
+    @staticmethod
+    def _not_unseen(state: EncounterState) -> None:
+        """In a view without the hidden, refuse a move as the whole fight does while a hidden one moves."""
+        if rules(state).unseen_mover:
+            raise RuleViolation("not_your_move", CODES["not_your_move"])
+
     def _declare(self, state: EncounterState, cmd: Declare) -> list[Event]:
         r = rules(state)
+        self._not_unseen(state)
         c = self.combatant(state, cmd.combatant_id)
         PHASES.check_move(r.position, "declare", c.id, self._ranked(state), c.name)
         if cmd.actions and not self.may_act(state, c.id):
@@ -590,6 +600,11 @@ class Novus(Ruleset):
                 raise RuleViolation("novus_bad_action", "Both hands: a one-handed melee weapon, not in the off-hand.")
             if a.improvised and weapon is None:
                 raise RuleViolation("novus_bad_action", "An improvised weapon names the weapon it most resembles.")
+        for n in a.near:
+            if n == c.id or n not in state.combatants:
+                raise RuleViolation("novus_not_a_target", "Those near a shot's path are others in the fight.")
+        if a.near and not a.into_melee:
+            raise RuleViolation("novus_bad_action", "Only a shot into melee names those near its path.")
         if a.through or a.leaves:
             if a.kind not in ("move", "run"):
                 raise RuleViolation("novus_bad_action", "Only a move enters, crosses or leaves a Control Zone.")
@@ -641,7 +656,8 @@ class Novus(Ruleset):
         c = self.combatant(state, cmd.combatant_id)
         phase = self.phase(state)
         declared = r.declared.get(c.id)
-        if phase == "declare" and declared is None and PHASES.mover(r.position, self._ranked(state)) == c.id:
+        if phase == "declare" and declared is None and not r.unseen_mover \
+                and PHASES.mover(r.position, self._ranked(state)) == c.id:
             return ActionHeld(combatant_id=c.id)
         if phase in ("declare", "resolve") and declared is not None and not declared.done and c.id not in r.resolved:
             return ActionHeld(combatant_id=c.id, refund=declared.ap, lost=min(1, held(c).get(AP, 0) + declared.ap))
@@ -721,6 +737,7 @@ class Novus(Ruleset):
         r = rules(state)
         late = self.phase(state) == "end of round"
         if late:
+            self._not_unseen(state)
             c = self.combatant(state, cmd.combatant_id)
             PHASES.check_move(r.position, "end of round", c.id, self._ranked(state), c.name)
         else:
@@ -974,11 +991,43 @@ class Novus(Ruleset):
             return []
         return self._roll_attack(state, foe.id, counter, dice, False, False, first=True)
 
+    def _blocks_left(self, state: EncounterState, cid: str) -> int:
+        """A Block declared (or performed on cancelling) this round stops one attack, tried at once."""
+        r = rules(state)
+        d = r.declared.get(cid)
+        have = sum(a.kind == "block" for a in d.actions) if d is not None else 0
+        return have - r.blocks_used.get(cid, 0) if self.may_act(state, cid) else 0
+
+    def block_bonus(self, state: EncounterState, cid: str) -> int:
+        """The blocker's AB: its melee weapon's skill (Brawling without one), less what it shifted to
+        DEF ("any amount shifted to DEF when performing a Block or Parry comes off the character's AB")."""
+        c = state.combatants[cid]
+        d = rules(state).declared.get(cid)
+        weapon = c.sheet.weapon(d.defensive_weapon) if d is not None and d.defensive_weapon else None
+        weapon = weapon or next((w for w in c.sheet.weapons if w.kind == "melee"), None)
+        return c.sheet.attack_bonus(weapon) - (d.defensive if d is not None else 0)
+
     def _roll_attack(self, state: EncounterState, cid: str, a: Action, dice: Dice, instead: bool,
                      opportunity: bool, first: bool = False) -> list[Event]:
         assert a.target is not None
         c, t = state.combatants[cid], state.combatants[a.target]
         ab = self.attack_bonus(state, cid, a, instead)
+        weapon = c.sheet.weapon(a.weapon)
+        if self._blocks_left(state, t.id) > 0 and (weapon is None or weapon.kind != "missile"):
+            # N19: "roll your AB against TN 10 + the foe's AB"
+            blocking = roll_2d10(dice, "block", t.id)
+            bab = self.block_bonus(state, t.id)
+            tn = 10 + ab
+            block = BlockRolled(combatant_id=t.id, attacker=cid, dice=list(blocking.dice), rolled=blocking.total,
+                                nova=blocking.nova, attack_bonus=bab, total=blocking.total + bab, tn=tn,
+                                stopped=succeeds(blocking.total + bab, tn))
+            if block.stopped:
+                return [block, AttackRolled(
+                    combatant_id=cid, target=t.id, weapon=weapon.name if weapon else "Brawling", dice=[], rolled=0,
+                    nova=False, attack_bonus=ab, total=ab, defence=self.defence(state, t.id), hit=False,
+                    called_shot=a.called_shot, instead=instead, opportunity=opportunity,
+                    charge=a.kind == "mounted_charge", first=first, blocked=True)]
+            return [block, *self._roll_attack(self.evolve(state, block), cid, a, dice, instead, opportunity, first)]
         roll = roll_2d10(dice, "attack", cid)
         total = roll.total + ab
         defence = self.defence(state, t.id, against_charge=a.kind == "mounted_charge")
@@ -1210,6 +1259,8 @@ class Novus(Ruleset):
                 r = replace(r, rolled_ip={**r.rolled_ip, cid: event.roll.total}, reroll=[c for c in r.reroll if c != cid])
             case SaveRolled():
                 return state
+            case BlockRolled():
+                r = replace(r, blocks_used={**r.blocks_used, event.combatant_id: r.blocks_used.get(event.combatant_id, 0) + 1})
             case _:
                 return super().evolve_action(state, event)
         return replace(state, rules=r)
@@ -1269,6 +1320,7 @@ class Novus(Ruleset):
 
         declared = {k: replace(v, actions=[a for a in v.actions if a.target not in hidden])
                     for k, v in r.declared.items() if k not in hidden}
+        real_mover = PHASES.mover(r.position, self._ranked(state)) if state.status == "active" else None
         due = r.boons_due
         if due is not None and (due.attacker in hidden or due.target in hidden):
             due = None
@@ -1288,8 +1340,9 @@ class Novus(Ruleset):
             boost=keep(r.boost), posture=keep(r.posture), dazed=keep(r.dazed),
             prone=[c for c in r.prone if c not in hidden], limb_hits=keep(r.limb_hits),
             limb_damage=keep(r.limb_damage), dead=[c for c in r.dead if c not in hidden], boons_due=due,
+            unseen_mover=real_mover in hidden,
             holding=[c for c in r.holding if c not in hidden], window=window, stray=stray, mounted=keep(r.mounted),
-            riding=keep(r.riding), late_dodge=[c for c in r.late_dodge if c not in hidden],
+            riding=keep(r.riding), late_dodge=[c for c in r.late_dodge if c not in hidden], blocks_used=keep(r.blocks_used),
             attacked=[c for c in r.attacked if c not in hidden], disengaged=[c for c in r.disengaged if c not in hidden])
 
     # ---------------------------------------------------------- what it tells

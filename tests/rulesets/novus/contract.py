@@ -14,7 +14,7 @@ from domain.core.ruleset import Ruleset
 from domain.novus.sheet import STATS
 from tests.contract.walk import Walk
 
-KINDS = ("dodge", "move", "run", "draw_weapon", "perception", "get_up", "cast_spell", "counterspell",
+KINDS = ("dodge", "block", "move", "run", "draw_weapon", "perception", "get_up", "cast_spell", "counterspell",
          "reload_heavy_crossbow", "set_initiative", "reroll_initiative", "disengage")
 
 

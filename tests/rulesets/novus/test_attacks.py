@@ -333,3 +333,22 @@ def test_a_missed_shot_into_melee_makes_those_near_its_path_save_vs_spd_closest_
     failed, damaged, resolved = f.send(RollStraySave(combatant_id="bran", dice=[2, 3]))  # 5 + 5 = 10: failed by 4
     assert not failed.passed and failed.damage == (6 + 0) + 4 - 4 and damaged.damage == 6
     assert types([resolved]) == ["NovusActionsResolved"] and f.rules.stray is None
+
+
+def test_a_block_rolls_ab_against_10_plus_the_foes_ab_and_a_cancel_may_go_into_one() -> None:
+    """N19: "Basic Block: 3 AP; may be cancelled into; roll your AB against TN 10 + the foe's AB. Both sides
+    count only the AB not shifted to DEF"; Cancelling: "Perform a Dodge, Block or similar Combat Move"."""
+    from domain.novus.actions import Action
+    from domain.novus.events import BlockRolled
+    f = started(initiative=(2, 2, 9, 9))  # the Orc (19) resolves first
+    f.declare("kael", attack("orc", "Broadsword"))
+    f.declare("orc", attack("kael", "Axe"))
+    f.send(Cancel(combatant_id="kael", instead=[Action(kind="block")]))
+    block, rolled = f.resolve("orc", [9, 8])[:2]  # Kael: 17 + 7 = 24 against TN 10 + 5 = 15: stopped
+    assert isinstance(block, BlockRolled) and (block.total, block.tn, block.stopped) == (24, 15, True)
+    assert rolled.blocked and not rolled.hit and f.hp("kael") == 40
+    g = started(initiative=(2, 2, 9, 9))
+    g.declare("kael", {"kind": "block"}, defensive=4, defensive_weapon="Broadsword")
+    g.declare("orc", attack("kael", "Axe"))
+    block, rolled, *_ = g.resolve("orc", [5, 5, 9, 9])  # 10 + 7 - 4 = 13 < 15: the Axe swings on, 18 + 5 = 23
+    assert (block.attack_bonus, block.stopped) == (3, False) and rolled.hit and rolled.defence == 18
