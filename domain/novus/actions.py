@@ -90,6 +90,12 @@ class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tr
     # firing into melee: the others within 5' of the path of the attack, the closest to the attacker first
     near: list[CombatantId] = []
     pace: int = 2  # a Mounted Charge: the multiple of the mount's pace (2x, 3x, 4x)
+    # Multiple Attacks from High Skill: the other foes attacked (one a further attack; a foe again: the
+    # same id again), and the Attack Bonus of each attack, the first's first ("in whatever split the
+    # player desires"); ``share``: that AB, on each attack once declared (the ruleset sets it)
+    more_targets: list[CombatantId] = []
+    split: list[int] = []
+    share: int | None = None
 
 
 def attack_ap(sheet: NovusSheet, action: Action) -> int:

@@ -7,12 +7,8 @@ from __future__ import annotations
 from domain.core.coverage import Section
 from domain.novus.actions import TABLE
 
-
 def _row(heading: str, support: str, how: str, *readings: str) -> Section:
     return Section(heading=heading, support=support, how=how, chapter="combat", readings=list(readings))  # type: ignore[arg-type]
-
-
-_NOT_YET = "Not yet in the engine (issue 21's later steps); the GM runs it by hand with NovusHarm, NovusRollSave and Retcon."
 
 SECTIONS = [
     _row("Combat Move Name (#)", "partial", "Combat Moves known are listed on the sheet (combat_moves); the Basic Dodge "
@@ -76,7 +72,12 @@ SECTIONS = [
          "mounted foes AB and DEF 0 with Mounted Combat I, else -5 and -5; against foes on foot -2 AB and -3 DEF, else "
          "-7 and -8; each mounted attack 2 more AP, 1 with Mounted Combat II.",
          "Ours: with attacks on several foes the worst DEF modifier stands for the round."),
-    _row("Multiple Attacks from High Skill", "not covered", _NOT_YET),
+    _row("Multiple Attacks from High Skill", "enforced", "An attack with more_targets (one more attack each; a foe "
+         "again for a second attack on it) and split (each attack's AB): at most one more attack per 10 points of the "
+         "melee skill's total bonus; the AB split is the skill's less 4 an extra attack, 2 an extra foe and the "
+         "Fighting Defensively shift, and must be shared out whole; refused with Advanced Combat Training or Two "
+         "Weapon Combo. The first attack is made at one's IP, the rest at the end of the round.",
+         "Ours: the attacks take the AP of one Basic Melee Attack with the weapon (the text gives no cost)."),
     _row("Multiple Attacks in 1 Round", "enforced", "Several attacks declared (Hasted, or small costs): the first at "
          "one's IP with the other actions, the rest in an end-of-round phase (highest IP first) that the round "
          "waits for; once the first is made NovusCancel may only cancel the remaining attacks."),

@@ -159,7 +159,9 @@ class NovusRules(msgspec.Struct, kw_only=True):
     late_dodge: list[CombatantId] = msgspec.field(default_factory=list)  # a Dodge performed on cancelling
     blocks_used: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # Blocks made this round
     # in a view without the hidden (a player's): one of them moves now in this phase, unseen
-    unseen_mover: bool = False  # a missed shot into melee waiting for the Saves of those near its path
+    unseen_mover: bool = False
+    unseen_waits: tuple[str, ...] = ()  # and what of theirs the fight waits for (the refusals' codes)
+    pending_shift: tuple[int, str | None] | None = None  # the Fighting Defensively of a declaration being checked  # a missed shot into melee waiting for the Saves of those near its path
     attacked: list[CombatantId] = msgspec.field(default_factory=list)  # who has made an attack this round
     disengaged: list[CombatantId] = msgspec.field(default_factory=list)  # who Disengaged this round
 
@@ -491,7 +493,7 @@ class Novus(Ruleset):
         match command:
             case SpendBoons():
                 return self._spend_boons(state, command, dice)
-        if r.boons_due is not None:  # "They must be spent at once"
+        if r.boons_due is not None or "novus_boons_due" in r.unseen_waits:  # "They must be spent at once"
             raise RuleViolation("novus_boons_due", OWN_CODES["novus_boons_due"])
         match command:
             case Declare():
@@ -511,9 +513,9 @@ class Novus(Ruleset):
                 return [closed, *self._continue(self.evolve(state, closed), dice)]
         if isinstance(command, RollStraySave):
             return self._stray_save(state, command, dice)
-        if r.stray is not None:
+        if r.stray is not None or "novus_stray_save_due" in r.unseen_waits:
             raise RuleViolation("novus_stray_save_due", OWN_CODES["novus_stray_save_due"])
-        if r.window is not None and not r.window.settled:
+        if (r.window is not None and not r.window.settled) or "novus_waits_for_reactions" in r.unseen_waits:
             raise RuleViolation("novus_waits_for_reactions", OWN_CODES["novus_waits_for_reactions"])
         match command:
             case Hold():
@@ -524,17 +526,19 @@ class Novus(Ruleset):
 
     # ----------------------------------------------------- declaring
 
-    @staticmethod
-    def _not_unseen(state: EncounterState) -> None:
-        """In a view without the hidden, refuse a move as the whole fight does while a hidden one moves."""
-        if rules(state).unseen_mover:
+    def _check_move(self, state: EncounterState, phase: str, c: Combatant) -> None:
+        """Core's check of whose move it is in ``phase``; in a view without the hidden, refused as the
+        whole fight refuses it while a hidden one moves (the phase's name checked first, as core does)."""
+        r = rules(state)
+        now = PHASES.current(r.position)
+        if r.unseen_mover and now is not None and now.name == phase:
             raise RuleViolation("not_your_move", CODES["not_your_move"])
+        PHASES.check_move(r.position, phase, c.id, self._ranked(state), c.name)
 
     def _declare(self, state: EncounterState, cmd: Declare) -> list[Event]:
         r = rules(state)
-        self._not_unseen(state)
         c = self.combatant(state, cmd.combatant_id)
-        PHASES.check_move(r.position, "declare", c.id, self._ranked(state), c.name)
+        self._check_move(state, "declare", c)
         if cmd.actions and not self.may_act(state, c.id):
             raise RuleViolation("novus_cannot_act", f"{c.name} cannot act this round: only an empty declaration.")
         self._check_declaration(state, c, cmd.actions, cmd.defensive, cmd.defensive_weapon)
@@ -553,6 +557,7 @@ class Novus(Ruleset):
 
     def _check_declaration(self, state: EncounterState, c: Combatant, actions: Sequence[Action], defensive: int,
                            defensive_weapon: str | None) -> None:
+        state = replace(state, rules=replace(rules(state), pending_shift=(defensive, defensive_weapon)))
         r = rules(state)
         kinds = [a.kind for a in actions]
         for a in actions:
@@ -615,6 +620,10 @@ class Novus(Ruleset):
             pass
         elif a.target is not None or a.called_shot or a.two_hands or a.off_hand or a.into_melee or a.improvised:
             raise RuleViolation("novus_bad_action", f"Only an attack has a target, a Called Shot or a hand ({a.kind}).")
+        if a.share is not None:
+            raise RuleViolation("novus_bad_action", "An attack's share of the AB comes from its split.")
+        if a.more_targets or a.split:
+            self._check_high_skill(state, c, a)
         if a.kind == "mounted_charge":
             if c.id not in r.mounted:
                 raise RuleViolation("novus_not_mounted", f"{c.name} is not mounted: no Mounted Charge.")
@@ -627,6 +636,51 @@ class Novus(Ruleset):
         if a.kind == "gm_action" and r.data.action(a.name) is None:
             raise RuleViolation("novus_unknown_action", f"“{a.name}” is not one of this encounter's Simple or Complex "
                                 f"actions ({', '.join(x.name for x in r.data.actions) or 'none'}).")
+
+    def _check_high_skill(self, state: EncounterState, c: Combatant, a: Action) -> None:
+        """"For every 10 points in a given skill's total bonus, the character gains the ability to make an
+        additional attack. The character's Attack Bonus receives a modifier of -4 for each attack beyond
+        the first, and a modifier of -2 for each foe beyond the first to be attacked ... The remaining
+        Attack Bonus is then divided between the individual attacks in whatever split the player desires
+        ... The Talent, Advanced Combat Training, supersedes this capability. This capability cannot be
+        used with combat styles or skills that grant multiple attacks (i.e. Two Weapon Combo)"."""
+        weapon = c.sheet.weapon(a.weapon)
+        skill = c.sheet.skill(weapon.skill) if weapon is not None else None
+        if a.kind != "attack" or weapon is None or weapon.kind == "missile" or skill is None:
+            raise RuleViolation("novus_bad_action", "Attacks from high skill are made with a melee Combat Skill.")
+        talents = c.sheet.talents
+        if talents.advanced_combat_training or talents.two_weapon_combo:
+            raise RuleViolation("novus_bad_action", "Advanced Combat Training supersedes attacks from high skill, "
+                                "and they cannot be used with a style that grants multiple attacks.")
+        count = 1 + len(a.more_targets)
+        if count > 1 + skill.bonus // 10:
+            raise RuleViolation("novus_bad_action", f"{skill.name} at {skill.bonus} allows {1 + skill.bonus // 10} "
+                                "attack(s): one more for every 10 points of its total bonus.")
+        for t in a.more_targets:
+            if t == c.id or t not in state.combatants or t in rules(state).dead:
+                raise RuleViolation("novus_not_a_target", f"{c.name}'s attacks need others in the fight.")
+        if len(a.split) != count or sum(a.split) != self.high_skill_ab(state, c, a):
+            raise RuleViolation("novus_bad_action", f"The {count} attacks split {self.high_skill_ab(state, c, a)} "
+                                "AB between them, one share each.")
+
+    def high_skill_ab(self, state: EncounterState, c: Combatant, a: Action) -> int:
+        """The AB the attacks split: the skill's, -4 an attack beyond the first, -2 a foe beyond the first;
+        "Any modifiers for Fighting Defensively are also subtracted from the Attack Bonus before the player
+        splits it" (the shift declared with it: see ``Declaration``)."""
+        weapon = c.sheet.weapon(a.weapon)
+        skill = c.sheet.skill(weapon.skill) if weapon is not None else None
+        foes = len({a.target, *a.more_targets})
+        count = 1 + len(a.more_targets)
+        return (skill.bonus if skill else 0) - 4 * (count - 1) - 2 * (foes - 1) - self._shift(state, c, a)
+
+    def _shift(self, state: EncounterState, c: Combatant, a: Action) -> int:
+        declared = rules(state).declared.get(c.id)
+        pending = rules(state).pending_shift
+        shift, weapon_name = (pending if pending is not None else
+                              ((declared.defensive, declared.defensive_weapon) if declared else (0, None)))
+        shifted = c.sheet.weapon(weapon_name) if weapon_name else None
+        weapon = c.sheet.weapon(a.weapon)
+        return shift if shifted is not None and weapon is not None and shifted.skill == weapon.skill else 0
 
     def _check_instead(self, state: EncounterState, c: Combatant, instead: Sequence[Action],
                        not_at: str | None, code: str) -> None:
@@ -737,9 +791,8 @@ class Novus(Ruleset):
         r = rules(state)
         late = self.phase(state) == "end of round"
         if late:
-            self._not_unseen(state)
             c = self.combatant(state, cmd.combatant_id)
-            PHASES.check_move(r.position, "end of round", c.id, self._ranked(state), c.name)
+            self._check_move(state, "end of round", c)
         else:
             c = self.require_turn(state, cmd.combatant_id)
             PHASES.check_move(r.position, "resolve", c.id, self._ranked(state), c.name)
@@ -886,11 +939,11 @@ class Novus(Ruleset):
         c = state.combatants[cid]
         sheet = c.sheet
         weapon = sheet.weapon(a.weapon)
-        ab = sheet.attack_bonus(weapon)
+        ab = sheet.attack_bonus(weapon) if a.share is None else a.share
         if a.improvised:  # "either use his skill for that weapon or his Brawling attack bonus, whichever is higher"
             ab = max(ab, sheet.brawling) - 4
         declared = r.declared.get(cid)
-        if declared is not None and declared.defensive and weapon is not None:
+        if declared is not None and declared.defensive and weapon is not None and a.share is None:
             shifted = sheet.weapon(declared.defensive_weapon)
             if shifted is not None and shifted.skill == weapon.skill:
                 ab -= declared.defensive  # "For every 2 points subtracted from the character's Attack Bonus"
@@ -1149,7 +1202,7 @@ class Novus(Ruleset):
                 return replace(state, rules=replace(r, surprised=list(event.surprised)))
             case ActionsDeclared():
                 state = self.spent(state, event.combatant_id, AP, event.ap)
-                declared = Declaration(actions=list(event.actions), ap=event.ap, defensive=event.defensive,
+                declared = Declaration(actions=self._expanded(event.actions), ap=event.ap, defensive=event.defensive,
                                        defensive_weapon=event.defensive_weapon)
                 carried = {**r.carried, event.combatant_id: event.carried} if event.carried else r.carried
                 r = replace(r, declared={**r.declared, event.combatant_id: declared}, carried=carried,
@@ -1164,7 +1217,7 @@ class Novus(Ruleset):
             case HeldActionsTaken():
                 state = self.spent(state, event.combatant_id, AP, event.ap)
                 r = replace(r, declared={**r.declared, event.combatant_id: Declaration(
-                    actions=list(event.actions), ap=event.ap, defensive=event.defensive,
+                    actions=self._expanded(event.actions), ap=event.ap, defensive=event.defensive,
                     defensive_weapon=event.defensive_weapon)},
                     holding=[c for c in r.holding if c != event.combatant_id])
             case ActionsCancelled():
@@ -1282,6 +1335,18 @@ class Novus(Ruleset):
         return bool(d and any(a.improvised and a.target == event.target for a in d.actions))
 
     @staticmethod
+    def _expanded(actions: Sequence[Action]) -> list[Action]:
+        """Attacks from high skill, one attack each, with its share of the AB (the first at one's IP)."""
+        out: list[Action] = []
+        for a in actions:
+            if not a.split:
+                out.append(a)
+                continue
+            for target, share in zip([a.target, *a.more_targets], a.split, strict=True):
+                out.append(replace(a, target=target, more_targets=[], split=[], share=share))
+        return out
+
+    @staticmethod
     def _spend_an_attack(r: NovusRules, cid: str) -> NovusRules:
         """An Opportunity Attack takes one of the attacks the character declared and has not made:
         the first (if none is made yet), else the last of those left for the end of the round."""
@@ -1341,6 +1406,10 @@ class Novus(Ruleset):
             prone=[c for c in r.prone if c not in hidden], limb_hits=keep(r.limb_hits),
             limb_damage=keep(r.limb_damage), dead=[c for c in r.dead if c not in hidden], boons_due=due,
             unseen_mover=real_mover in hidden,
+            unseen_waits=tuple(code for code, kept, real in (
+                ("novus_boons_due", due, r.boons_due), ("novus_stray_save_due", stray, r.stray),
+                ("novus_waits_for_reactions", window, r.window if r.window is not None and not r.window.settled
+                 else None)) if real is not None and kept is None),
             holding=[c for c in r.holding if c not in hidden], window=window, stray=stray, mounted=keep(r.mounted),
             riding=keep(r.riding), late_dodge=[c for c in r.late_dodge if c not in hidden], blocks_used=keep(r.blocks_used),
             attacked=[c for c in r.attacked if c not in hidden], disengaged=[c for c in r.disengaged if c not in hidden])

@@ -22,7 +22,7 @@ def sheet(rng: random.Random, npc: bool) -> dict[str, Any]:
     return {
         "stats": {s: {"value": rng.randint(6, 20), "bonus": rng.randint(-1, 3)} for s in STATS},
         "hit_points": rng.randint(8, 40),
-        "skills": [{"name": "Sword", "ranks": rng.randint(0, 12), "bonus": rng.randint(2, 14), "melee": True},
+        "skills": [{"name": "Sword", "ranks": rng.randint(0, 12), "bonus": rng.randint(2, 24), "melee": True},
                    {"name": "Bow", "ranks": rng.randint(0, 6), "bonus": rng.randint(0, 8)}],
         "weapons": [{"name": "Sword", "size": rng.choice(["small", "medium", "large"]), "dr": rng.randint(5, 10),
                      "skill": "Sword"},
@@ -43,6 +43,9 @@ def _action(rng: random.Random, others: list[str]) -> dict[str, Any]:
                 "called_shot": rng.choice([None, None, "arm", "leg", "head"]), "off_hand": rng.random() < 0.1,
                 "position": rng.choice(["front", "flank", "rear"]), "into_melee": rng.random() < 0.3,
                 "near": rng.sample(others, k=min(len(others), 2))}
+    if others and rng.random() < 0.1:  # attacks from high skill, split as the walk likes (often refused)
+        return {"kind": "attack", "target": rng.choice(others), "weapon": "Sword", "more_targets": [rng.choice(others)],
+                "split": [rng.randint(-2, 6), rng.randint(-2, 6)]}
     if others and rng.random() < 0.15:
         return {"kind": "mounted_charge", "target": rng.choice(others), "weapon": rng.choice(["Sword", "Lance"]),
                 "pace": rng.randint(2, 4)}

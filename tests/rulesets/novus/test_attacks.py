@@ -352,3 +352,34 @@ def test_a_block_rolls_ab_against_10_plus_the_foes_ab_and_a_cancel_may_go_into_o
     g.declare("orc", attack("kael", "Axe"))
     block, rolled, *_ = g.resolve("orc", [5, 5, 9, 9])  # 10 + 7 - 4 = 13 < 15: the Axe swings on, 18 + 5 = 23
     assert (block.attack_bonus, block.stopped) == (3, False) and rolled.hit and rolled.defence == 18
+
+
+def test_high_skill_gives_an_attack_per_10_points_at_minus_4_each_and_minus_2_a_foe_split_as_the_player_likes() -> None:
+    """"For every 10 points in a given skill's total bonus, the character gains the ability to make an
+    additional attack. The character's Attack Bonus receives a modifier of -4 for each attack beyond the
+    first, and a modifier of -2 for each foe beyond the first to be attacked (i.e. making 1 attack each
+    against 2 foes results in a -6 to the character's Attack Bonus, 2 attacks against a single foe has only
+    a -4 modifier). The remaining Attack Bonus is then divided between the individual attacks in whatever
+    split the player desires. Any modifiers for Fighting Defensively are also subtracted from the Attack
+    Bonus before the player splits it ... The Talent, Advanced Combat Training, supersedes this capability"."""
+    master = sheet(skills=[{"name": "Broadsword", "ranks": 14, "bonus": 22, "melee": True}])
+    f = started(kael=master)
+    f.declare("orc", {"kind": "move"})
+    two = attack("orc", "Broadsword", more_targets=["orc"], split=[10, 8])  # 22 - 4 = 18
+    assert f.refused(_declare("kael", [attack("orc", "Broadsword", more_targets=["orc", "orc"], split=[6, 6, 6])])
+                     ).code == "novus_bad_action"  # 22 allows 3: ... 22 - 8 = 14, not 18
+    assert f.refused(_declare("kael", [attack("orc", "Broadsword", more_targets=["orc"], split=[10, 10])])
+                     ).code == "novus_bad_action"
+    assert f.refused(_declare("kael", [two], defensive=4, defensive_weapon="Broadsword")).code == "novus_bad_action"
+    [declared] = f.declare("kael", attack("orc", "Broadsword", more_targets=["orc"], split=[8, 6]),
+                           defensive=4, defensive_weapon="Broadsword")  # 22 - 4 - 4 = 14
+    assert declared.ap == 4 and f.ruleset.defence(f.state, "kael") == 15 + 2 + 2
+    first, *_ = f.resolve("kael", [5, 5])
+    assert first.attack_bonus == 8
+    f.end_turn("kael")
+    f.resolve("orc")
+    late = f.resolve("kael", [5, 5])
+    assert late[0].attack_bonus == 6 and types(late)[-1] == "NovusLateAttacksResolved"
+    g = started(kael={**master, "talents": {"advanced_combat_training": True}})
+    g.declare("orc", {"kind": "move"})
+    assert g.refused(_declare("kael", [two])).code == "novus_bad_action"
