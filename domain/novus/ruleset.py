@@ -42,6 +42,7 @@ from domain.novus.events import (
 )
 from domain.novus.odds import AttackOdds, AttackOddsQuery, attack_odds
 from domain.novus.sheet import SHIELD_DEF, NovusSheet
+from domain.novus.shown import VISIBLE, with_hits_shown
 
 replace = msgspec.structs.replace
 
@@ -161,7 +162,8 @@ class NovusRules(msgspec.Struct, kw_only=True):
     # in a view without the hidden (a player's): one of them moves now in this phase, unseen
     unseen_mover: bool = False
     unseen_waits: tuple[str, ...] = ()  # and what of theirs the fight waits for (the refusals' codes)
-    pending_shift: tuple[int, str | None] | None = None  # the Fighting Defensively of a declaration being checked  # a missed shot into melee waiting for the Saves of those near its path
+    pending_shift: tuple[int, str | None] | None = None
+    fate_points: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # earned by Nova Rolls (N1)  # the Fighting Defensively of a declaration being checked  # a missed shot into melee waiting for the Saves of those near its path
     attacked: list[CombatantId] = msgspec.field(default_factory=list)  # who has made an attack this round
     disengaged: list[CombatantId] = msgspec.field(default_factory=list)  # who Disengaged this round
 
@@ -181,6 +183,7 @@ class Novus(Ruleset):
     odds_query = AttackOddsQuery
     odds_answer = AttackOdds
     odds_operation_id = "getNovusAttackOdds"
+    visible_sheet_fields = VISIBLE  # what players and spectators see of an NPC: its state, not its Hit Points
 
     def odds(self, query: AttackOddsQuery) -> AttackOdds:
         """The exact chances of an attack: a hit, each number of Boon Points, a Nova Roll."""
@@ -1178,7 +1181,12 @@ class Novus(Ruleset):
     # ---------------------------------------------------------- evolve
 
     def evolve_action(self, state: EncounterState, event: Event) -> EncounterState:
-        return self._unstuck(self._evolve_novus(state, event))
+        state = self._unstuck(self._evolve_novus(state, event))
+        if getattr(event, "nova", False) is True:  # N1: "the character earns a Fate Point"
+            r = rules(state)
+            cid = event.combatant_id  # type: ignore[attr-defined]
+            state = replace(state, rules=replace(r, fate_points={**r.fate_points, cid: r.fate_points.get(cid, 0) + 1}))
+        return state
 
     def _evolve_novus(self, state: EncounterState, event: Event) -> EncounterState:
         r = rules(state)
@@ -1375,6 +1383,14 @@ class Novus(Ruleset):
 
     # ---------------------------------------------------------- who sees what
 
+    def shown(self, state: EncounterState) -> EncounterState:
+        """Each sheet with its Hit Points now, helpless, dead, prone, useless limbs and Fate Points."""
+        if not state.combatants or not isinstance(state.rules, NovusRules):
+            return state
+        hits = {cid: self.hit_points(state, cid) for cid in state.combatants}
+        useless = {cid: self.useless_limbs(state, cid) for cid in state.combatants}
+        return with_hits_shown(state, hits, useless)
+
     def conceal_rules(self, state: EncounterState, hidden: frozenset[str]) -> NovusRules:
         r = rules(state)
         if not hidden:
@@ -1404,7 +1420,7 @@ class Novus(Ruleset):
             set_initiative=keep(r.set_initiative), reroll=[c for c in r.reroll if c not in hidden],
             boost=keep(r.boost), posture=keep(r.posture), dazed=keep(r.dazed),
             prone=[c for c in r.prone if c not in hidden], limb_hits=keep(r.limb_hits),
-            limb_damage=keep(r.limb_damage), dead=[c for c in r.dead if c not in hidden], boons_due=due,
+            fate_points=keep(r.fate_points), limb_damage=keep(r.limb_damage), dead=[c for c in r.dead if c not in hidden], boons_due=due,
             unseen_mover=real_mover in hidden,
             unseen_waits=tuple(code for code, kept, real in (
                 ("novus_boons_due", due, r.boons_due), ("novus_stray_save_due", stray, r.stray),

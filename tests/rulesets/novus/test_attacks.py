@@ -383,3 +383,15 @@ def test_high_skill_gives_an_attack_per_10_points_at_minus_4_each_and_minus_2_a_
     g = started(kael={**master, "talents": {"advanced_combat_training": True}})
     g.declare("orc", {"kind": "move"})
     assert g.refused(_declare("kael", [two])).code == "novus_bad_action"
+
+
+def test_a_nova_roll_earns_a_fate_point_and_the_shown_sheet_carries_the_fights_toll() -> None:
+    """N1: "A 1 on one die and a 10 on the other is a Nova Roll ... and the character earns a Fate Point";
+    N22: "At 0 to -10 hit points a character is helpless"."""
+    f = started()
+    f.send(RollSave(combatant_id="kael", stat="speed", dice=[1, 10]))
+    f.send(Harm(combatant_id="orc", amount=31))
+    shown = f.ruleset.shown(f.state)
+    kael, orc = shown.combatants["kael"].sheet, shown.combatants["orc"].sheet
+    assert (kael.fate_points, kael.hits, kael.helpless) == (1, 40, False)
+    assert (orc.hits, orc.helpless, orc.dead) == (-1, True, False)
