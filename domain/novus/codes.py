@@ -26,5 +26,6 @@ OWN_CODES = ruleset_codes({
     "novus_stray_save_due": "A missed shot into melee waits for the Saving Throws of those near its path.",
     "novus_no_stray_save": "No shot into melee waits for this character's Saving Throw.",
     "novus_not_mounted": "A Mounted Charge is made mounted (the GM's NovusSetMounted).",
+    "novus_no_such_side": "No one in the fight is on that side.",
     "novus_bad_amount": "An amount of 1 or more is needed.",
 })

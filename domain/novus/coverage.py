@@ -105,7 +105,8 @@ SECTIONS = [
          "and calls for the roll (NovusRollSave: a Save vs Spd in the text's example, which is missing)."),
     _row("Situational Modifiers", "gm", "The GM's: a modifier the text cannot codify is the GM's ruling (Retcon, "
          "NovusHarm); the flank, rear, Called Shot, off-hand and surprise modifiers are applied."),
-    _row("Surprise", "partial", "NovusSetSurprised (GM, before the fight): -20 IP in the first round; at 0 or below, "
+    _row("Surprise", "partial", "NovusRollGroupPerception (GM): one Perception roll for a side, by its member "
+         "with the highest skill bonus. NovusSetSurprised (GM, before the fight): -20 IP in the first round; at 0 or below, "
          "no action until the next round; otherwise only one of the actions allowed when Cancelling; +4 to attack a "
          "surprised character; no Set or Reroll Initiative that round.",
          "The GM's: who is surprised (the Perception results table is missing, U-N1)."),

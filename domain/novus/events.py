@@ -123,6 +123,24 @@ class RollSave(Command, tag="NovusRollSave"):
     tn: Annotated[int, msgspec.Meta(ge=-100, le=200)] = 15
 
 
+class RollSkill(Command, tag="NovusRollSkill"):
+    """A skill roll (N2): 2d10 + the skill's total bonus (the sheet's; none: 0) against ``tn``: First
+    Aid to stabilise oneself when helpless (TN 25, N22), a Riding roll, a Perception roll."""
+
+    actor_field = "combatant_id"
+    combatant_id: CombatantId
+    skill: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+    tn: Annotated[int, msgspec.Meta(ge=-100, le=200)] = 15
+
+
+class RollGroupPerception(Command, tag="NovusRollGroupPerception"):
+    """Surprise: "both groups are required to make a single perception roll, using the character with
+    the highest skill bonus": one roll for ``side``, by its best at Perception (the GM then names who is
+    surprised: the results table is missing, U-N1)."""
+
+    side: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+
+
 class Heal(Command, tag="NovusHeal"):
     """The GM restores ``amount`` Hit Points (first aid, rest, a spell): never above the sheet's."""
 
@@ -139,7 +157,7 @@ class Harm(Command, tag="NovusHarm"):
 
 
 COMMANDS = (SetNovusRules, SetHaste, SetMounted, SetSurprised, Declare, Resolve, Cancel, Hold, ActHeld, SpendBoons, RollStraySave,
-            RollSave, Heal, Harm)
+            RollSave, RollSkill, RollGroupPerception, Heal, Harm)
 
 # ------------------------------------------------------------------ events
 
@@ -355,6 +373,24 @@ class StraySaveRolled(Event, tag="NovusStraySaveRolled"):
         return list(self.dice)
 
 
+class SkillRolled(Event, tag="NovusSkillRolled"):
+    """A skill roll; ``group``: the side a group Perception roll was made for."""
+
+    combatant_id: CombatantId
+    skill: str
+    dice: list[DieRoll]
+    rolled: int
+    nova: bool
+    bonus: SheetValue[int, "combatant_id"]
+    total: SheetValue[int, "combatant_id"]
+    tn: int | None = None
+    passed: bool | None = None
+    group: str | None = None
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return list(self.dice)
+
+
 class SaveRolled(Event, tag="NovusSaveRolled"):
     combatant_id: CombatantId
     stat: Stat
@@ -371,4 +407,4 @@ class SaveRolled(Event, tag="NovusSaveRolled"):
 
 
 EVENTS = (RulesSet, HasteSet, MountedSet, RidingRolled, SurpriseSet, ActionsDeclared, ActionHeld, HeldActionsTaken, ActionsCancelled, AttackRolled, BlockRolled, BoonsSpent, Damaged,
-          Healed, ActionTaken, ActionsResolved, LateAttacksResolved, LateAttacksCancelled, InitiativeRerolled, StraySaveRolled, SaveRolled)
+          Healed, ActionTaken, ActionsResolved, LateAttacksResolved, LateAttacksCancelled, InitiativeRerolled, StraySaveRolled, SkillRolled, SaveRolled)

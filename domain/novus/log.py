@@ -144,6 +144,16 @@ def _stray(d: Any, s: Any) -> str:
     return f"{head}: missed." if d.get("passed") else f"{head}: hit, {d.get('damage')} damage."
 
 
+def _skill(d: Any, s: Any) -> str:
+    bonus = f" + {d['bonus']}" if "bonus" in d else ""
+    total = f" = {d['total']}" if "total" in d else ""
+    who = s.Who(d.get("combatant_id"))
+    if d.get("group"):
+        return f"{who} rolls Perception for the {d['group']} side: {_dice(d)}{bonus}{total}."
+    against = f" against TN {d['tn']}: {'made' if d.get('passed') else 'failed'}" if d.get("tn") is not None else ""
+    return f"{who} rolls {d.get('skill')}: {_dice(d)}{bonus}{total}{against}."
+
+
 def _rerolled(d: Any, s: Any) -> str:
     r = d.get("roll") or {}
     return f"{s.Who(r.get('who'))} rerolls initiative: {r.get('total')} IP for the rest of the combat."
@@ -186,4 +196,5 @@ SENTENCES: dict[str, Sentence] = {
     "NovusInitiativeRerolled": _rerolled,
     "NovusSaveRolled": _save,
     "NovusStraySaveRolled": _stray,
+    "NovusSkillRolled": _skill,
 }

@@ -37,16 +37,18 @@ from domain.novus.dice import boon_points, roll_2d10, save_bonus, succeeds
 from domain.novus.events import (
     COMMANDS, EVENTS, ActionsCancelled, ActionsDeclared, ActionsResolved, LateAttacksCancelled, LateAttacksResolved,
     ActionTaken, AttackRolled, BlockRolled, BoonsSpent, ActHeld, ActionHeld, HeldActionsTaken, Hold, RollStraySave, StraySaveRolled,
+    RollGroupPerception, RollSkill, SkillRolled,
     Cancel, Damaged, Declare, Harm, HasteSet, Heal, Healed, MountedSet, RidingRolled, SetMounted, InitiativeRerolled, Resolve, RollSave, RulesSet,
     SaveRolled, SetHaste, SetNovusRules, SetSurprised, SpendBoons, SurpriseSet,
 )
 from domain.novus.odds import AttackOdds, AttackOddsQuery, attack_odds
-from domain.novus.sheet import SHIELD_DEF, NovusSheet
+from domain.novus.sheet import SHIELD_DEF, NovusSheet, Skill
 from domain.novus.shown import VISIBLE, with_hits_shown
 
 replace = msgspec.structs.replace
 
 AP = "AP"
+_NO_SKILL = Skill(name="none")
 # "the primary attack roll is made at the character's initiative point, and any remaining attack
 # rolls are made at the end of the round": a third phase, of those with attacks left
 PHASES = Phases((Phase("declare", "ascending"), Phase("resolve", "descending"), Phase("end of round", "descending")))
@@ -484,6 +486,15 @@ class Novus(Ruleset):
                 if command.amount < 1:
                     raise RuleViolation("novus_bad_amount", "Deal 1 hit or more.")
                 return self._damage(state, c.id, command.amount, command.cause or "the GM", from_attack=False)
+            case RollSkill():
+                c = self.combatant(state, command.combatant_id)
+                return [self._skill_roll(c, command.skill, command.tn, dice)]
+            case RollGroupPerception():
+                side = [c for c in state.combatants.values() if c.side == command.side]
+                if not side:
+                    raise RuleViolation("novus_no_such_side", f"No one in the fight is on the side “{command.side}”.")
+                best = max(side, key=lambda c: ((c.sheet.skill("Perception") or _NO_SKILL).bonus, -c.seq))
+                return [replace(self._skill_roll(best, "Perception", None, dice), group=command.side)]
             case RollSave():
                 c = self.combatant(state, command.combatant_id)
                 roll = roll_2d10(dice, f"save vs {command.stat}", c.id)
@@ -537,6 +548,16 @@ class Novus(Ruleset):
         if r.unseen_mover and now is not None and now.name == phase:
             raise RuleViolation("not_your_move", CODES["not_your_move"])
         PHASES.check_move(r.position, phase, c.id, self._ranked(state), c.name)
+
+    @staticmethod
+    def _skill_roll(c: Combatant, skill: str, tn: int | None, dice: Dice) -> SkillRolled:
+        """N2: "Skill roll = 2d10 + skill bonus (skill ranks + the associated Stat Bonus) + modifiers"."""
+        known = c.sheet.skill(skill)
+        bonus = known.bonus if known is not None else 0
+        roll = roll_2d10(dice, skill, c.id)
+        total = roll.total + bonus
+        return SkillRolled(combatant_id=c.id, skill=skill, dice=list(roll.dice), rolled=roll.total, nova=roll.nova,
+                           bonus=bonus, total=total, tn=tn, passed=None if tn is None else succeeds(total, tn))
 
     def _declare(self, state: EncounterState, cmd: Declare) -> list[Event]:
         r = rules(state)
@@ -1318,7 +1339,7 @@ class Novus(Ruleset):
             case InitiativeRerolled():
                 cid = event.roll.who
                 r = replace(r, rolled_ip={**r.rolled_ip, cid: event.roll.total}, reroll=[c for c in r.reroll if c != cid])
-            case SaveRolled():
+            case SaveRolled() | SkillRolled():
                 return state
             case BlockRolled():
                 r = replace(r, blocks_used={**r.blocks_used, event.combatant_id: r.blocks_used.get(event.combatant_id, 0) + 1})

@@ -89,7 +89,9 @@ def moves(ruleset: Ruleset, state: EncounterState, rng: random.Random) -> list[C
                 {"type": "NovusSetHaste", "combatant_id": rng.choice(ids), "hasted": rng.random() < 0.5},
                 {"type": "NovusSetMounted", "combatant_id": rng.choice(ids), "mounted": rng.random() < 0.7,
                  "trained": rng.random() < 0.5},
-                {"type": "NovusRollSave", "combatant_id": rng.choice(ids), "stat": rng.choice(STATS)}]
+                {"type": "NovusRollSave", "combatant_id": rng.choice(ids), "stat": rng.choice(STATS)},
+                {"type": "NovusRollSkill", "combatant_id": rng.choice(ids), "skill": rng.choice(["Sword", "Riding"]),
+                 "tn": 20}, {"type": "NovusRollGroupPerception", "side": rng.choice(["party", "enemies"])}]
     return [msgspec.convert(b, ruleset.command_type) for b in out]
 
 

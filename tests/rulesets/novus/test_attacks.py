@@ -395,3 +395,19 @@ def test_a_nova_roll_earns_a_fate_point_and_the_shown_sheet_carries_the_fights_t
     kael, orc = shown.combatants["kael"].sheet, shown.combatants["orc"].sheet
     assert (kael.fate_points, kael.hits, kael.helpless) == (1, 40, False)
     assert (orc.hits, orc.helpless, orc.dead) == (-1, True, False)
+
+
+def test_a_skill_roll_and_a_groups_perception_roll_by_its_best() -> None:
+    """N2: "Skill roll = 2d10 + skill bonus (skill ranks + the associated Stat Bonus) + modifiers, against
+    the TN"; Surprise: "both groups are required to make a single perception roll, using the character
+    with the highest skill bonus"; N22: "try to stabilise himself with First Aid (TN 25)"."""
+    from domain.novus.events import RollGroupPerception, RollSkill
+    f = Fight()
+    scout = sheet(skills=[*KAEL["skills"], {"name": "Perception", "ranks": 6, "bonus": 8}])
+    for cid, body in (("kael", KAEL), ("vess", scout)):
+        f.send(AddCombatant(combatant_id=cid, name=cid.title(), side="party", controller="player", sheet=body))
+    [rolled] = f.send(RollGroupPerception(side="party", dice=[6, 3]))
+    assert (rolled.combatant_id, rolled.total, rolled.group) == ("vess", 17, "party")
+    assert f.refused(RollGroupPerception(side="nobody")).code == "novus_no_such_side"
+    [aid] = f.send(RollSkill(combatant_id="kael", skill="First Aid", tn=25, dice=[9, 9]))
+    assert (aid.bonus, aid.total, aid.passed) == (0, 18, False)
