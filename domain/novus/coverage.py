@@ -22,7 +22,8 @@ SECTIONS = [
          "location instead of the AR. A head hit earns 1 extra Boon Point per full (target's Con bonus + 5) the damage "
          "exceeds, spent only on the GM's impairing Boons (N14). Hits on a limb are counted in the state.",
          "The GM's: impairing_boons (default Daze Foe; the list is cut off, U-N3).",
-         "Not yet: the -2 per limb hit applied to actions using it, and the useless limb past Con Value."),
+         "Ours: each arm hit's -2 applies to the character's attacks (an attack uses an arm); a leg's -2 and a "
+         "useless limb (its damage past the Con Value, shown on the sheet) are the GM's to apply to what they hinder."),
     _row("Cancelling an Action", "enforced", "NovusCancel, in the resolve phase before one's actions resolve: the "
          "declared AP come back and the replacement (instead) is performed at once, before the action whose IP it "
          "is: a melee attack at half AB, a move of up to 3 AP, another action at -5, an Instantaneous spell, "
