@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from domain.core.ruleset import Registry
 from domain.health_trauma.ruleset import HealthTrauma
+from domain.novus.ruleset import Novus
 from domain.places_of_power.ruleset import PlacesOfPower
 
 
 def default_registry() -> Registry:
-    return Registry([PlacesOfPower(), HealthTrauma()])
+    return Registry([PlacesOfPower(), HealthTrauma(), Novus()])

@@ -103,11 +103,11 @@ def test_an_unreachable_server_is_a_clear_error() -> None:
 def test_an_unknown_ruleset_is_a_clear_error_listing_the_known_ones() -> None:
     """Exit code 2 at once (no server asked: none listens there), naming the known ids."""
     url = f"http://127.0.0.1:{free_port()}"
-    done = run("demo", "--url", url, "--ruleset", "novus", env=bare())
+    done = run("demo", "--url", url, "--ruleset", "no-such-game", env=bare())  # novus is offered now
     assert done.returncode == 2, done.stdout + done.stderr
     from domain.rulesets import default_registry
     known = ", ".join(sorted(r.id for r in default_registry().all()))
-    assert done.stderr == f"fracas demo: there is no ruleset “novus”; known: {known}\n"
+    assert done.stderr == f"fracas demo: there is no ruleset “no-such-game”; known: {known}\n"
     assert done.stdout == ""
 
 

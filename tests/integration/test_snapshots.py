@@ -129,7 +129,7 @@ def test_the_fingerprint_covers_core_and_the_ruleset_only(tmp_path: Path) -> Non
     shutil.copytree(DOMAIN_ROOT, copy, ignore=shutil.ignore_patterns("__pycache__"))
     assert fingerprint(POP.id, POP.schema_versions, copy, package="places_of_power") == here
     other = copy / "novus"
-    other.mkdir()
+    other.mkdir(exist_ok=True)  # another ruleset's package (domain/novus is one now)
     (other / "rules.py").write_text("ROUND_AP = 5\n")
     assert fingerprint(POP.id, POP.schema_versions, copy, package="places_of_power") == here
     assert fingerprint(POP.id, POP.schema_versions, copy) != fingerprint(POP.id, POP.schema_versions)

@@ -1,0 +1,123 @@
+"""The coverage table: what the engine does with each heading of novus-combat.txt (and each row of
+its Action Points table). "Ours" marks a reading the text leaves open; the GM's settings are
+``SetNovusRules`` (domain/novus/data.py)."""
+
+from __future__ import annotations
+
+from domain.core.coverage import Section
+from domain.novus.actions import TABLE
+
+def _row(heading: str, support: str, how: str, *readings: str) -> Section:
+    return Section(heading=heading, support=support, how=how, chapter="combat", readings=list(readings))  # type: ignore[arg-type]
+
+SECTIONS = [
+    _row("Combat Move Name (#)", "partial", "Combat Moves known are listed on the sheet (combat_moves); the Basic Dodge "
+         "is an action (DEF +3 for the whole round, 3 AP: the GM's settings dodge_def and dodge_ap, the publisher "
+         "texts disagree on 2 or 3 AP, N19). Other moves' stat lines are not yet applied.", ),
+    _row("AB: # DEF: # AP: # Rng: #", "partial", "A move's DEF lasts the whole round it is used (the Dodge); AB and "
+         "AP modifiers of other moves are not yet applied."),
+    _row("Brawling", "enforced", "An attack with no weapon (or an unarmed one without a skill) is a Brawling attack: AB "
+         "the sum of the Str and Dex bonuses, DR 0, Base Damage the Str bonus; 3 AP (Basic Unarmed/Natural Attacks)."),
+    _row("Called Shots", "partial", "called_shot arm or leg -4, head -8; the hit takes the Called Shot AR of the "
+         "location instead of the AR. A head hit earns 1 extra Boon Point per full (target's Con bonus + 5) the damage "
+         "exceeds, spent only on the GM's impairing Boons (N14). Hits on a limb are counted in the state.",
+         "The GM's: impairing_boons (default Daze Foe; the list is cut off, U-N3).",
+         "Ours: each arm hit's -2 applies to the character's attacks (an attack uses an arm); a leg's -2 and a "
+         "useless limb (its damage past the Con Value, shown on the sheet) are the GM's to apply to what they hinder."),
+    _row("Cancelling an Action", "enforced", "NovusCancel, in the resolve phase before one's actions resolve: the "
+         "declared AP come back and the replacement (instead) is performed at once, before the action whose IP it "
+         "is: a melee attack at half AB, a move of up to 3 AP, another action at -5, an Instantaneous spell, "
+         "Counterspell, a Dodge; never against the foe of the cancelled melee attack; refused once the first of "
+         "several attacks is made.",
+         "Ours: cancelling is done in the resolve phase (declarations are all made by then); the cancelled "
+         "actions' AP are returned and the replacement's spent.",
+         "A Block (3 AP, N19), declared or cancelled into, stops the next melee attack on the character this "
+         "round if 2d10 + its AB (less what it shifts to DEF) reaches TN 10 + the attack's AB.",
+         "Ours: a Block stops one attack; it is tried on the first melee attack that comes."),
+    _row("Control Zone (CZ)", "partial", "An attack's position: front, flank (+2) or rear (+4), named by the attacker; "
+         "a move names the Control Zones it enters or crosses (through) and leaves (leaves).",
+         "Not yet: the Control Zone's size (10' Large, 15' Huge): positions are not tracked, the move names them."),
+    _row("Disengaging from Melee", "enforced", "Disengaging is an action of 1 AP; a move after it this round leaves "
+         "the foes' Control Zones (leaves) without an Opportunity Attack; the move takes its own AP."),
+    _row("Fighting Defensively", "enforced", "NovusDeclare's defensive: points of the named melee weapon's skill "
+         "(in hand: one on the sheet) shifted from AB to DEF, +1 DEF for every 2, for the whole round; refused with a "
+         "Dodge; the attacks with that skill lose them; up to half the skill when preparing a Set or Reroll "
+         "Initiative.", "Not yet: the Block or Parry roll's AB."),
+    _row("Firing Into Melee", "enforced", "into_melee on a missile attack: -2; near names the others within 5' of "
+         "its path, the closest first. A hit resolves normally; a miss asks each in turn for a Saving Throw vs Spd "
+         "(NovusRollStraySave, a decision the fight waits for) against the attack's total: made, the next saves; "
+         "failed, Base Damage + 1 a point failed by, less AR, and no one further.",
+         "The GM's: the DEF modifiers added to that Save (stray_modifiers; default the shield and a declared Dodge, "
+         "the text's examples)."),
+    _row("Haste", "enforced", "NovusSetHaste (GM): 10 AP a round from the next round, not 5; never more than one spell "
+         "(Cast a Spell, Counterspell, Instantaneous spell) a round."),
+    _row("Holding an Action", "partial", "NovusHold: before declaring (as one's turn to declare comes), free; after "
+         "declaring and before resolving, the declared AP back less 1 AP lost. NovusActHeld: the actions declared "
+         "anew within what is left and resolved at once, at any IP lower than one's own (once one's turn is over, "
+         "before the round's last turn ends); offered as a decision that never holds the round up.",
+         "The GM's: the Opposed Saving Throws when a held action is taken at someone else's IP (NovusRollSave for "
+         "each; the text gives no procedure, U-N7). Ours: a hold not acted on by the round's end lapses."),
+    _row("Improvised Weapons", "enforced", "improvised on an attack with the weapon it most resembles: the better of "
+         "its skill and Brawling, -4; half of Base + Scaled Damage, before AR.",
+         "Ours: the half is taken of the damage before armour, rounded down."),
+    _row("Mounted Charge", "enforced", "mounted_charge (NovusSetMounted first): 8 AP, 6 with Mounted Combat II (it runs "
+         "into the next round, using all of this one's); AB +4 and DEF -4 with Mounted Combat I, else -1 and -9, the "
+         "DEF for the whole round; a Riding roll (no AP) at TN 20, 25, 30 for 2x, 3x, 4x pace, a failure -1 to AB and "
+         "DEF; 15 extra damage per multiple of the pace; a foe's declared Pole Arm attack on a charger without one "
+         "(or the charger's on a foe without one) resolves first whatever the initiative; a Dodge the unmounted "
+         "target performs on cancelling counts double against the charge.",
+         "Ours: the mount is taken to move faster than a human (the text's condition is the GM's to rule); the "
+         "Riding roll adds the sheet's Riding skill (0 without it)."),
+    _row("Mounted Combat", "enforced", "Mounted (NovusSetMounted, trained or not): a Riding roll (no AP) with the "
+         "round's first mounted attack, TN 23, 18 on a trained mount, a failure -1 to AB and DEF this round; against "
+         "mounted foes AB and DEF 0 with Mounted Combat I, else -5 and -5; against foes on foot -2 AB and -3 DEF, else "
+         "-7 and -8; each mounted attack 2 more AP, 1 with Mounted Combat II.",
+         "Ours: with attacks on several foes the worst DEF modifier stands for the round."),
+    _row("Multiple Attacks from High Skill", "enforced", "An attack with more_targets (one more attack each; a foe "
+         "again for a second attack on it) and split (each attack's AB): at most one more attack per 10 points of the "
+         "melee skill's total bonus; the AB split is the skill's less 4 an extra attack, 2 an extra foe and the "
+         "Fighting Defensively shift, and must be shared out whole; refused with Advanced Combat Training or Two "
+         "Weapon Combo. The first attack is made at one's IP, the rest at the end of the round.",
+         "Ours: the attacks take the AP of one Basic Melee Attack with the weapon (the text gives no cost)."),
+    _row("Multiple Attacks in 1 Round", "enforced", "Several attacks declared (Hasted, or small costs): the first at "
+         "one's IP with the other actions, the rest in an end-of-round phase (highest IP first) that the round "
+         "waits for; once the first is made NovusCancel may only cancel the remaining attacks."),
+    _row("Off-Hand Attacks", "enforced", "off_hand on an attack: -4 unless the sheet's talent ambidextrous; each weapon "
+         "names the hand it was learnt in."),
+    _row("One Handed Weapons in Two Hands", "enforced", "two_hands on a one-handed melee weapon's attack: 1 more AP "
+         "and 2 more Base Damage."),
+    _row("Opportunity Attack (OA)", "partial", "A move that enters or crosses a foe's Control Zone (or leaves it without "
+         "Disengaging) without an attack declared on that foe opens a reaction window: each such foe who may act "
+         "and has an attack left this round may React with an Opportunity Attack (its first melee weapon, or "
+         "Brawling) outside the initiative cycle, or pass; it takes one of his declared attacks (the first, or "
+         "the last of those at the round's end); the move goes on once all have answered.",
+         "Not yet: using several attacks for one OA."),
+    _row("Reroll Initiative", "enforced", "A declared action of 4 AP: no attack of any sort that round, Fighting "
+         "Defensively up to half the skill; at the round's end 2d10 + Speed + Wisdom bonuses again, the IP for "
+         "the rest of the combat; refused in a round with a surprise modifier."),
+    _row("Set Initiative", "enforced", "A declared action of 2 AP: next round's IP is 20 + the bonuses (as if the "
+         "2d10 showed 20), for that round only; not on consecutive rounds, no attacks that round, Fighting "
+         "Defensively up to half the skill; refused in a round with a surprise modifier."),
+    _row("Simple & Complex Actions", "gm", "gm_action names one of the encounter's Simple (1-2 AP) or Complex (2-5 AP) "
+         "actions, each named and costed by the GM (SetNovusRules actions; the ranges are checked).",
+         "Ours: the default list (Pick up an item 1; Change weapons 2; Apply first aid 5; Start a fire 5) from the "
+         "text's examples."),
+    _row("Simultaneous Actions", "gm", "The GM costs a combination as one of the encounter's actions (SetNovusRules) "
+         "and calls for the roll (NovusRollSave: a Save vs Spd in the text's example, which is missing)."),
+    _row("Situational Modifiers", "gm", "The GM's: a modifier the text cannot codify is the GM's ruling (Retcon, "
+         "NovusHarm); the flank, rear, Called Shot, off-hand and surprise modifiers are applied."),
+    _row("Surprise", "partial", "NovusRollGroupPerception (GM): one Perception roll for a side, by its member "
+         "with the highest skill bonus. NovusSetSurprised (GM, before the fight): -20 IP in the first round; at 0 or below, "
+         "no action until the next round; otherwise only one of the actions allowed when Cancelling; +4 to attack a "
+         "surprised character; no Set or Reroll Initiative that round.",
+         "The GM's: who is surprised (the Perception results table is missing, U-N1)."),
+    _row("Action Points", "enforced", "5 AP a round (10 Hasted), spent as the actions are declared; an action may run "
+         "into the next round only if it uses all of this round's AP (the next round has that much less). The table's "
+         "rows below; Perform Instantaneous Spell Action (if any): 3 AP. Also Dodge 3, Disengage 1, Set Initiative 2, "
+         "Reroll Initiative 4."),
+    _row("Action\tAP", "enforced", "The table's columns: each row's action and its cost."),
+    *[_row(f"{name}\t{ap}", "gm" if kind == "gm_action" else "enforced",
+           f"The action {kind}: {ap} AP" + (" (the weapon's size, kind and two hands decide; a Combat Move's own AP is not yet applied)."
+                                            if kind == "attack" else "."))
+      for name, kind, ap in TABLE if len(f"{name}\t{ap}") < 45],
+]

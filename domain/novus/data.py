@@ -1,0 +1,117 @@
+"""What the Novus text leaves to the GM, as one JSON document per encounter (``SetNovusRules``,
+before or during the fight). Where a default comes from the publisher's material (the gap
+file), it says so; where it is OURS, it says that.
+
+- ``boons``: the Combat Boons the GM allows ("the GM decides which Boons fit", N4). Default:
+  the official 1 BP and 2+ BP Boons of N15; the 2011 drafts of N16 only if the GM adds them.
+- ``dodge_ap`` / ``dodge_def``: Basic Dodge, DEF +3 for 3 AP (N19; "publisher texts disagree":
+  n1erndseq's example gives 2 AP).
+- ``actions``: the Simple (1-2 AP) and Complex (2-5 AP) actions of this encounter, the GM's to
+  name and cost ("it is up to the GM to determine which category the declared action belongs
+  to, and how many AP are required"). Default (OURS): the text's own examples.
+- ``impairing_boons``: the Boons a head Called Shot's extra Boon Points may buy ("Boons that
+  impair the target's judgement or consciousness": the list is cut off, U-N3). Default: Daze Foe.
+- ``stray_modifiers``: the DEF modifiers applied to the Saving Throw vs Spd of one near the path of a
+  shot into melee that missed ("GM's discretion"); default: the shield and a declared Dodge, the text's examples.
+- ``death_below``: dying past helpless is not in the retrieved text (U-N4): None (OURS) leaves
+  death to the GM; a number makes a character dead once their Hit Points fall below it.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+Category = Literal["simple", "complex"]
+BoonDamage = Literal["none", "strength_bonus", "willpower_bonus", "half_skill_ranks"]
+AP = Annotated[int, msgspec.Meta(ge=0, le=20)]
+
+
+class BoonRule(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """A Combat Boon: its cost in Boon Points, whether it may be bought again (``repeatable``,
+    "+" in the table), what it adds to the damage of the attack that earned it, the Boons it
+    may not go with, and whether it is from the 2011 drafts (N16)."""
+
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+    cost: Annotated[int, msgspec.Meta(ge=1, le=10)] = 1
+    repeatable: bool = False
+    damage: BoonDamage = "none"
+    excludes: list[str] = []
+    effect: str = ""
+    draft: bool = False
+
+
+class ActionRule(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """A Simple or Complex action the GM has costed: "Simple Actions will normally take from 1 to
+    2 AP"; "Complex Actions ... usually require somewhere between 2 and 5 AP"."""
+
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+    category: Category
+    ap: Annotated[int, msgspec.Meta(ge=1, le=5)]
+
+
+def _boons() -> list[BoonRule]:
+    """N15, the official table (1 BP each, then 2 or more)."""
+    return [
+        BoonRule(name="Adrenal Surge", damage="willpower_bonus", excludes=["Strong Attack"],
+                 effect="+Willpower Stat Bonus to Base Damage"),
+        BoonRule(name="Bleeder", repeatable=True, effect="1 hit per round per BP; slashing or piercing weapons only"),
+        BoonRule(name="Combat Shuffle", repeatable=True, effect="move yourself and the foe 5 ft per BP"),
+        BoonRule(name="Daze Foe", effect="-4 to all the foe's actions for 1 round"),
+        BoonRule(name="Defensive Posture", effect="+2 DEF next round"),
+        BoonRule(name="Disarm Foe", effect="the foe saves vs Str at TN 15 + the attacker's ranks, or the weapon flies 1-10 ft"),
+        BoonRule(name="Initiative Boost", repeatable=True, effect="+2 IP next round per BP"),
+        BoonRule(name="Knock Prone", effect="the foe's DEF becomes 12 + magic bonuses"),
+        BoonRule(name="Rapid Reload", effect="reload a bow for 0 AP"),
+        BoonRule(name="Skilled Attack", damage="half_skill_ranks",
+                 effect="+ half the Combat Skill ranks (rounded down) as damage that is not Base Damage"),
+        BoonRule(name="Strong Attack", damage="strength_bonus", excludes=["Adrenal Surge"],
+                 effect="+Strength Stat Bonus to Base Damage"),
+        BoonRule(name="Attack Boost", cost=2, repeatable=True, effect="+1 AB per BP on the primary attack next round"),
+        BoonRule(name="Inspiring Attack", cost=2, repeatable=True, effect="allies get +1 IP per BP next round"),
+        BoonRule(name="Lightning Attack", cost=2, effect="a second attack on the same or another foe within range and sight"),
+    ]
+
+
+def _actions() -> list[ActionRule]:
+    """OURS: the text's examples ("drawing a weapon, picking something up off the floor";
+    "changing weapons, applying first aid, starting a fire")."""
+    return [ActionRule(name="Pick up an item", category="simple", ap=1),
+            ActionRule(name="Change weapons", category="complex", ap=2),
+            ActionRule(name="Apply first aid", category="complex", ap=5),
+            ActionRule(name="Start a fire", category="complex", ap=5)]
+
+
+class NovusData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """The encounter's Novus settings (see the module's docstring for where each default is from)."""
+
+    boons: list[BoonRule] = msgspec.field(default_factory=_boons)
+    dodge_ap: Annotated[int, msgspec.Meta(ge=1, le=5)] = 3
+    dodge_def: Annotated[int, msgspec.Meta(ge=0, le=20)] = 3
+    actions: list[ActionRule] = msgspec.field(default_factory=_actions)
+    death_below: int | None = None
+    impairing_boons: list[str] = msgspec.field(default_factory=lambda: ["Daze Foe"])
+    stray_modifiers: list[Literal["shield", "dodge"]] = msgspec.field(default_factory=lambda: ["shield", "dodge"])
+
+    def __post_init__(self) -> None:
+        names = [b.name for b in self.boons]
+        if len(set(names)) != len(names):
+            raise ValueError("boons: each Boon's name once")
+        for i, a in enumerate(self.actions):
+            low, high = (1, 2) if a.category == "simple" else (2, 5)
+            if not low <= a.ap <= high:
+                raise ValueError(f"actions[{i}].ap: a {a.category} action takes {low} to {high} AP")
+        if len({a.name.lower() for a in self.actions}) != len(self.actions):
+            raise ValueError("actions: each action's name once")
+        if self.death_below is not None and self.death_below > -10:
+            raise ValueError("death_below: 0 to -10 is helpless (N22), so death lies below -10")
+
+    def boon(self, name: str) -> BoonRule | None:
+        return next((b for b in self.boons if b.name == name), None)
+
+    def action(self, name: str | None) -> ActionRule | None:
+        return next((a for a in self.actions if name and a.name.lower() == name.lower()), None)
+
+
+DEFAULT_DATA = NovusData()

@@ -1,0 +1,144 @@
+"""The Novus ruleset's state and its constants: each declaration, what waits (Boon Points, a stray
+shot's saves), mounts, and everything the round keeps (``NovusRules``, in ``EncounterState.rules``)."""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.core import reactions
+from domain.core.concerns import CombatantId
+from domain.core.encounter import EncounterState
+from domain.core.pending import Refusal
+from domain.core.phases import Phase, PhasePosition, Phases
+from domain.novus.actions import Action
+from domain.novus.codes import OWN_CODES
+from domain.novus.data import DEFAULT_DATA, NovusData
+from domain.novus.sheet import Skill
+
+replace = msgspec.structs.replace
+
+AP = "AP"
+_NO_SKILL = Skill(name="none")
+# "the primary attack roll is made at the character's initiative point, and any remaining attack
+# rolls are made at the end of the round": a third phase, of those with attacks left
+PHASES = Phases((Phase("declare", "ascending"), Phase("resolve", "descending"), Phase("end of round", "descending")))
+SURPRISE = -20  # "it receives a -20 modifier to Initiative for the first round of combat"
+SURPRISED_AB = 4  # "When attacking a person who is surprised, the attacker gains a +4 modifier"
+CALLED_SHOT = {"arm": -4, "leg": -4, "head": -8}
+LOCATION = {"arm": "arms", "leg": "legs", "head": "head"}
+POSITION = {"front": 0, "flank": 2, "rear": 4}
+HELPLESS_TO = -10  # N22: "At 0 to -10 hit points a character is helpless"
+RESOLVE_FIRST = Refusal(code="novus_resolve_first", message=OWN_CODES["novus_resolve_first"])
+LATE_FIRST = Refusal(code="novus_end_of_round_attacks", message=OWN_CODES["novus_end_of_round_attacks"])
+BOONS_DUE = Refusal(code="novus_boons_due", message=OWN_CODES["novus_boons_due"])
+# "A character who has canceled his action(s) for the round may perform one of the following"
+OPPORTUNITY = "opportunity attack"
+STRAY = Refusal(code="novus_stray_save_due", message=OWN_CODES["novus_stray_save_due"])
+WAITS = Refusal(code="novus_waits_for_reactions", message=OWN_CODES["novus_waits_for_reactions"])
+ATTACKS = ("attack", "mounted_charge")
+CANCEL_KINDS = ("attack", "move", "run", "instant_spell", "counterspell", "dodge", "block")
+
+
+class Declaration(msgspec.Struct, frozen=True, kw_only=True):
+    """A character's declared actions this round; ``done``: how many have resolved, in the order
+    of ``schedule``: at one's IP every action but the attacks after the first; those at the end."""
+
+    actions: list[Action]
+    ap: int
+    done: int = 0
+    defensive: int = 0
+    defensive_weapon: str | None = None
+
+    @property
+    def schedule(self) -> list[int]:
+        attacks = [i for i, a in enumerate(self.actions) if a.kind in ATTACKS]
+        late = attacks[1:]
+        return [i for i in range(len(self.actions)) if i not in late] + late
+
+    @property
+    def at_ip(self) -> int:
+        """How many of the schedule resolve at the character's IP."""
+        return len(self.actions) - max(sum(a.kind in ATTACKS for a in self.actions) - 1, 0)
+
+    @property
+    def late_left(self) -> int:
+        return len(self.actions) - max(self.done, self.at_ip)
+
+    def next_actions(self, late: bool) -> list[Action]:
+        order = self.schedule
+        upto = len(order) if late else self.at_ip
+        return [self.actions[i] for i in order[self.done:upto]]
+
+
+class BoonsDue(msgspec.Struct, frozen=True, kw_only=True):
+    """An attack that hit waits for its Boon Points to be spent ("spent at once")."""
+
+    attacker: CombatantId
+    target: CombatantId
+    points: int
+    head_points: int
+    base_damage: int
+    scaled: int
+    armour: int
+    skill_ranks: int
+    halved: bool = False
+    called_shot: str | None = None
+    instead: bool = False  # earned by a cancelling action, out of the character's turn
+    charge_damage: int = 0
+
+
+class StrayShot(msgspec.Struct, frozen=True, kw_only=True):
+    """A shot into melee that missed: those near its path save vs Spd in turn, the closest first."""
+
+    attacker: CombatantId
+    tn: int
+    base_damage: int
+    near: list[CombatantId]
+
+
+class Mount(msgspec.Struct, frozen=True, kw_only=True):
+    trained: bool = False
+
+
+class NovusRules(msgspec.Struct, kw_only=True):
+    """The ruleset's part of the state."""
+
+    data: NovusData = DEFAULT_DATA
+    position: PhasePosition = msgspec.field(default_factory=PhasePosition)
+    declarers: list[CombatantId] = msgspec.field(default_factory=list)  # who declares this round, highest IP first
+    declared: dict[CombatantId, Declaration] = msgspec.field(default_factory=dict)
+    resolved: list[CombatantId] = msgspec.field(default_factory=list)
+    ip: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # this round's Initiative Points
+    rolled_ip: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # for the rest of the combat
+    hits_lost: dict[CombatantId, int] = msgspec.field(default_factory=dict)
+    hasted: list[CombatantId] = msgspec.field(default_factory=list)
+    surprised: list[CombatantId] = msgspec.field(default_factory=list)
+    carried: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # AP owed to the next round
+    set_initiative: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # the round it was prepared in
+    reroll: list[CombatantId] = msgspec.field(default_factory=list)  # to reroll as the round ends
+    boost: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # IP next round (Initiative Boost)
+    posture: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # round of +2 DEF (Defensive Posture)
+    dazed: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # round of -4 to all actions (Daze Foe)
+    prone: list[CombatantId] = msgspec.field(default_factory=list)
+    limb_hits: dict[CombatantId, dict[str, int]] = msgspec.field(default_factory=dict)
+    limb_damage: dict[CombatantId, dict[str, int]] = msgspec.field(default_factory=dict)
+    dead: list[CombatantId] = msgspec.field(default_factory=list)
+    boons_due: BoonsDue | None = None
+    holding: list[CombatantId] = msgspec.field(default_factory=list)
+    window: reactions.ReactionWindow | None = None  # a move waiting for the Opportunity Attacks it allows
+    stray: StrayShot | None = None
+    mounted: dict[CombatantId, Mount] = msgspec.field(default_factory=dict)
+    riding: dict[CombatantId, bool] = msgspec.field(default_factory=dict)  # this round's Riding roll: made?
+    late_dodge: list[CombatantId] = msgspec.field(default_factory=list)  # a Dodge performed on cancelling
+    blocks_used: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # Blocks made this round
+    # in a view without the hidden (a player's): one of them moves now in this phase, unseen
+    unseen_mover: bool = False
+    unseen_waits: tuple[str, ...] = ()  # and what of theirs the fight waits for (the refusals' codes)
+    pending_shift: tuple[int, str | None] | None = None
+    fate_points: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # earned by Nova Rolls (N1)  # the Fighting Defensively of a declaration being checked  # a missed shot into melee waiting for the Saves of those near its path
+    attacked: list[CombatantId] = msgspec.field(default_factory=list)  # who has made an attack this round
+    disengaged: list[CombatantId] = msgspec.field(default_factory=list)  # who Disengaged this round
+
+
+def rules(state: EncounterState) -> NovusRules:
+    return state.rules
