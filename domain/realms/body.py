@@ -1,0 +1,61 @@
+"""What the fight has done to each creature: Health lost, Energy spent, Dying and death, the
+armour's reductions this turn, Evade, and what its turn has used so far."""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.core.durations import Duration
+from domain.realms.sheet import RealmsSheet
+
+
+class Body(msgspec.Struct, frozen=True, kw_only=True):
+    """``damage``: Health lost (past the maximum: Negative Health); ``dying_step``: the next
+    step of the Dying damage; ``armour_uses``: the times armour reduced damage this turn (R16:
+    "its reduction drops by 1 until the start of the next turn"); ``evade``: Evade's bonus lasts
+    one round; ``repeats``: the D20 Actions taken this turn by type (the Multiple Action
+    Penalty); ``attacks``: the attack Actions of one's turn, for the off-hand and Quick Attacks."""
+
+    damage: int = 0
+    energy_spent: int = 0
+    dying: bool = False
+    dying_step: int = 0
+    stabilised: bool = False
+    dead: bool = False
+    unconscious: bool = False
+    exhausted: int = 0
+    armour_uses: int = 0
+    evade: Duration | None = None
+    repeats: dict[str, int] = {}
+    attacks: list[str] = []
+    quick_attacked: bool = False
+    off_hand_attacked: bool = False
+    free_actions: int = 0
+
+
+def health(sheet: RealmsSheet, b: Body) -> int:
+    return sheet.health - b.damage
+
+
+def energy(sheet: RealmsSheet, b: Body) -> int:
+    return sheet.energy - b.energy_spent
+
+
+def terminal(sheet: RealmsSheet, b: Body) -> bool:
+    """R21: "Terminal is a condition at ≤ ¼ of maximum Health"."""
+    return not b.dead and health(sheet, b) * 4 <= sheet.health
+
+
+def conditions(sheet: RealmsSheet, b: Body) -> list[str]:
+    out = []
+    if b.dead:
+        return ["dead"]
+    if b.dying:
+        out += ["dying", "prone"]  # R22: "It falls prone"
+    if b.unconscious:
+        out.append("unconscious")
+    if terminal(sheet, b):
+        out.append("terminal")
+    if b.exhausted:
+        out.append(f"exhausted {b.exhausted}")
+    return out

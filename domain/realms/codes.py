@@ -1,0 +1,23 @@
+"""RealmsRPG's own violation codes."""
+
+from domain.core.errors import ruleset_codes
+
+OWN_CODES = ruleset_codes({
+    "realms_dead": "The creature is dead.",
+    "realms_unconscious": "The creature is unconscious and cannot act.",
+    "realms_not_a_target": "An attack needs another creature (or object), not yet dead, as its target.",
+    "realms_unknown_attack": "The attacker has no such weapon or Power on their sheet.",
+    "realms_out_of_range": "The target is beyond the attack's range (four times a ranged weapon's normal distance at most).",
+    "realms_no_effect": "The attack targets a Defence an inanimate object does not have: it automatically fails.",
+    "realms_not_enough_energy": "The Power costs more Energy than the creature has: you can't push your own Energy below 0.",
+    "realms_attack_waiting": "An attack waits for Reactions (or for the RM to close them): answer it first.",
+    "realms_no_off_hand": "The off-hand Quick Action attack needs an attack Action this turn and two Interchangeable weapons.",
+    "realms_no_quick_attack": "The Quick Attack comes after an Unarmed Prowess attack Action, once a turn.",
+    "realms_too_far": "A Movement covers at most the creature's Speed in spaces (and at least one).",
+    "realms_unknown_roll": "The roll names neither an Ability, a Defence nor one of the sheet's Skills.",
+    "realms_not_dying": "The creature is not Dying (or is already stabilised).",
+    "realms_full_health": "Healing restores Health up to the maximum: the creature is at its maximum.",
+    "realms_bad_amount": "Healing needs an amount or dice to roll, not both.",
+    "realms_initiative_rolled": "Initiative is already rolled: the RM sets how a creature starts combat before the roll.",
+    "realms_cannot_react": "The creature cannot take that Reaction now.",
+})

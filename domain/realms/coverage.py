@@ -1,0 +1,101 @@
+"""The coverage table: what the engine does with each heading of realms-combat.txt. A reading
+"Setting" is the RM's (``SetRealmsRules``), with the default realms-gaps.md names; "Ours" marks a
+reading of the text where it leaves a choice."""
+
+from __future__ import annotations
+
+from domain.core.coverage import Section
+
+
+def _row(heading: str, support: str, how: str, *readings: str) -> Section:
+    return Section(heading=heading, support=support, how=how, chapter="combat", readings=list(readings))  # type: ignore[arg-type]
+
+
+SECTIONS = [
+    _row("Combat Encounters", "enforced", "The chapter: an encounter of the realms ruleset."),
+    _row("Combat Encounters", "enforced", "Combat in cycles of turns, each creature taking Actions (its AP) and "
+         "Reactions; whether someone retaliates is the table's, the RM starts the fight (StartEncounter)."),
+    _row("Initiative (Starting Combat)", "enforced",
+         "Everyone rolls a D20 + a bonus: Acuity by default, the sheet's `initiative` (an Ability or Skill), or the "
+         "RM's pick per creature (SetInitiative roll_with). Sides alternate from the side of the highest roll, each "
+         "highest first, ties to the higher Acuity, then the RM's or players' choice (SetTurnOrder, refused unless "
+         "it only settles ties or the Companions' order). Surprised creatures (SetInitiative surprised) act after "
+         "the opposing side in round 1 only; Companions act last (by Acuity until the players agree on an order); "
+         "the defeated (dead) are dropped at the start of the next round, their side moving up into their places, "
+         "but for the first place. The initiator's first Action costs no AP (SetInitiative initiator). Rounds: "
+         "\"one round\" effects (Evade) last until the start of the same creature's next turn.",
+         "Ours: the natural 20/1 (R8) applies to attack, Defence and Overcome rolls, not to initiative.",
+         "Ours: creature positions and marching order are the table's (no map is kept).",
+         "Ours: the initiator's free first Action is its first Action or attack of the fight, on its turn."),
+    _row("Actions", "partial",
+         "AP set to 4 at the start of combat and at the end of each of one's turns (a Dying creature: 1), spent on "
+         "one's turn for Actions (RealmsTakeAction: the Action table R1, Basic 2, Quick 1, Free 0 then 1, Movement "
+         "1 up to Speed, Interaction 1, Ability Roll 1, Skill Encounter Action 2, Evade 1, Brace 1, Focus 1, Search "
+         "1, Overcome 1), and outside it for Reactions. One free Interaction and one free Ability Roll at the end of "
+         "each turn. The Multiple Action Penalty: -5 per repeat of a D20 Action or Reaction in a turn, stacking, "
+         "Basic, Quick and Free one type. Improvised actions at the RM's cost (RealmsImprovisedAction).",
+         "Setting: Evade gives +evade_bonus (2, R1) to Evasion until the start of one's next turn; the split Evade "
+         "(+2 against each of several attacks) is not yet offered.",
+         "Ours: the free Interaction and Ability Roll are there at the start of combat too.",
+         "Not yet: the End-of-Turn Overcome as a pending decision and the conditions it overcomes (R23-R24); "
+         "Brace, Focus and Search are recorded with their AP and roll, their effects are the RM's."),
+    _row("Additional Actions", "enforced", "The section: the Actions below."),
+    _row("Stealth/Hide Action (2 AP)", "not covered", "Not yet: Obscurity, staying hidden at 1 AP a turn and "
+         "detection; a Stealth roll can be taken as an Ability Roll (RealmsTakeAction roll_with Stealth)."),
+    _row("Grapple (2 AP)", "not covered", "Not yet: the Strength Unarmed Prowess attack against Might or Reflexes, "
+         "escaping, movement and size modifiers."),
+    _row("Prepared Actions (X AP)", "not covered", "Not yet: an Action paid on one's turn and used as a Reaction."),
+    _row("Power Improvisation (2 AP)", "not covered", "Not yet as a command; the Energy Multiplier table (R3) is in "
+         "domain/realms/scores.py."),
+    _row("Reactions", "enforced", "Reactions spend AP outside one's turn (or on it); they answer an attack's "
+         "reaction windows: Dodge (1 AP, +1 Evasion) before the roll, Defend after knowing the damage."),
+    _row("Additional Reactions", "enforced", "The section: the Reactions below."),
+    _row("Counter Power (X AP)", "not covered", "Not yet."),
+    _row("Combination Attack (1 AP)", "not covered", "Not yet as a Reaction; the Help Die (R12) is in "
+         "domain/realms/scores.py."),
+    _row("Defend (1 AP)", "enforced",
+         "Once an attack would hit and its damage is known, each creature of the target's side with AP may Defend "
+         "(1 AP): Shield Defense (R18: a Strength attack roll meeting the attack roll, then the Shield Die off the "
+         "damage, down to 0), Weapon Block (a weapon with the Block property it is proficient with: its attack roll "
+         "becomes the Evasion unless lower), Body Shield (an ally steps in: -2 Evasion, double damage if it hits).",
+         "Ours: being within 1 space of the attacker and the ally is the defender's claim (no map is kept)."),
+    _row("Command (1 AP)", "not covered", "Not yet: Companions take their own turns, last in the order."),
+    _row("Attacking", "enforced", "An attack names its target, in range: melee 1 space, a weapon's or Power's own "
+         "range; ranged attacks within 1 space at -5, up to four times the normal distance at -5."),
+    _row("Attack Rolls", "enforced",
+         "D20 + the Martial Bonus (Martial Proficiency + the weapon's Ability, R4: melee Strength, ranged Acuity, "
+         "finesse Agility, thrown Strength) or the Power Bonus (Power Proficiency + Power Ability), never both; "
+         "natural 20 +2, natural 1 -2 (R8); a hit when the total meets or beats Evasion or the Power's Defence; "
+         "Successes and Failures (R9) told. Potency is the Bonus + 10.",
+         "Not yet: attacks on several Defences at once."),
+    _row("Attacking Objects", "enforced", "A sheet marked `object` is hit without a roll, never critically; an "
+         "attack on its Mental Fortitude, Resolve or Discernment is refused (it automatically fails); it takes no "
+         "Reactions."),
+    _row("Determine Damage", "enforced",
+         "Damage dice + the Martial or Power Bonus (a Power only when it deals damage); without full proficiency "
+         "(the sheet's largest die per damage type) half the Ability and no proficiency, partially proficient the "
+         "proficiency's die, at least 1d4. Reductions first (armour's, falling by one each time it applies in a "
+         "turn, none against Psychic, Spiritual or Sonic, double if resistant, none if vulnerable; a shield's, down "
+         "to 0), then resistances (halved, two sources immune), vulnerabilities (doubled) and immunities; never "
+         "below 1 unless immune. Non-lethal: unconscious instead of 0 Health or lower. Dying at 0 or below (prone, AP "
+         "1 at once and 1 at the end of its turns), escalating damage at the start of its turns until stabilised "
+         "(RealmsStabilise, or any healing), restarting at 1d4 if damaged again; death at minus the maximum Health; "
+         "Companions die at 0; healing (RealmsHeal) up to the maximum, above 0 ends Dying; one Exhausted level on "
+         "being stabilised or revived.",
+         "Setting: dying_damage, the chapter's 1d4, 2d4, 4d4 (default) or the appendix's 1d4, 1d8, 2d8, 4d8 (R22: "
+         "the publisher contradicts itself).",
+         "Ours: an unconscious creature (U-R4: not a condition of the rulebook) cannot act; healing above 0 wakes it."),
+    _row("Critical Hits", "enforced",
+         "A Critical Hit at the Critical Range over the Defence (10, less the sheet's and the weapon's adjustments, "
+         "stacking; the target's armour raises it, R19): the damage dice times the Critical Multiplier (2x, +1x per "
+         "increase), the bonus once.",
+         "Not yet: Coup de Grâce (outside combat)."),
+    _row("Improvised Weapons & Unarmed Prowess", "partial",
+         "Improvised weapons: 1d4 and half Strength (doubled if negative) to attack and damage, never below 0; "
+         "thrown: double the higher of Agility or Strength in spaces, four times at -5. Unarmed: half Strength to "
+         "attack and as damage untrained; trained, the higher of Strength or Agility + Martial Proficiency and the "
+         "prowess level's die (R5); the Quick Attack once a turn after an unarmed attack Action, without the "
+         "penalty. Dual wielding: two Interchangeable weapons, the off-hand Quick Action attack without the penalty "
+         "and without the bonus to its damage.",
+         "Not yet: the carrying-capacity limit on throwing."),
+]

@@ -1,0 +1,262 @@
+"""RealmsRPG's commands and events. Every field holding a combatant's id is a ``CombatantId``;
+a total with a sheet's value in it is a ``SheetValue`` of that sheet's owner (a player sees an
+NPC's only as the hit or miss)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+from domain.core.concerns import CombatantId, SheetValue
+from domain.core.dice import DieRoll
+from domain.core.encounter import Command, Event
+from domain.realms.data import RealmsRules
+from domain.realms.sheet import Name, Target
+
+# R1: the Action table's Actions and their AP (Basic, Quick and Free are one type for the
+# Multiple Action Penalty)
+ActionName = Literal["Basic Action", "Quick Action", "Free Action", "Movement", "Interaction", "Ability Roll",
+                     "Skill Encounter Action", "Evade", "Brace", "Focus", "Search", "Overcome"]
+ACTION_POINTS: dict[str, int] = {
+    "Basic Action": 2, "Quick Action": 1, "Free Action": 0, "Movement": 1, "Interaction": 1, "Ability Roll": 1,
+    "Skill Encounter Action": 2, "Evade": 1, "Brace": 1, "Focus": 1, "Search": 1, "Overcome": 1,
+}
+ONE_TYPE = frozenset({"Basic Action", "Quick Action", "Free Action"})
+Bonus = Annotated[int, msgspec.Meta(ge=-50, le=50)]
+Spaces = Annotated[int, msgspec.Meta(ge=0, le=1000)]
+
+# ---------------------------------------------------------------- commands
+
+
+class SetRealmsRules(Command, tag="SetRealmsRules"):
+    """The RM sets the encounter's settings where the publisher's texts disagree (the Dying
+    damage sequence), before or during the fight: see ``RealmsRules``."""
+
+    data: RealmsRules
+
+
+class SetInitiative(Command, tag="SetInitiative"):
+    """The RM's say on one creature's start of combat, before initiative is rolled: ``roll_with``
+    the Ability or Skill its initiative adds (None: the sheet's, Acuity by default);
+    ``surprised``: unaware of the impending attack; ``initiator``: it started the fight ("can
+    take their first Action without spending any Action Points")."""
+
+    combatant_id: CombatantId
+    roll_with: Name | None = None
+    surprised: bool = False
+    initiator: bool = False
+
+
+class Attack(Command, tag="RealmsAttack"):
+    """Attack ``target`` at ``distance`` spaces with ``weapon`` (a weapon on the sheet, ``Unarmed``
+    or ``Improvised``; default the first weapon) or ``power`` (a Power on the sheet, with its AP
+    and Energy): a Basic Action (2 AP). ``off_hand``: the dual wielder's Quick Action attack;
+    ``quick``: Unarmed Prowess's Quick Attack; ``thrown``: an improvised weapon thrown;
+    ``non_lethal``: declared before dealing damage. Dice: the d20, then the damage dice."""
+
+    actor_field = "combatant_id"
+    combatant_id: CombatantId
+    target: CombatantId
+    weapon: Name | None = None
+    power: Name | None = None
+    distance: Spaces = 1
+    off_hand: bool = False
+    quick: bool = False
+    thrown: bool = False
+    non_lethal: bool = False
+
+
+class TakeAction(Command, tag="RealmsTakeAction"):
+    """Take an Action of the Action table. ``roll_with``: for one with a D20 roll (an Ability
+    Roll, a Skill Encounter Action, a Search...), the Ability, Skill or Defence rolled, against
+    ``against`` if the RM names a Score; ``spaces``: a Movement's spaces (at most the Speed)."""
+
+    actor_field = "combatant_id"
+    combatant_id: CombatantId
+    action: ActionName
+    roll_with: Name | None = None
+    against: Annotated[int, msgspec.Meta(ge=0, le=100)] | None = None
+    spaces: Spaces = 0
+
+
+class ImprovisedAction(Command, tag="RealmsImprovisedAction"):
+    """"Improvised actions may have variable AP costs based on their complexity, as determined by
+    the RM": the RM records one at the cost the RM sets."""
+
+    combatant_id: CombatantId
+    description: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+    action_points: Annotated[int, msgspec.Meta(ge=0, le=8)]
+
+
+class Heal(Command, tag="RealmsHeal"):
+    """Healing (a Power, a potion, Medicine): ``amount``, or ``dice_count``d``dice_sides`` + ``bonus`` (a
+    Power's healing adds the healer's Power Bonus: the RM gives it as ``bonus``). R20: "Healing
+    restores Health up to the maximum"."""
+
+    combatant_id: CombatantId
+    amount: Annotated[int, msgspec.Meta(ge=0, le=1000)] | None = None
+    dice_count: Annotated[int, msgspec.Meta(ge=0, le=20)] = 0
+    dice_sides: Annotated[int, msgspec.Meta(ge=2, le=20)] = 4
+    bonus: Bonus = 0
+
+
+class Stabilise(Command, tag="RealmsStabilise"):
+    """R22: "Medicine, bandages, potions, feats or any Healing Power (any amount of healing) stops
+    the escalation"; the RM records it."""
+
+    combatant_id: CombatantId
+
+
+COMMANDS = (SetRealmsRules, SetInitiative, Attack, TakeAction, ImprovisedAction, Heal, Stabilise)
+
+# ------------------------------------------------------------------ events
+
+
+class RulesSet(Event, tag="RealmsRulesSet"):
+    data: RealmsRules
+
+
+class InitiativeSet(Event, tag="RealmsInitiativeSet"):
+    combatant_id: CombatantId
+    roll_with: str | None = None
+    surprised: bool = False
+    initiator: bool = False
+
+
+class ActionTaken(Event, tag="RealmsActionTaken"):
+    """An Action and its AP (``free``: the initiator's first Action, or a free Interaction or
+    Ability Roll); its D20 roll, if any, with the Multiple Action Penalty (``penalty``)."""
+
+    combatant_id: CombatantId
+    action: str
+    action_points: int
+    free: bool = False
+    die: DieRoll | None = None
+    roll_with: str | None = None
+    penalty: int = 0
+    total: SheetValue[int, "combatant_id"] | None = None
+    against: int | None = None
+    degrees: int | None = None  # Successes (positive) or Failures (negative) against ``against``
+    spaces: int = 0
+    description: str = ""
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return [self.die] if self.die else []
+
+
+class AttackDeclared(Event, tag="RealmsAttackDeclared"):
+    """An attack begins: its AP (and a Power's Energy) spent; it waits while its target may Dodge."""
+
+    combatant_id: CombatantId
+    target: CombatantId
+    attack: str
+    kind: str
+    targets: Target
+    distance: int
+    action_points: int
+    energy: int = 0
+    free: bool = False
+    penalty: int = 0  # the Multiple Action Penalty
+    range_penalty: int = 0
+    off_hand: bool = False
+    quick: bool = False
+    thrown: bool = False
+    non_lethal: bool = False
+
+
+class Reacted(Event, tag="RealmsReacted"):
+    """A Reaction to the attack waiting in ``window``, its AP and its roll (Weapon Block: an
+    attack roll, the new Evasion; Shield Defense: a Strength attack roll against the attack's,
+    then the Shield Die)."""
+
+    window: str
+    combatant_id: CombatantId
+    reaction: str
+    action_points: int
+    die: DieRoll | None = None
+    total: SheetValue[int, "combatant_id"] | None = None
+    shield_die: DieRoll | None = None
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return [d for d in (self.die, self.shield_die) if d is not None]
+
+
+class AttackRolled(Event, tag="RealmsAttackRolled"):
+    """The Attack Roll against the Defence (``score``), and on a hit the damage dice (multiplied
+    by the Critical Multiplier on a Critical Hit) plus the Attack Bonus (``damage``)."""
+
+    combatant_id: CombatantId
+    target: CombatantId
+    attack: str
+    targets: Target
+    die: DieRoll | None  # None: an object, hit without a roll
+    total: SheetValue[int, "combatant_id"]
+    score: SheetValue[int, "target"]
+    hit: bool
+    critical: bool = False
+    degrees: int = 0
+    damage_dice: list[DieRoll] = []
+    damage: SheetValue[int, "combatant_id"] = 0
+    multiplier: int = 1
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return [*([self.die] if self.die else []), *self.damage_dice]
+
+
+class Defended(Event, tag="RealmsDefended"):
+    """The Defend reactions settle the attack: ``blocked`` (a Weapon Block's Evasion turned the
+    hit into a miss), ``defender`` (a Body Shield stepped in: the attack is on them, double
+    damage), ``shield``: a Shield Defense's reduction."""
+
+    combatant_id: CombatantId
+    target: CombatantId
+    defender: CombatantId
+    hit: bool
+    blocked: bool = False
+    shield: int = 0
+    doubled: bool = False
+
+
+class Harmed(Event, tag="RealmsHarmed"):
+    """Damage taken: ``rolled`` before reductions, less the armour's (``armour``) and a shield's,
+    then resistances; ``health`` after; Dying at 0 or below, dead at minus the maximum Health;
+    ``unconscious``: a non-lethal attack's target instead; ``dice``: the Dying damage's."""
+
+    combatant_id: CombatantId
+    damage: int
+    health: int
+    cause: str
+    by: CombatantId | None = None
+    rolled: int = 0
+    armour: SheetValue[int, "combatant_id"] = 0
+    shield: int = 0
+    resisted: str = ""
+    dying: bool = False
+    dead: bool = False
+    unconscious: bool = False
+    dice: list[DieRoll] = []
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return list(self.dice)
+
+
+class Healed(Event, tag="RealmsHealed"):
+    combatant_id: CombatantId
+    amount: int
+    health: int
+    dice: list[DieRoll] = []
+    revived: bool = False  # above 0: no longer Dying
+    exhausted: bool = False  # "When a dying character is stabilised or revived it gains 1 level of Exhausted"
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return list(self.dice)
+
+
+class Stabilised(Event, tag="RealmsStabilised"):
+    combatant_id: CombatantId
+    exhausted: bool = True
+
+
+EVENTS = (RulesSet, InitiativeSet, ActionTaken, AttackDeclared, Reacted, AttackRolled, Defended, Harmed, Healed,
+          Stabilised)

@@ -1,0 +1,175 @@
+"""The readable log's sentences of RealmsRPG's events, in the game's words. A total with a value
+off an NPC's sheet is not in a player's copy of the event: the sentence tells it without."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.core.log import Sentence
+
+DEFENCES = {"evasion": "Evasion", "might": "Might", "fortitude": "Fortitude", "reflexes": "Reflexes",
+            "discernment": "Discernment", "mental_fortitude": "Mental Fortitude", "resolve": "Resolve"}
+
+
+def _face(d: Any) -> Any:
+    return (d or {}).get("face")
+
+
+def _ap(n: Any) -> str:
+    return "no AP" if not n else f"{n} AP"
+
+
+def _degrees(n: Any) -> str:
+    if not isinstance(n, int) or n == 0:
+        return ""
+    word = "Success" if n > 0 else "Failure"
+    k = abs(n)
+    return f"{k} {word}{'es' if word == 'Success' and k != 1 else 's' if k != 1 else ''}"
+
+
+def _natural(face: Any) -> str:
+    return " (a natural 20: +2)" if face == 20 else " (a natural 1: −2)" if face == 1 else ""
+
+
+def _action(d: Any, s: Any) -> str:
+    who = s.Who(d.get("combatant_id"))
+    what = d.get("action")
+    if d.get("description"):
+        what = f"an improvised action, {d['description']}"
+    text = f"{who} takes {'the ' + what if not d.get('description') else what}"
+    if d.get("spaces"):
+        text += f", {d['spaces']} spaces"
+    free = " (free)" if d.get("free") else ""
+    text += f" ({_ap(d.get('action_points'))}{free})"
+    if d.get("die"):
+        total = f" = {d['total']}" if "total" in d else ""
+        pen = f", {d['penalty']} for the repeat" if d.get("penalty") else ""
+        text += f": {d.get('roll_with')} roll {_face(d.get('die'))}{_natural(_face(d.get('die')))}{pen}{total}"
+        if d.get("against") is not None:
+            text += f" against {d['against']}, {_degrees(d.get('degrees'))}"
+    return text + "."
+
+
+def _declared(d: Any, s: Any) -> str:
+    how = "an off-hand " if d.get("off_hand") else "a Quick " if d.get("quick") else ""
+    text = (f"{s.Who(d.get('combatant_id'))} makes {how}attack on {s.who(d.get('target'))} with the {d.get('attack')}"
+            f" against {DEFENCES.get(d.get('targets'), d.get('targets'))} at {d.get('distance')} "
+            f"space{'s' if d.get('distance') != 1 else ''} ({_ap(d.get('action_points'))}"
+            f"{', free: the initiator’s first Action' if d.get('free') else ''}")
+    if d.get("energy"):
+        text += f", {d['energy']} Energy"
+    text += ")"
+    mods = []
+    if d.get("penalty"):
+        mods.append(f"{d['penalty']} Multiple Action Penalty")
+    if d.get("range_penalty"):
+        mods.append(f"{d['range_penalty']} for range")
+    if mods:
+        text += f", {' and '.join(mods)}"
+    if d.get("non_lethal"):
+        text += ", non-lethal"
+    return text + "."
+
+
+def _reacted(d: Any, s: Any) -> str:
+    text = f"{s.Who(d.get('combatant_id'))} reacts: {d.get('reaction')} ({_ap(d.get('action_points'))})"
+    if d.get("die"):
+        total = f", {d['total']}" if "total" in d else ""
+        text += f", rolling {_face(d.get('die'))}{total}"
+    if d.get("reaction") == "Shield Defense":
+        text += f"; the Shield Die shows {_face(d.get('shield_die'))}" if d.get("shield_die") else "; it does not meet the attack roll"
+    return text + "."
+
+
+def _rolled(d: Any, s: Any) -> str:
+    defence = DEFENCES.get(d.get("targets"), d.get("targets"))
+    score = f" {d['score']}" if "score" in d else ""
+    if not d.get("die"):
+        head = f"{s.Whose(d.get('combatant_id'))} attack on {s.who(d.get('target'))}, an object, hits without a roll"
+    else:
+        total = f" = {d['total']}" if "total" in d else ""
+        head = (f"{s.Whose(d.get('combatant_id'))} attack roll {_face(d.get('die'))}{_natural(_face(d.get('die')))}"
+                f"{total} against {s.whose(d.get('target'))} {defence}{score}")
+    if not d.get("hit"):
+        return f"{head}: a miss ({_degrees(d.get('degrees'))})."
+    crit = f": a Critical Hit, the damage dice ×{d.get('multiplier')}" if d.get("critical") else ": a hit"
+    dice = d.get("damage_dice") or []
+    faces = " + ".join(str(_face(x)) for x in dice)
+    damage = f" = {d['damage']}" if "damage" in d else ""
+    told = f". Damage {faces or 'no dice'}{' + the bonus' if dice or 'damage' in d else ''}{damage}" if dice or d.get("damage") else ""
+    return f"{head}{crit} ({_degrees(d.get('degrees'))}){told}."
+
+
+def _defended(d: Any, s: Any) -> str:
+    parts = []
+    if d.get("defender") != d.get("target"):
+        parts.append(f"{s.Who(d.get('defender'))} steps in front of the attack (Body Shield)")
+    if d.get("blocked"):
+        parts.append("the Weapon Block turns the hit aside")
+    if d.get("shield"):
+        parts.append(f"the shield takes {d['shield']} off the damage")
+    if not d.get("hit") and not d.get("blocked"):
+        parts.append("the attack misses")
+    return (", and ".join(parts) or f"{s.Who(d.get('target'))} defends") + "."
+
+
+def _harmed(d: Any, s: Any) -> str:
+    who = s.Who(d.get("combatant_id"))
+    if d.get("cause") == "dying":
+        faces = " + ".join(str(_face(x)) for x in d.get("dice") or [])
+        text = f"{who} is Dying and takes {d.get('damage')} irreducible damage ({faces}): Health {d.get('health')}."
+    else:
+        cut = []
+        if d.get("armour"):
+            cut.append(f"armour {d['armour']}")
+        if d.get("shield"):
+            cut.append(f"shield {d['shield']}")
+        if d.get("resisted"):
+            cut.append(d["resisted"])
+        how = f" ({d.get('rolled')} less {', '.join(cut)})" if cut else ""
+        text = f"{who} takes {d.get('damage')} damage{how}: Health {d.get('health')}."
+    if d.get("dead"):
+        text += f" {who} is dead."
+    elif d.get("unconscious"):
+        text += f" The attack was non-lethal: {s.who(d.get('combatant_id'))} is unconscious for 1 hour."
+    elif d.get("dying"):
+        text += " At 0 Health or below: Dying, prone, 1 AP."
+    return text
+
+
+def _healed(d: Any, s: Any) -> str:
+    rolled = d.get("dice") or []
+    how = f" (rolled {' + '.join(str(_face(x)) for x in rolled)})" if rolled else ""
+    text = f"{s.Who(d.get('combatant_id'))} is healed {d.get('amount')}{how}: Health {d.get('health')}."
+    if d.get("revived"):
+        text += " No longer Dying."
+    if d.get("exhausted"):
+        text += " One level of Exhausted."
+    return text
+
+
+def _initiative_set(d: Any, s: Any) -> str:
+    parts = []
+    if d.get("roll_with"):
+        parts.append(f"rolls initiative with {d['roll_with']}")
+    if d.get("surprised"):
+        parts.append("is Surprised")
+    if d.get("initiator"):
+        parts.append("initiates combat (its first Action costs no AP)")
+    return f"{s.Who(d.get('combatant_id'))} {', '.join(parts) or 'rolls initiative with Acuity'}."
+
+
+SENTENCES: dict[str, Sentence] = {
+    "RealmsRulesSet": lambda d, s: (f"The Realm Master sets the encounter's settings (Dying damage: the "
+                                    f"{(d.get('data') or {}).get('dying_damage', 'chapter')} text)."),
+    "RealmsInitiativeSet": _initiative_set,
+    "RealmsActionTaken": _action,
+    "RealmsAttackDeclared": _declared,
+    "RealmsReacted": _reacted,
+    "RealmsAttackRolled": _rolled,
+    "RealmsDefended": _defended,
+    "RealmsHarmed": _harmed,
+    "RealmsHealed": _healed,
+    "RealmsStabilised": lambda d, s: (f"{s.Who(d.get('combatant_id'))} is stabilised: the Dying damage stops"
+                                      f"{'; one level of Exhausted' if d.get('exhausted') else ''}."),
+}
