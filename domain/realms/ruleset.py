@@ -518,7 +518,7 @@ class Realms(Ruleset):
             return [event]
         defenders = [cid for cid, x in after.combatants.items()
                      if x.side == tgt.side and self._options(after, reactions.ReactionWindow(
-                         id="defend", actor=atk.id, may_react=()), cid)] if not tgt.sheet.object else []
+                         id="defend", actor=atk.id, may_react=(), reactions=()), cid)] if not tgt.sheet.object else []
         if defenders:
             opened = reactions.open_window(f"{a.window.removesuffix(':dodge')}:defend", atk.id, defenders,
                                            (SHIELD, BLOCK, BODY_SHIELD), f"{called_of(atk)}'s hit on {called_of(tgt)}")
@@ -612,8 +612,8 @@ class Realms(Ruleset):
             if shield:
                 amount = max(amount - shield, 0)
                 zero = amount == 0
-            immune = damage_type in sheet.immunities
             res, vul = sheet.resistances.count(damage_type), sheet.vulnerabilities.count(damage_type)  # type: ignore[arg-type]
+            immune = damage_type in sheet.immunities or (res >= 2 and not vul)
             after = scores.resisted(amount, res, vul, immune)
             if after != amount or immune:
                 note = "immune" if immune or after == 0 and not zero else "resistant" if after < amount else "vulnerable"

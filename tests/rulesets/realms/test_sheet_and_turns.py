@@ -138,6 +138,7 @@ def test_the_defeated_are_replaced_by_their_side_at_the_start_of_the_next_round(
     # the Rapier: 5 + 12 against Evasion 10, 6 + 12 damage; the Goblin, 1 Health, is dead at -1
     f.send(Attack(combatant_id="arwen", target="goblin"))
     f.pass_("goblin", dice=[5, 6])
+    f.pass_("thug")  # no Body Shield for the Goblin
     assert f.body("goblin").dead
     assert f.state.order == ["goblin", "arwen", "thug", "bram"]  # not before the next round
     f.end_turn("arwen")
