@@ -273,6 +273,12 @@ class Realms(Ruleset):
             if cid not in state.combatants:
                 continue
             options = self._options(state, w, cid)
+            if not options:  # nothing left to take (its AP spent, the Body Shield taken): it passes
+                out.append(Decision(
+                    id=f"reaction:{w.id}:{cid}", kind="reaction", combatant_id=cid, command="PassReaction",
+                    body={"combatant_id": cid, "window": w.id}, blocks_turn_end=True, refusal=WAITING,
+                    summary=f"Nothing to react to {w.trigger or 'the attack'} with: pass."))
+                continue
             out.append(Decision(
                 id=f"reaction:{w.id}:{cid}", kind="reaction", combatant_id=cid, command="React",
                 body={"combatant_id": cid, "window": w.id}, choice_field="reaction",
@@ -519,9 +525,13 @@ class Realms(Ruleset):
         defenders = [cid for cid, x in after.combatants.items()
                      if x.side == tgt.side and self._options(after, reactions.ReactionWindow(
                          id="defend", actor=atk.id, may_react=(), reactions=()), cid)] if not tgt.sheet.object else []
+        hidden = tgt.id in state.concealed
+        if hidden:  # a hidden creature's Defenders are hidden with it: the window tells nobody else of it
+            defenders = [d for d in defenders if d in state.concealed]
         if defenders:
+            on = "a hidden ally" if hidden else called_of(tgt)
             opened = reactions.open_window(f"{a.window.removesuffix(':dodge')}:defend", atk.id, defenders,
-                                           (SHIELD, BLOCK, BODY_SHIELD), f"{called_of(atk)}'s hit on {called_of(tgt)}")
+                                           (SHIELD, BLOCK, BODY_SHIELD), f"{called_of(atk)}'s hit on {on}")
             return [event, opened]
         return [event, *self._settle(after, dice)]
 
