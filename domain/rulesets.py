@@ -5,7 +5,8 @@ from __future__ import annotations
 from domain.core.ruleset import Registry
 from domain.health_trauma.ruleset import HealthTrauma
 from domain.places_of_power.ruleset import PlacesOfPower
+from domain.realms.ruleset import Realms
 
 
 def default_registry() -> Registry:
-    return Registry([PlacesOfPower(), HealthTrauma()])
+    return Registry([PlacesOfPower(), HealthTrauma(), Realms()])

@@ -96,7 +96,7 @@ class AmbushAtTheFord(DemoFight):
         lines = []
         for cid, c in table.state["combatants"].items():
             b = body(table.state, cid)
-            health = c["sheet"]["health"] - b.get("damage", 0)
+            health = c["sheet"]["current_health"]
             state = ("dead" if b.get("dead") else "Dying" if b.get("dying") else
                      "unconscious" if b.get("unconscious") else "standing")
             lines.append(f"{c['name']}: {state}, Health {health} of {c['sheet']['health']}.")

@@ -220,7 +220,8 @@ class Defended(Event, tag="RealmsDefended"):
 
 class Harmed(Event, tag="RealmsHarmed"):
     """Damage taken: ``rolled`` before reductions, less the armour's (``armour``) and a shield's,
-    then resistances; ``health`` after; Dying at 0 or below, dead at minus the maximum Health;
+    then resistances; ``health`` after; ``dying``: enters Dying now (at 0 or below), ``dead`` at
+    minus the maximum Health;
     ``unconscious``: a non-lethal attack's target instead; ``dice``: the Dying damage's."""
 
     combatant_id: CombatantId

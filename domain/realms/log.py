@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core.log import Sentence
+from domain.core.log import Sentence, cap
 
 DEFENCES = {"evasion": "Evasion", "might": "Might", "fortitude": "Fortitude", "reflexes": "Reflexes",
             "discernment": "Discernment", "mental_fortitude": "Mental Fortitude", "resolve": "Resolve"}
@@ -42,7 +42,7 @@ def _action(d: Any, s: Any) -> str:
     free = " (free)" if d.get("free") else ""
     text += f" ({_ap(d.get('action_points'))}{free})"
     if d.get("die"):
-        total = f" = {d['total']}" if "total" in d else ""
+        total = f", total {d['total']}" if "total" in d else ""
         pen = f", {d['penalty']} for the repeat" if d.get("penalty") else ""
         text += f": {d.get('roll_with')} roll {_face(d.get('die'))}{_natural(_face(d.get('die')))}{pen}{total}"
         if d.get("against") is not None:
@@ -51,8 +51,8 @@ def _action(d: Any, s: Any) -> str:
 
 
 def _declared(d: Any, s: Any) -> str:
-    how = "an off-hand " if d.get("off_hand") else "a Quick " if d.get("quick") else ""
-    text = (f"{s.Who(d.get('combatant_id'))} makes {how}attack on {s.who(d.get('target'))} with the {d.get('attack')}"
+    how = " (off-hand)" if d.get("off_hand") else " (a Quick Attack)" if d.get("quick") else ""
+    text = (f"{s.Who(d.get('combatant_id'))} attacks {s.who(d.get('target'))} with the {d.get('attack')}{how}"
             f" against {DEFENCES.get(d.get('targets'), d.get('targets'))} at {d.get('distance')} "
             f"space{'s' if d.get('distance') != 1 else ''} ({_ap(d.get('action_points'))}"
             f"{', free: the initiator’s first Action' if d.get('free') else ''}")
@@ -87,7 +87,7 @@ def _rolled(d: Any, s: Any) -> str:
     if not d.get("die"):
         head = f"{s.Whose(d.get('combatant_id'))} attack on {s.who(d.get('target'))}, an object, hits without a roll"
     else:
-        total = f" = {d['total']}" if "total" in d else ""
+        total = f", total {d['total']}" if "total" in d else ""
         head = (f"{s.Whose(d.get('combatant_id'))} attack roll {_face(d.get('die'))}{_natural(_face(d.get('die')))}"
                 f"{total} against {s.whose(d.get('target'))} {defence}{score}")
     if not d.get("hit"):
@@ -110,7 +110,7 @@ def _defended(d: Any, s: Any) -> str:
         parts.append(f"the shield takes {d['shield']} off the damage")
     if not d.get("hit") and not d.get("blocked"):
         parts.append("the attack misses")
-    return (", and ".join(parts) or f"{s.Who(d.get('target'))} defends") + "."
+    return cap(", and ".join(parts) or "the Defend changes nothing") + "."
 
 
 def _harmed(d: Any, s: Any) -> str:

@@ -38,6 +38,7 @@ from domain.realms.events import (
 )
 from domain.realms.odds import AttackOdds, AttackOddsQuery, attack_odds
 from domain.realms.sheet import ABILITIES, ARMOUR_IGNORES, DEFENCE_ABILITY, RealmsSheet
+from domain.realms.shown import VISIBLE, with_health_shown
 
 replace = msgspec.structs.replace
 
@@ -121,6 +122,8 @@ class Realms(Ruleset):
     odds_query = AttackOddsQuery
     odds_answer = AttackOdds
     odds_operation_id = "getRealmsAttackOdds"
+    # players and spectators see an NPC's conditions, not its sheet (domain/realms/shown.py)
+    visible_sheet_fields = VISIBLE
 
     def odds(self, query: AttackOddsQuery) -> AttackOdds:
         return attack_odds(query)
@@ -639,7 +642,7 @@ class Realms(Ruleset):
             health, unconscious = 0, True  # "the target is instead rendered unconscious for 1 hour"
         elif health <= 0:
             dead = health <= -sheet.health  # "Death comes at −(maximum Health)"
-            dying = not dead
+            dying = not dead and not b.dying  # enters Dying now
         return Harmed(combatant_id=cid, damage=amount, health=health, cause=cause, by=by, rolled=rolled,
                       armour=armour, shield=shield, resisted=note, dying=dying, dead=dead, unconscious=unconscious,
                       dice=list(dice or []))
@@ -783,16 +786,15 @@ class Realms(Ruleset):
         elif e.unconscious:
             changes["unconscious"] = True
         elif e.dying:
-            if not b.dying:
-                # R22: "It falls prone, its AP drops to 1 at once"
-                changes.update(dying=True, dying_step=0, stabilised=False)
-                c = state.combatants[cid]
-                if c.action_points > 1:
-                    state = replace(state, combatants={**state.combatants, cid: replace(c, action_points=1)})
-            elif e.cause == "dying":
-                changes["dying_step"] = b.dying_step + 1
-            elif e.damage > 0:
-                changes.update(dying_step=0, stabilised=False)  # "restarts it at 1d4"
+            # R22: "It falls prone, its AP drops to 1 at once"
+            changes.update(dying=True, dying_step=0, stabilised=False)
+            c = state.combatants[cid]
+            if c.action_points > 1:
+                state = replace(state, combatants={**state.combatants, cid: replace(c, action_points=1)})
+        elif b.dying and e.cause == "dying":
+            changes["dying_step"] = b.dying_step + 1
+        elif b.dying and e.damage > 0:
+            changes.update(dying_step=0, stabilised=False)  # "restarts it at 1d4"
         state = self._with_body(state, cid, replace(b, **changes))
         if r.attack is not None and e.cause == "attack":
             state = replace(state, rules=replace(rules(state), attack=None, window=None))
@@ -804,6 +806,11 @@ class Realms(Ruleset):
         return replace(state, rules=replace(r, bodies={**r.bodies, cid: b}))
 
     # ---------------------------------------------------------- who sees what
+
+    def shown(self, state: EncounterState) -> EncounterState:
+        """Each creature's current Health and Energy, Dying, dead, unconscious and conditions,
+        worked out when read (a replay equals the live state)."""
+        return with_health_shown(state)
 
     def conceal_rules(self, state: EncounterState, hidden: frozenset[str]) -> RealmsState:
         r = rules(state)
