@@ -6,6 +6,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.core.durations import Duration
+from domain.realms.conditions import Affliction, words
 from domain.realms.sheet import RealmsSheet
 
 
@@ -31,6 +32,19 @@ class Body(msgspec.Struct, frozen=True, kw_only=True):
     quick_attacked: bool = False
     off_hand_attacked: bool = False
     free_actions: int = 0
+    conditions: dict[str, Affliction] = {}
+    overcome_due: bool = False
+    overcome_round: int = 0  # the round of the turn in which it last took the Overcome
+
+
+def afflictions(b: Body) -> dict[str, Affliction]:
+    """The creature's conditions, with the Exhausted levels Dying left it (R22) among them."""
+    if not b.exhausted:
+        return b.conditions
+    had = b.conditions.get("exhausted")
+    top = max(b.exhausted, had.level if had else 0)
+    return {**b.conditions, "exhausted": Affliction(level=top, defence=had.defence if had else None,
+                                                    score=had.score if had else None)}
 
 
 def health(sheet: RealmsSheet, b: Body) -> int:
@@ -56,6 +70,5 @@ def conditions(sheet: RealmsSheet, b: Body) -> list[str]:
         out.append("unconscious")
     if terminal(sheet, b):
         out.append("terminal")
-    if b.exhausted:
-        out.append(f"exhausted {b.exhausted}")
+    out += [words(name, a) for name, a in sorted(afflictions(b).items())]
     return out

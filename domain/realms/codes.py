@@ -20,4 +20,7 @@ OWN_CODES = ruleset_codes({
     "realms_bad_amount": "Healing needs an amount or dice to roll, not both.",
     "realms_initiative_rolled": "Initiative is already rolled: the RM sets how a creature starts combat before the roll.",
     "realms_cannot_react": "The creature cannot take that Reaction now.",
+    "realms_overcome_due": "The End-of-Turn Overcome waits: roll it (or decline it) before the turn ends.",
+    "realms_no_overcome_due": "No Overcome is due: it comes at the end of one's turn, or as the 1 AP Action for conditions with a Score.",
+    "realms_no_condition": "The creature does not have that condition.",
 })

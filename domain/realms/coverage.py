@@ -37,8 +37,18 @@ SECTIONS = [
          "Setting: Evade gives +evade_bonus (2, R1) to Evasion until the start of one's next turn; the split Evade "
          "(+2 against each of several attacks) is not yet offered.",
          "Ours: the free Interaction and Ability Roll are there at the start of combat too.",
-         "Not yet: the End-of-Turn Overcome as a pending decision and the conditions it overcomes (R23-R24); "
-         "Brace, Focus and Search are recorded with their AP and roll, their effects are the RM's."),
+         "The End-of-Turn Overcome: as a turn ends, before its AP, a creature with conditions the RM gave a "
+         "Defence and a Score (RealmsApplyCondition) is asked (RealmsOvercome: roll or decline, in the order it "
+         "picks): one roll of each targeted Defence against every Score on it, meeting one overcomes it (R7); "
+         "for 1 AP earlier in the turn (the Overcome Action), once a turn.",
+         "Conditions (R23-R24), each once (the RM's new one replaces the old, levels never add): Stunned (AP lost "
+         "at once and at the turn's end, never below 1), Dazed (no Reactions), Exposed, Staggered, Faint and "
+         "Exhausted (Evasion and Defences), Weakened and Exhausted (every d20), Grappled (-2 to its attacks, +2 to "
+         "hit it, no Movement), Prone (+2 from melee, -2 from afar, Speed halved), Blinded and Invisible (-4, "
+         "Complete Obscurity), Hidden (+2), Immobile, Slowed, Bleed (Health at the turn's start; healing takes it "
+         "off first), Resilient, Susceptible, Deafened (resistant to Sonic).",
+         "Not yet: Charmed, Frightened and Restrained are shown and told; their effects name a source or the arms, "
+         "the RM's to apply. Brace, Focus and Search are recorded with their AP and roll, their effects the RM's."),
     _row("Additional Actions", "enforced", "The section: the Actions below."),
     _row("Stealth/Hide Action (2 AP)", "not covered", "Not yet: Obscurity, staying hidden at 1 AP a turn and "
          "detection; a Stealth roll can be taken as an Ability Roll (RealmsTakeAction roll_with Stealth)."),

@@ -11,8 +11,9 @@ import msgspec
 from domain.core.concerns import CombatantId, SheetValue
 from domain.core.dice import DieRoll
 from domain.core.encounter import Command, Event
+from domain.realms.conditions import ConditionName
 from domain.realms.data import RealmsRules
-from domain.realms.sheet import Name, Target
+from domain.realms.sheet import Defence, Name, Target
 
 # R1: the Action table's Actions and their AP (Basic, Quick and Free are one type for the
 # Multiple Action Penalty)
@@ -108,7 +109,39 @@ class Stabilise(Command, tag="RealmsStabilise"):
     combatant_id: CombatantId
 
 
-COMMANDS = (SetRealmsRules, SetInitiative, Attack, TakeAction, ImprovisedAction, Heal, Stabilise)
+class ApplyCondition(Command, tag="RealmsApplyCondition"):
+    """The RM puts a condition on a creature (R24), ``level`` for a leveled one, and the Defence and
+    Difficulty Score or Potency its End-of-Turn Overcome rolls against (none: not overcome by a
+    roll). "Conditions don't stack": a creature has each once; the RM's new one replaces the old."""
+
+    combatant_id: CombatantId
+    condition: ConditionName
+    level: Annotated[int, msgspec.Meta(ge=1, le=20)] = 1
+    defence: Defence | None = None
+    score: Annotated[int, msgspec.Meta(ge=0, le=100)] | None = None
+
+
+class RemoveCondition(Command, tag="RealmsRemoveCondition"):
+    """The RM ends a condition on a creature."""
+
+    combatant_id: CombatantId
+    condition: ConditionName
+
+
+class Overcome(Command, tag="RealmsOvercome"):
+    """The End-of-Turn Overcome: "roll each Defense that is being targeted by those conditions or
+    effects. Each roll is compared against every relevant Difficulty Score or Potency affecting that
+    Defense"; ``attempt`` "decline" lets them be; ``order``: the Defences in the order the player
+    rolls them ("You may attempt to Overcome the effects in any order"). Dice: one d20 per Defence."""
+
+    actor_field = "combatant_id"
+    combatant_id: CombatantId
+    attempt: Literal["roll", "decline"] = "roll"
+    order: list[Defence] | None = None
+
+
+COMMANDS = (SetRealmsRules, SetInitiative, Attack, TakeAction, ImprovisedAction, Heal, Stabilise, ApplyCondition,
+            RemoveCondition, Overcome)
 
 # ------------------------------------------------------------------ events
 
@@ -243,9 +276,13 @@ class Harmed(Event, tag="RealmsHarmed"):
 
 
 class Healed(Event, tag="RealmsHealed"):
+    """``bleed``: the Bleed levels the healing took away ("healing reduces Bleed by the amount healed
+    but restores that much less Health")."""
+
     combatant_id: CombatantId
     amount: int
     health: int
+    bleed: int = 0
     dice: list[DieRoll] = []
     revived: bool = False  # above 0: no longer Dying
     exhausted: bool = False  # "When a dying character is stabilised or revived it gains 1 level of Exhausted"
@@ -259,5 +296,52 @@ class Stabilised(Event, tag="RealmsStabilised"):
     exhausted: bool = True
 
 
+class ConditionApplied(Event, tag="RealmsConditionApplied"):
+    """``replaced``: the condition it replaces (conditions don't stack); ``action_points``: a
+    Stunned creature's AP after "lose level AP at once"."""
+
+    combatant_id: CombatantId
+    condition: str
+    level: int = 1
+    defence: str | None = None
+    score: int | None = None
+    replaced: str | None = None
+    action_points: int | None = None
+
+
+class ConditionRemoved(Event, tag="RealmsConditionRemoved"):
+    combatant_id: CombatantId
+    condition: str
+
+
+class OvercomeDue(Event, tag="RealmsOvercomeDue"):
+    """The end of a turn: the creature may attempt to overcome its conditions, before gaining AP."""
+
+    combatant_id: CombatantId
+
+
+class OvercomeRoll(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """One Defence rolled: its total against each Score on it, and the conditions it overcame."""
+
+    by: CombatantId
+    defence: str
+    die: DieRoll
+    total: SheetValue[int, "by"]
+    against: dict[str, int]
+    overcome: list[str]
+
+
+class Overcame(Event, tag="RealmsOvercame"):
+    """The Overcome's rolls (``declined``: none taken); ``early``: the 1 AP Action earlier in the turn."""
+
+    combatant_id: CombatantId
+    rolls: list[OvercomeRoll] = []
+    declined: bool = False
+    early: bool = False
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return [r.die for r in self.rolls]
+
+
 EVENTS = (RulesSet, InitiativeSet, ActionTaken, AttackDeclared, Reacted, AttackRolled, Defended, Harmed, Healed,
-          Stabilised)
+          Stabilised, ConditionApplied, ConditionRemoved, OvercomeDue, Overcame)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.core.log import Sentence, cap
+from domain.realms.conditions import LEVELED
 
 DEFENCES = {"evasion": "Evasion", "might": "Might", "fortitude": "Fortitude", "reflexes": "Reflexes",
             "discernment": "Discernment", "mental_fortitude": "Mental Fortitude", "resolve": "Resolve"}
@@ -115,7 +116,9 @@ def _defended(d: Any, s: Any) -> str:
 
 def _harmed(d: Any, s: Any) -> str:
     who = s.Who(d.get("combatant_id"))
-    if d.get("cause") == "dying":
+    if d.get("cause") == "bleed":
+        text = f"{who} bleeds: {d.get('damage')} Health lost, Health {d.get('health')}."
+    elif d.get("cause") == "dying":
         faces = " + ".join(str(_face(x)) for x in d.get("dice") or [])
         text = f"{who} is Dying and takes {d.get('damage')} irreducible damage ({faces}): Health {d.get('health')}."
     else:
@@ -141,6 +144,8 @@ def _healed(d: Any, s: Any) -> str:
     rolled = d.get("dice") or []
     how = f" (rolled {' + '.join(str(_face(x)) for x in rolled)})" if rolled else ""
     text = f"{s.Who(d.get('combatant_id'))} is healed {d.get('amount')}{how}: Health {d.get('health')}."
+    if d.get("bleed"):
+        text += f" The healing stops {d['bleed']} Bleed."
     if d.get("revived"):
         text += " No longer Dying."
     if d.get("exhausted"):
@@ -159,7 +164,40 @@ def _initiative_set(d: Any, s: Any) -> str:
     return f"{s.Who(d.get('combatant_id'))} {', '.join(parts) or 'rolls initiative with Acuity'}."
 
 
+def _condition(d: Any, s: Any) -> str:
+    name = d.get("condition")
+    told = f"{name} {d.get('level')}" if d.get("level", 1) != 1 or name in LEVELED else name
+    text = f"{s.Who(d.get('combatant_id'))} is {told}"
+    if d.get("defence") and d.get("score") is not None:
+        text += f" (overcome with {DEFENCES.get(d['defence'], d['defence'])} against {d['score']})"
+    if d.get("replaced"):
+        text += f", replacing {d['replaced']} (conditions don't stack)"
+    if d.get("action_points") is not None:
+        text += f"; AP now {d['action_points']}"
+    return text + "."
+
+
+def _overcame(d: Any, s: Any) -> str:
+    who = s.Who(d.get("combatant_id"))
+    if d.get("declined"):
+        return f"{who} does not attempt to overcome their conditions."
+    parts = []
+    for r in d.get("rolls") or []:
+        total = f", total {r['total']}" if "total" in r else ""
+        against = ", ".join(f"{n} {v}" for n, v in (r.get("against") or {}).items())
+        won = ", ".join(r.get("overcome") or []) or "nothing"
+        parts.append(f"{DEFENCES.get(r.get('defence'), r.get('defence'))} {_face(r.get('die'))}"
+                     f"{_natural(_face(r.get('die')))}{total} against {against}: overcomes {won}")
+    when = " (the Overcome Action, earlier in the turn)" if d.get("early") else ""
+    return f"{who} attempts the Overcome{when}: {'; '.join(parts) or 'nothing to roll'}."
+
+
 SENTENCES: dict[str, Sentence] = {
+    "RealmsConditionApplied": _condition,
+    "RealmsConditionRemoved": lambda d, s: f"{s.Who(d.get('combatant_id'))} is no longer {d.get('condition')}.",
+    "RealmsOvercomeDue": lambda d, s: (f"The end of {s.whose(d.get('combatant_id'))} turn: before gaining AP, they "
+                                       "may attempt to overcome their conditions."),
+    "RealmsOvercame": _overcame,
     "RealmsRulesSet": lambda d, s: (f"The Realm Master sets the encounter's settings (Dying damage: the "
                                     f"{(d.get('data') or {}).get('dying_damage', 'chapter')} text)."),
     "RealmsInitiativeSet": _initiative_set,

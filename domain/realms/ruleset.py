@@ -26,14 +26,17 @@ from domain.core.resources import Resource, Resources, held
 from domain.core.ruleset import CommandInfo, Ruleset
 from domain.core.tally import Exchange, Tally
 from domain.realms import body as bodies
+from domain.realms import conditions as conds
 from domain.realms import scores
 from domain.realms.attacks import Profile, profile, range_penalty
-from domain.realms.body import Body
+from domain.realms.body import Body, afflictions
+from domain.realms.conditions import Affliction
 from domain.realms.codes import OWN_CODES
 from domain.realms.data import DEFAULT_RULES, RealmsRules
 from domain.realms.events import (
-    ACTION_POINTS, COMMANDS, EVENTS, ONE_TYPE, ActionTaken, Attack, AttackDeclared, AttackRolled, Defended, Harmed,
-    Heal, Healed, ImprovisedAction, InitiativeSet, Reacted, RulesSet, SetInitiative, SetRealmsRules, Stabilise,
+    ACTION_POINTS, COMMANDS, EVENTS, ONE_TYPE, ActionTaken, ApplyCondition, Attack, AttackDeclared, AttackRolled,
+    ConditionApplied, ConditionRemoved, Defended, Harmed, Heal, Healed, ImprovisedAction, InitiativeSet, Overcame,
+    Overcome, OvercomeDue, OvercomeRoll, Reacted, RemoveCondition, RulesSet, SetInitiative, SetRealmsRules, Stabilise,
     Stabilised, TakeAction,
 )
 from domain.realms.odds import AttackOdds, AttackOddsQuery, attack_odds
@@ -48,6 +51,7 @@ FREE_ABILITY_ROLL = "free ability roll"
 DODGE, SHIELD, BLOCK, BODY_SHIELD = "Dodge", "Shield Defense", "Weapon Block", "Body Shield"
 MENTAL = frozenset({"mental_fortitude", "resolve", "discernment"})
 WAITING = Refusal(code="realms_attack_waiting", message=OWN_CODES["realms_attack_waiting"])
+OVERCOME_DUE = Refusal(code="realms_overcome_due", message=OWN_CODES["realms_overcome_due"])
 
 
 class Start(msgspec.Struct, frozen=True, kw_only=True):
@@ -238,18 +242,37 @@ class Realms(Ruleset):
         return replace(state, rules=replace(r, bodies=out))
 
     def _end_turn(self, state: EncounterState, cmd: EndTurn) -> list[Event]:
-        """R22: a Dying creature "gains only 1 AP at the end of each of its turns"."""
+        """R22: a Dying creature "gains only 1 AP at the end of each of its turns"; Stunned: "level
+        fewer AP at the end of the turn, but never fewer than 1 gained"."""
         events = super()._end_turn(state, cmd)
         b = body_of(state, cmd.combatant_id)
-        if not b.dying:
+        ap = 1 if b.dying else conds.turn_end_ap(AP, afflictions(b))
+        if ap == AP:
             return events
         out: list[Event] = []
         for e in events:
             if isinstance(e, TurnEnded):
-                e = replace(e, action_points=1)
+                e = replace(e, action_points=ap)
             elif isinstance(e, RoundStarted):
-                e = replace(e, action_points={**e.action_points, cmd.combatant_id: 1})
+                e = replace(e, action_points={**e.action_points, cmd.combatant_id: ap})
             out.append(e)
+        return out
+
+    def at_turn_end(self, state: EncounterState, combatant_id: str, dice: Dice) -> list[Event]:
+        """"At the end of your turn, before gaining Action Points, you may attempt to overcome each
+        condition or effect currently affecting your Character": a decision, once a turn."""
+        b = body_of(state, combatant_id)
+        if b.dead or b.overcome_due or b.overcome_round == state.round or not self._to_overcome(b):
+            return []
+        return [OvercomeDue(combatant_id=combatant_id)]
+
+    @staticmethod
+    def _to_overcome(b: Body) -> dict[str, list[tuple[str, int]]]:
+        """The Scores on each Defence: (condition, Difficulty Score or Potency)."""
+        out: dict[str, list[tuple[str, int]]] = {}
+        for name, a in sorted(b.conditions.items()):
+            if a.defence is not None and a.score is not None:
+                out.setdefault(a.defence, []).append((name, a.score))
         return out
 
     def at_turn_start(self, state: EncounterState, combatant_id: str, dice: Dice) -> list[Event]:
@@ -258,20 +281,38 @@ class Realms(Ruleset):
         stabilised."""
         b = body_of(state, combatant_id)
         c = state.combatants.get(combatant_id)
-        if c is None or not b.dying or b.stabilised or b.dead:
+        if c is None or b.dead:
             return []
+        out: list[Event] = []
+        bleed = conds.level(b.conditions, "bleed")
+        if bleed:  # Bleed: "−1 Health at the start of the turn per level"
+            out.append(self._harm(state, combatant_id, bleed, "bleed"))
+            state = self.evolve(state, out[-1])
+            b = body_of(state, combatant_id)
+        if not b.dying or b.stabilised or b.dead:
+            return out
         count, sides = rules(state).data.dying_step(b.dying_step)
         rolled = [dice.roll(sides, "dying damage", combatant_id) for _ in range(count)]
-        return [self._harm(state, combatant_id, sum(d.face for d in rolled), "dying", dice=rolled)]
+        return [*out, self._harm(state, combatant_id, sum(d.face for d in rolled), "dying", dice=rolled)]
 
     # ------------------------------------------------------ who must decide
 
     def pending(self, state: EncounterState) -> list[Decision]:
         r = rules(state)
-        if state.status != "active" or r.window is None or r.window.settled:
+        if state.status != "active":
             return []
-        w = r.window
         out = []
+        for cid, b in r.bodies.items():
+            if b.overcome_due and cid in state.combatants:
+                out.append(Decision(
+                    id=f"overcome:{cid}:{state.round}", kind="overcome", combatant_id=cid, command="RealmsOvercome",
+                    body={"combatant_id": cid}, choice_field="attempt",
+                    choices=(Choice(name="roll"), Choice(name="decline")), blocks_turn_end=True, refusal=OVERCOME_DUE,
+                    summary="The end of your turn: roll each Defence your conditions target to overcome them, or "
+                    "decline."))
+        if r.window is None or r.window.settled:
+            return out
+        w = r.window
         for cid in w.waiting_on():
             if cid not in state.combatants:
                 continue
@@ -311,7 +352,7 @@ class Realms(Ruleset):
 
     def _can_react(self, state: EncounterState, cid: str) -> bool:
         b = body_of(state, cid)
-        return not (b.dead or b.unconscious or state.combatants[cid].sheet.object)
+        return not (b.dead or b.unconscious or state.combatants[cid].sheet.object) and conds.may_react(b.conditions)
 
     def command_info(self) -> list[CommandInfo]:
         return [CommandInfo(type=t.__struct_config__.tag, summary=(t.__doc__ or "").split("\n")[0],
@@ -338,6 +379,25 @@ class Realms(Ruleset):
                                       initiator=command.initiator)]
             case Heal():
                 return [self._heal(state, command, dice)]
+            case ApplyCondition():
+                c = self.combatant(state, command.combatant_id)
+                b = body_of(state, c.id)
+                if b.dead:
+                    raise RuleViolation("realms_dead", f"{c.name} is dead.")
+                had = b.conditions.get(command.condition)
+                level = command.level if command.condition in conds.LEVELED else 1
+                event = ConditionApplied(combatant_id=c.id, condition=command.condition, level=level,
+                                         defence=command.defence, score=command.score,
+                                         replaced=conds.words(command.condition, had) if had else None)
+                if command.condition == "stunned" and state.status == "active":
+                    before = conds.level(b.conditions, "stunned")  # "Durations don't stack", nor levels
+                    event = replace(event, action_points=conds.stunned_ap(c.action_points, max(level - before, 0)))
+                return [event]
+            case RemoveCondition():
+                c = self.combatant(state, command.combatant_id)
+                if command.condition not in body_of(state, c.id).conditions:
+                    raise RuleViolation("realms_no_condition", f"{c.name} is not {command.condition}.")
+                return [ConditionRemoved(combatant_id=c.id, condition=command.condition)]
             case Stabilise():
                 c = self.combatant(state, command.combatant_id)
                 b = body_of(state, c.id)
@@ -351,7 +411,16 @@ class Realms(Ruleset):
             case Attack():
                 return self._attack(state, command, dice)
             case TakeAction():
-                return [self._action(state, command, dice)]
+                return self._action(state, command, dice)
+            case Overcome():
+                c = self.require_turn(state, command.combatant_id)
+                b = body_of(state, c.id)
+                if not b.overcome_due:
+                    raise RuleViolation("realms_no_overcome_due", f"{c.name}'s End-of-Turn Overcome is not due: "
+                                        "it comes as the turn ends (or take the Overcome Action for 1 AP).")
+                if command.attempt == "decline":
+                    return [Overcame(combatant_id=c.id, declined=True)]
+                return [self._overcome(state, c, command.order, dice, early=False)]
             case ImprovisedAction():
                 c = self.require_turn(state, command.combatant_id)
                 self._able(state, c)
@@ -403,7 +472,7 @@ class Realms(Ruleset):
         die = dice.roll(20, name, c.id)
         return die, die.face + scores.natural(die.face) + bonus + penalty
 
-    def _action(self, state: EncounterState, cmd: TakeAction, dice: Dice) -> ActionTaken:
+    def _action(self, state: EncounterState, cmd: TakeAction, dice: Dice) -> list[Event]:
         c = self.require_turn(state, cmd.combatant_id)
         b = self._able(state, c)
         action = cmd.action
@@ -414,19 +483,44 @@ class Realms(Ruleset):
             kept = {"Interaction": FREE_INTERACTION, "Ability Roll": FREE_ABILITY_ROLL}.get(action)
             if kept and held(c).get(kept, 0) > 0:
                 cost, free = 0, True  # "one free Interaction and one free Ability Roll Action"
-        if action == "Movement" and not 1 <= cmd.spaces <= c.sheet.movement:
-            raise RuleViolation("realms_too_far", f"{c.name}'s Speed is {c.sheet.movement} spaces: a Movement "
-                                f"covers 1 to {c.sheet.movement}.", speed=c.sheet.movement)
+        speed = conds.speed(c.sheet.movement, afflictions(b))
+        if action == "Movement" and not 1 <= cmd.spaces <= speed:
+            raise RuleViolation("realms_too_far", f"{c.name}'s Speed is {speed} spaces now: a Movement covers 1 to "
+                                f"{speed}.", speed=speed)
+        if action == "Overcome" and (b.overcome_round == state.round or not self._to_overcome(b)):
+            raise RuleViolation("realms_no_overcome_due", f"{c.name} has no condition to overcome with a roll now "
+                                "(or has taken the Overcome this turn).")
         self.spend_action_points(c, cost, f"the {action}")
         event = ActionTaken(combatant_id=c.id, action=action, action_points=cost, free=free,
                             spaces=cmd.spaces if action == "Movement" else 0)
         if cmd.roll_with is not None:
             kind = "action" if action in ONE_TYPE else action
             penalty = scores.repeat_penalty(b.repeats.get(kind, 0))
-            die, total = self._roll(c, cmd.roll_with, dice, penalty)
+            die, total = self._roll(c, cmd.roll_with, dice, penalty + conds.d20(afflictions(b)))
             event = replace(event, die=die, roll_with=cmd.roll_with, penalty=penalty, total=total, against=cmd.against,
                             degrees=scores.degrees(total, cmd.against) if cmd.against is not None else None)
-        return event
+        if action == "Overcome":
+            # "You may spend 1 Action Point to take this action earlier in your turn instead of at the end"
+            return [event, self._overcome(self.evolve(state, event), c, None, dice, early=True)]
+        return [event]
+
+    def _overcome(self, state: EncounterState, c: Combatant, order: list[str] | None, dice: Dice, *,
+                  early: bool) -> Overcame:
+        """"Roll Might once and compare that single roll against the Difficulty Scores for both Slow
+        and Stun"; R7: "a d20 roll that meets or beats a Score overcomes it"."""
+        b = body_of(state, c.id)
+        scored = self._to_overcome(b)
+        chosen = [d for d in (order or []) if d in scored]
+        chosen += [d for d in scored if d not in chosen]
+        rolls = []
+        for defence in chosen:
+            die = dice.roll(20, f"overcome: {defence.replace('_', ' ')}", c.id)
+            total = (die.face + scores.natural(die.face) + c.sheet.defence_bonus(defence)
+                     + conds.d20(afflictions(b)) + conds.defence(b.conditions, defence))
+            against = dict(scored[defence])
+            rolls.append(OvercomeRoll(by=c.id, defence=defence, die=die, total=total, against=against,
+                                      overcome=[n for n, score in against.items() if total >= score]))
+        return Overcame(combatant_id=c.id, rolls=rolls, early=early)
 
     # ---------------------------------------------------------- attacks
 
@@ -499,16 +593,20 @@ class Realms(Ruleset):
         atk, tgt = state.combatants[a.attacker], state.combatants[a.target]
         p = self._profile(atk, a)
         score = tgt.sheet.defence_score(a.targets) + a.dodge
-        tb = body_of(state, tgt.id)
-        if a.targets == "evasion" and tb.evade is not None:
-            score += r.data.evade_bonus
+        tb, ab = body_of(state, tgt.id), body_of(state, atk.id)
+        if a.targets == "evasion":
+            score += conds.evasion(afflictions(tb)) + (r.data.evade_bonus if tb.evade is not None else 0)
+        else:
+            score += conds.defence(tb.conditions, a.targets)
         if tgt.sheet.object:
             # "You automatically hit any attack directed at an inanimate object ... No attack roll
             # is required ... attacks against objects cannot be critical hits."
             die, total, hit, critical = None, score, True, False
         else:
             die = dice.roll(20, "attack", atk.id)
-            total = die.face + scores.natural(die.face) + p.bonus + a.penalty + a.range_penalty
+            melee = a.distance <= 1 and not p.ranged
+            total = (die.face + scores.natural(die.face) + p.bonus + a.penalty + a.range_penalty
+                     + conds.attacking(afflictions(ab)) + conds.attacked(tb.conditions, melee))
             hit = total >= score
             armour = tgt.sheet.armour.critical_range if tgt.sheet.armour else 0
             critical = hit and scores.is_critical(
@@ -589,7 +687,7 @@ class Realms(Ruleset):
         score = a.score
         if a.body_shield is not None:
             # "You gain -2 to Evasion, and the attack deals double damage if it hits."
-            score = d.sheet.defence_score(a.targets) - 2
+            score = d.sheet.defence_score(a.targets) - 2 + conds.evasion(afflictions(body_of(state, d.id)))
             hit = a.total >= score
         if a.block is not None and a.block > score and a.total < a.block:
             hit, blocked = False, True  # "(unless it's lower than their current Evasion)"
@@ -621,11 +719,13 @@ class Realms(Ruleset):
                 base = arm.damage_reduction * (2 if damage_type in arm.resistant else 1)
                 armour = max(base - b.armour_uses, 0)  # R16: "its reduction drops by 1" each time in a turn
                 amount = max(amount - armour, 1) if armour else amount
+            amount = max(conds.damage_taken(amount, b.conditions), 1)  # Resilient, Susceptible
             zero = False
             if shield:
                 amount = max(amount - shield, 0)
                 zero = amount == 0
             res, vul = sheet.resistances.count(damage_type), sheet.vulnerabilities.count(damage_type)  # type: ignore[arg-type]
+            res += 1 if damage_type == "sonic" and "deafened" in b.conditions else 0  # Deafened: "resistant to Sonic"
             immune = damage_type in sheet.immunities or (res >= 2 and not vul)
             after = scores.resisted(amount, res, vul, immune)
             if after != amount or immune:
@@ -659,9 +759,10 @@ class Realms(Ruleset):
             raise RuleViolation("realms_full_health", f"{c.name} is at their maximum Health ({c.sheet.health}).")
         rolled = [dice.roll(cmd.dice_sides, "healing", c.id) for _ in range(cmd.dice_count)]
         amount = max(cmd.amount if cmd.amount is not None else sum(d.face for d in rolled) + cmd.bonus, 0)
-        health = min(now + amount, c.sheet.health)
+        bleed = min(conds.level(b.conditions, "bleed"), amount)  # "restores that much less Health"
+        health = min(now + amount - bleed, c.sheet.health)
         revived = b.dying and health > 0
-        return Healed(combatant_id=c.id, amount=health - now, health=health, dice=rolled, revived=revived,
+        return Healed(combatant_id=c.id, amount=health - now, health=health, bleed=bleed, dice=rolled, revived=revived,
                       exhausted=revived and not b.stabilised)
 
     # ---------------------------------------------------------- evolve
@@ -751,7 +852,32 @@ class Realms(Ruleset):
                     changes["unconscious"] = False
                 if event.exhausted:
                     changes["exhausted"] = b.exhausted + 1
+                if event.bleed:
+                    left = conds.level(b.conditions, "bleed") - event.bleed
+                    changes["conditions"] = {k: v for k, v in b.conditions.items() if k != "bleed"} if left <= 0 else {
+                        **b.conditions, "bleed": replace(b.conditions["bleed"], level=left)}
                 return self._with_body(state, event.combatant_id, replace(b, **changes))
+            case ConditionApplied():
+                b = body_of(state, event.combatant_id)
+                a = Affliction(level=event.level, defence=event.defence, score=event.score)
+                state = self._with_body(state, event.combatant_id, replace(b, conditions={**b.conditions, event.condition: a}))
+                if event.action_points is not None:
+                    c = state.combatants[event.combatant_id]
+                    state = replace(state, combatants={**state.combatants, c.id: replace(c, action_points=event.action_points)})
+                return state
+            case ConditionRemoved():
+                b = body_of(state, event.combatant_id)
+                return self._with_body(state, event.combatant_id, replace(
+                    b, conditions={k: v for k, v in b.conditions.items() if k != event.condition}))
+            case OvercomeDue():
+                return self._with_body(state, event.combatant_id, replace(body_of(state, event.combatant_id),
+                                                                          overcome_due=True))
+            case Overcame():
+                b = body_of(state, event.combatant_id)
+                gone = {n for roll in event.rolls for n in roll.overcome}
+                return self._with_body(state, event.combatant_id, replace(
+                    b, overcome_due=False, overcome_round=state.round,
+                    conditions={k: v for k, v in b.conditions.items() if k not in gone}))
             case Stabilised():
                 b = body_of(state, event.combatant_id)
                 return self._with_body(state, event.combatant_id, replace(

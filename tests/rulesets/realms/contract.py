@@ -8,7 +8,9 @@ from typing import Any
 
 from domain.core.encounter import Command, EncounterState
 from domain.core.ruleset import Ruleset
-from domain.realms.events import Attack, Heal, ImprovisedAction, SetInitiative, Stabilise, TakeAction
+from domain.realms.events import (
+    ApplyCondition, Attack, Heal, ImprovisedAction, Overcome, RemoveCondition, SetInitiative, Stabilise, TakeAction,
+)
 from tests.contract.walk import Walk
 
 
@@ -55,6 +57,13 @@ def moves(ruleset: Ruleset, state: EncounterState, rng: random.Random) -> list[C
             attack = Attack(combatant_id=turn, target=target, weapon=rng.choice(["Bow", "Unarmed"]),
                             off_hand=rng.random() < 0.5, quick=True)
         out += [attack] * 3
+    if rng.random() < 0.3:
+        who = rng.choice(list(state.combatants))
+        condition = rng.choice(["stunned", "dazed", "prone", "bleed", "exposed", "slowed", "grappled", "weakened"])
+        out += [ApplyCondition(combatant_id=who, condition=condition, level=rng.randint(1, 3),  # type: ignore[arg-type]
+                               defence=rng.choice(["might", "fortitude", None]), score=rng.choice([8, 12, 16])),
+                RemoveCondition(combatant_id=who, condition=condition),  # type: ignore[arg-type]
+                Overcome(combatant_id=turn), TakeAction(combatant_id=turn, action="Overcome")]
     if rng.random() < 0.2:
         who = rng.choice(list(state.combatants))
         out += [Stabilise(combatant_id=who), Heal(combatant_id=who, amount=rng.randint(1, 6)),
