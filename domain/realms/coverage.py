@@ -58,11 +58,23 @@ SECTIONS = [
     _row("Power Improvisation (2 AP)", "not covered", "Not yet as a command; the Energy Multiplier table (R3) is in "
          "domain/realms/scores.py."),
     _row("Reactions", "enforced", "Reactions spend AP outside one's turn (or on it); they answer an attack's "
-         "reaction windows: Dodge (1 AP, +1 Evasion) before the roll, Defend after knowing the damage."),
+         "reaction windows: before the roll Dodge (1 AP, +1 Evasion), Combination Attack and Counter Power; once it "
+         "would hit, with its damage known, Defend. A Dazed creature takes none.",
+         "Not yet: Detect and Help outside an attack (a Help is an Ability Roll's bonus the RM adds)."),
     _row("Additional Reactions", "enforced", "The section: the Reactions below."),
-    _row("Counter Power (X AP)", "not covered", "Not yet."),
-    _row("Combination Attack (1 AP)", "not covered", "Not yet as a Reaction; the Help Die (R12) is in "
-         "domain/realms/scores.py."),
+    _row("Counter Power (X AP)", "partial",
+         "Before a Power attack's roll, anyone with a Power they can pay for may counter it (the Power's AP and "
+         "Energy); the first counterer's Power attack roll, with the other counterers' Power Proficiency and +1 "
+         "per 5 Energy they spent, against the attack roll with +1 per 5 of its Energy: exceeding it nullifies "
+         "the Power (no hit).",
+         "Ours: one Reaction per creature in a window (a Counter or a Dodge, not both).",
+         "Not yet: countering a Power already in effect, part of a Power, or collateral countering (the RM's)."),
+    _row("Combination Attack (1 AP)", "enforced",
+         "Before the roll, each ally of the attacker with AP and an Attack Bonus (its first weapon's) may add its "
+         "Help Die (R12: the bonus rounded up to an even number, d2 to d12), rolled once for both, to the Attack "
+         "and Damage Rolls.",
+         "Ours: the die is rolled once for both rolls (the text's first option); whether the help makes sense is "
+         "the table's."),
     _row("Defend (1 AP)", "enforced",
          "Once an attack would hit and its damage is known, each creature of the target's side with AP may Defend "
          "(1 AP): Shield Defense (R18: a Strength attack roll meeting the attack roll, then the Shield Die off the "

@@ -80,7 +80,9 @@ class AmbushAtTheFord(DemoFight):
             cid = next(c for c in window["may_react"] if c not in window["answers"])
             c = table.state["combatants"][cid]
             sheet = c["sheet"]
-            if "Dodge" in window["reactions"] and c["action_points"] >= 2:
+            attack = table.state["rules"].get("attack") or {}
+            if window["id"].endswith(":roll") and cid == attack.get("target") and attack.get("targets") == "evasion" \
+                    and c["action_points"] >= 2:
                 choice: str | None = "Dodge"
             elif window["id"].endswith(":defend") and sheet.get("shield") and c["action_points"] >= 1:
                 choice = "Shield Defense"

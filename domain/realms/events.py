@@ -201,7 +201,7 @@ class AttackDeclared(Event, tag="RealmsAttackDeclared"):
 class Reacted(Event, tag="RealmsReacted"):
     """A Reaction to the attack waiting in ``window``, its AP and its roll (Weapon Block: an
     attack roll, the new Evasion; Shield Defense: a Strength attack roll against the attack's,
-    then the Shield Die)."""
+    then the Shield Die; Combination Attack: the Help Die; Counter Power: its AP and Energy)."""
 
     window: str
     combatant_id: CombatantId
@@ -210,9 +210,11 @@ class Reacted(Event, tag="RealmsReacted"):
     die: DieRoll | None = None
     total: SheetValue[int, "combatant_id"] | None = None
     shield_die: DieRoll | None = None
+    energy: int = 0  # Counter Power: the Power's Energy
+    help_die: DieRoll | None = None  # Combination Attack
 
     def dice_rolled(self) -> list[DieRoll]:
-        return [d for d in (self.die, self.shield_die) if d is not None]
+        return [d for d in (self.die, self.shield_die, self.help_die) if d is not None]
 
 
 class AttackRolled(Event, tag="RealmsAttackRolled"):
@@ -232,9 +234,15 @@ class AttackRolled(Event, tag="RealmsAttackRolled"):
     damage_dice: list[DieRoll] = []
     damage: SheetValue[int, "combatant_id"] = 0
     multiplier: int = 1
+    help: int = 0  # the Combination Attacks' Help Dice, in the total and the damage
+    counterer: CombatantId | None = None  # Counter Power: who rolled against the attack roll
+    counter_die: DieRoll | None = None
+    counter_total: SheetValue[int, "counterer"] | None = None
+    countered: bool = False
 
     def dice_rolled(self) -> list[DieRoll]:
-        return [*([self.die] if self.die else []), *self.damage_dice]
+        return [*([self.die] if self.die else []), *([self.counter_die] if self.counter_die else []),
+                *self.damage_dice]
 
 
 class Defended(Event, tag="RealmsDefended"):

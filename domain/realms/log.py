@@ -77,6 +77,10 @@ def _reacted(d: Any, s: Any) -> str:
     if d.get("die"):
         total = f", {d['total']}" if "total" in d else ""
         text += f", rolling {_face(d.get('die'))}{total}"
+    if d.get("help_die"):
+        text += f"; the Help Die shows {_face(d['help_die'])}"
+    if d.get("energy"):
+        text += f", {d['energy']} Energy"
     if d.get("reaction") == "Shield Defense":
         text += f"; the Shield Die shows {_face(d.get('shield_die'))}" if d.get("shield_die") else "; it does not meet the attack roll"
     return text + "."
@@ -91,6 +95,14 @@ def _rolled(d: Any, s: Any) -> str:
         total = f", total {d['total']}" if "total" in d else ""
         head = (f"{s.Whose(d.get('combatant_id'))} attack roll {_face(d.get('die'))}{_natural(_face(d.get('die')))}"
                 f"{total} against {s.whose(d.get('target'))} {defence}{score}")
+    if d.get("help"):
+        head += f" (Help Dice +{d['help']})"
+    if d.get("counter_die"):
+        total = f", total {d['counter_total']}" if "counter_total" in d else ""
+        head += (f"; {s.who(d.get('counterer'))} counters with {_face(d['counter_die'])}"
+                 f"{_natural(_face(d['counter_die']))}{total}")
+        if d.get("countered"):
+            return f"{head}: the Power is nullified."
     if not d.get("hit"):
         return f"{head}: a miss ({_degrees(d.get('degrees'))})."
     crit = f": a Critical Hit, the damage dice ×{d.get('multiplier')}" if d.get("critical") else ": a hit"

@@ -49,6 +49,7 @@ AP = 4  # "your Action Points (AP) are set to 4"
 FREE_INTERACTION = "free interaction"
 FREE_ABILITY_ROLL = "free ability roll"
 DODGE, SHIELD, BLOCK, BODY_SHIELD = "Dodge", "Shield Defense", "Weapon Block", "Body Shield"
+COMBINATION, COUNTER = "Combination Attack", "Counter Power: "
 MENTAL = frozenset({"mental_fortitude", "resolve", "discernment"})
 WAITING = Refusal(code="realms_attack_waiting", message=OWN_CODES["realms_attack_waiting"])
 OVERCOME_DUE = Refusal(code="realms_overcome_due", message=OWN_CODES["realms_overcome_due"])
@@ -88,6 +89,9 @@ class PendingAttack(msgspec.Struct, frozen=True, kw_only=True):
     shield: int = 0
     body_shield: CombatantId | None = None
     defenders: list[CombatantId] = []
+    help: int = 0  # Combination Attacks' Help Dice
+    counters: list[CombatantId] = []  # who counters the Power, the first rolling
+    counter_energy: int = 0  # the Energy the counterers spent
 
 
 class RealmsState(msgspec.Struct, kw_only=True):
@@ -326,10 +330,17 @@ class Realms(Ruleset):
             out.append(Decision(
                 id=f"reaction:{w.id}:{cid}", kind="reaction", combatant_id=cid, command="React",
                 body={"combatant_id": cid, "window": w.id}, choice_field="reaction",
-                choices=tuple(Choice(name=o, action_points=1) for o in options), blocks_turn_end=True,
-                refusal=WAITING, summary=f"React to {w.trigger or 'the attack'} ({', '.join(options)}, 1 AP), "
+                choices=tuple(Choice(name=o, action_points=self._reaction_cost(state.combatants[cid], o))
+                              for o in options), blocks_turn_end=True,
+                refusal=WAITING, summary=f"React to {w.trigger or 'the attack'} ({', '.join(options)}), "
                 "or pass (PassReaction)."))
         return out
+
+    @staticmethod
+    def _reaction_cost(c: Combatant, reaction: str) -> int:
+        """1 AP (R2), but Counter Power: "the same number of Action Points ... as you would normally spend"."""
+        power = c.sheet.power(reaction.removeprefix(COUNTER)) if reaction.startswith(COUNTER) else None
+        return power.action_points if power is not None else 1
 
     def _options(self, state: EncounterState, w: reactions.ReactionWindow, cid: str) -> tuple[str, ...]:
         """The Reactions ``cid`` may take in ``w``: a Dodge before the roll; once the attack would
@@ -338,8 +349,8 @@ class Realms(Ruleset):
         a = rules(state).attack
         if c is None or a is None or c.action_points < 1 or not self._can_react(state, cid):
             return ()
-        if w.id.endswith(":dodge"):
-            return (DODGE,) if a.targets == "evasion" else ()
+        if w.id.endswith(":roll"):
+            return self._before_roll(state, a, c)
         out = []
         if c.sheet.shield is not None:
             out.append(SHIELD)
@@ -349,6 +360,38 @@ class Realms(Ruleset):
         if cid != a.target and a.body_shield is None and a.targets == "evasion":
             out.append(BODY_SHIELD)
         return tuple(out)
+
+    def _before_roll(self, state: EncounterState, a: PendingAttack, c: Combatant) -> tuple[str, ...]:
+        """Before the roll: the target's Dodge; an ally's Combination Attack ("When you can
+        reasonably assist another Character's attack"); against a Power, Counter Power with a Power
+        one can pay for ("spend the same number of Action Points and Energy as you would normally
+        spend to use your Power")."""
+        out = []
+        if c.id == a.target and a.targets == "evasion" and not c.sheet.object:
+            out.append(DODGE)
+        attacker = state.combatants[a.attacker]
+        if c.id != a.attacker and c.side == attacker.side and c.id != a.target and self._help_die(c) \
+                and COMBINATION not in self._reacted_by(state, c.id):
+            out.append(COMBINATION)
+        if a.kind == "power" and c.id != a.attacker and c.id not in a.counters:
+            left = bodies.energy(c.sheet, body_of(state, c.id))
+            out += [COUNTER + p.name for p in c.sheet.powers
+                    if p.action_points <= c.action_points and p.energy <= left]
+        return tuple(out)
+
+    @staticmethod
+    def _help_die(c: Combatant) -> int:
+        """R12: "the Skill (or Attack) Bonus rounded up to an even number, as a die" (the creature's
+        first weapon's Attack Bonus)."""
+        try:
+            return scores.help_die(profile(c.sheet, None, None).bonus)
+        except RuleViolation:
+            return 0
+
+    @staticmethod
+    def _reacted_by(state: EncounterState, cid: str) -> str:
+        w = rules(state).window
+        return w.answers.get(cid, "") if w is not None else ""
 
     def _can_react(self, state: EncounterState, cid: str) -> bool:
         b = body_of(state, cid)
@@ -563,11 +606,15 @@ class Realms(Ruleset):
             range_penalty=ranged, off_hand=cmd.off_hand, quick=cmd.quick, thrown=cmd.thrown,
             non_lethal=cmd.non_lethal)
         after = self.evolve(state, declared)
-        window = f"attack:{state.version + 1}:dodge"
-        may = [target.id] if p.targets == "evasion" and not target.sheet.object and \
-            target.action_points >= 1 and self._can_react(state, target.id) else []
+        window = f"attack:{state.version + 1}:roll"
+        probe = reactions.ReactionWindow(id=window, actor=c.id, may_react=(), reactions=())
+        options = {cid: self._options(after, probe, cid) for cid in after.combatants if cid != c.id}
+        hidden = target.id in state.concealed
+        may = [cid for cid, o in options.items() if o and (not hidden or cid in state.concealed)]
         if may:
-            opened = reactions.open_window(window, c.id, may, (DODGE,), f"{called_of(c)}'s attack on {called_of(target)}")
+            choices = tuple(dict.fromkeys(o for cid in may for o in options[cid]))
+            on = "a hidden creature" if hidden else called_of(target)
+            opened = reactions.open_window(window, c.id, may, choices, f"{called_of(c)}'s attack on {on}")
             return [declared, opened]
         return [declared, *self._roll_attack(after, dice)]
 
@@ -607,19 +654,35 @@ class Realms(Ruleset):
             melee = a.distance <= 1 and not p.ranged
             total = (die.face + scores.natural(die.face) + p.bonus + a.penalty + a.range_penalty
                      + conds.attacking(afflictions(ab)) + conds.attacked(tb.conditions, melee))
+            total += a.help  # "add it to their Attack and Damage Rolls"
             hit = total >= score
             armour = tgt.sheet.armour.critical_range if tgt.sheet.armour else 0
             critical = hit and scores.is_critical(
                 total, score, scores.critical_range(atk.sheet.critical_range, p.critical_range, armour))
+        counter_die, counter_total, countered = None, None, False
+        if a.counters and die is not None:
+            # "Make an attack roll with your Power against the attack roll ... Both sides add +1 to their
+            # roll or Score for every 5 energy spent"; "the Power Proficiency of all creatures countering
+            # is added together ... to the original creature's Power attack roll"; "If your roll exceeds
+            # the target roll or Score, you successfully nullify their Power."
+            first = state.combatants[a.counters[0]]
+            counter_die = dice.roll(20, "counter power", first.id)
+            counter_total = (counter_die.face + scores.natural(counter_die.face) + first.sheet.power_bonus
+                             + sum(state.combatants[x].sheet.power_proficiency for x in a.counters[1:])
+                             + a.counter_energy // 5 + conds.d20(afflictions(body_of(state, first.id))))
+            countered = counter_total > total + p.energy // 5
+            hit = hit and not countered
+            critical = critical and not countered
         rolled, damage, multiplier = [], 0, 1
         if hit and p.deals_damage:
             multiplier = scores.critical_multiplier(atk.sheet.critical_multiplier, p.critical_multiplier) if critical else 1
             rolled = [dice.roll(p.sides, "damage", atk.id) for _ in range(p.dice * multiplier)]
-            damage = max(sum(d.face for d in rolled) + p.damage_bonus, 0)
+            damage = max(sum(d.face for d in rolled) + p.damage_bonus + a.help, 0)
         event = AttackRolled(combatant_id=atk.id, target=tgt.id, attack=a.attack, targets=a.targets,  # type: ignore[arg-type]
                              die=die, total=total, score=score, hit=hit, critical=critical,
                              degrees=scores.degrees(total, score), damage_dice=rolled, damage=damage,
-                             multiplier=multiplier)
+                             multiplier=multiplier, help=a.help, counterer=a.counters[0] if a.counters else None,
+                             counter_die=counter_die, counter_total=counter_total, countered=countered)
         after = self.evolve(state, event)
         if not hit or not (rolled or damage > 0):
             return [event]
@@ -631,7 +694,7 @@ class Realms(Ruleset):
             defenders = [d for d in defenders if d in state.concealed]
         if defenders:
             on = "a hidden ally" if hidden else called_of(tgt)
-            opened = reactions.open_window(f"{a.window.removesuffix(':dodge')}:defend", atk.id, defenders,
+            opened = reactions.open_window(f"{a.window.removesuffix(':roll')}:defend", atk.id, defenders,
                                            (SHIELD, BLOCK, BODY_SHIELD), f"{called_of(atk)}'s hit on {on}")
             return [event, opened]
         return [event, *self._settle(after, dice)]
@@ -648,10 +711,16 @@ class Realms(Ruleset):
         reactions.check_reaction(window, cmd.reaction)
         if cmd.reaction not in self._options(state, window, c.id):
             raise RuleViolation("realms_cannot_react", f"{c.name} cannot take the {cmd.reaction} Reaction now.")
-        self.spend_action_points(c, 1, f"the {cmd.reaction} Reaction")
         a = r.attack
         assert a is not None
-        event = Reacted(window=window.id, combatant_id=c.id, reaction=cmd.reaction, action_points=1)
+        power = c.sheet.power(cmd.reaction.removeprefix(COUNTER)) if cmd.reaction.startswith(COUNTER) else None
+        cost = self._reaction_cost(c, cmd.reaction)
+        self.spend_action_points(c, cost, f"the {cmd.reaction} Reaction")
+        event = Reacted(window=window.id, combatant_id=c.id, reaction=cmd.reaction, action_points=cost,
+                        energy=power.energy if power is not None else 0)
+        if cmd.reaction == COMBINATION:
+            # "Roll a die based on your Attack Bonus ... and add it to their Attack and Damage Rolls"
+            event = replace(event, help_die=dice.roll(self._help_die(c), "help die", c.id))
         if cmd.reaction == BLOCK:
             # "roll an attack with that weapon. The result becomes your or the ally's new Evasion"
             w = next(x for x in c.sheet.weapons if x.has("block"))
@@ -803,7 +872,7 @@ class Realms(Ruleset):
                     changes["repeats"] = {**b.repeats, "action": b.repeats.get("action", 0) + 1}
                 state = self._with_body(state, event.combatant_id, replace(b, **changes))
                 attack = PendingAttack(
-                    window=f"attack:{state.version + 1}:dodge", attacker=event.combatant_id, target=event.target,
+                    window=f"attack:{state.version + 1}:roll", attacker=event.combatant_id, target=event.target,
                     attack=event.attack, kind=event.kind, targets=event.targets, distance=event.distance,
                     penalty=event.penalty, range_penalty=event.range_penalty, off_hand=event.off_hand,
                     thrown=event.thrown, non_lethal=event.non_lethal)
@@ -814,9 +883,17 @@ class Realms(Ruleset):
                 c = state.combatants[event.combatant_id]
                 state = replace(state, combatants={**state.combatants, c.id: replace(
                     c, action_points=c.action_points - event.action_points)})
+                if event.energy:
+                    b = body_of(state, c.id)
+                    state = self._with_body(state, c.id, replace(b, energy_spent=b.energy_spent + event.energy))
+                r = rules(state)
                 a = r.attack
                 assert a is not None and r.window is not None
-                if event.reaction == DODGE:
+                if event.reaction.startswith(COUNTER):
+                    a = replace(a, counters=[*a.counters, c.id], counter_energy=a.counter_energy + event.energy)
+                elif event.reaction == COMBINATION:
+                    a = replace(a, help=a.help + (event.help_die.face if event.help_die else 0))
+                elif event.reaction == DODGE:
                     a = replace(a, dodge=a.dodge + 1)  # R2: "Dodge 1 (+1 Evasion...)"
                 elif event.reaction == BLOCK:
                     a = replace(a, block=max(a.block or 0, event.total or 0), defenders=[*a.defenders, c.id])

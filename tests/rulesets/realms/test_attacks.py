@@ -429,3 +429,71 @@ def test_the_odds_of_an_attack_are_counted_over_the_twenty_faces() -> None:
     assert (odds.hit_ways, odds.critical_ways, odds.ways) == (11, 1, 20)  # faces 10-20; 20 + 2 + 5 = 27
     assert sum(d.ways for d in odds.degrees) == 20
     assert attack_odds(AttackOddsQuery(bonus=0, score=21)).hit_ways == 1  # only a natural 20 (22)
+
+
+# ------------------------------------------------------------ Counter Power, Combination Attack
+
+
+MAGE = {"health": 14, "power_proficiency": 2, "power_ability": "intelligence", "energy": 20,
+        "abilities": {"intelligence": 3},
+        "powers": [{"name": "Fire Bolt", "dice": 2, "sides": 6, "damage_type": "fire", "range": 10, "energy": 5}]}
+WARDEN = {"health": 14, "power_proficiency": 3, "power_ability": "charisma", "energy": 10, "abilities": {"charisma": 2},
+          "powers": [{"name": "Ward", "dice": 0, "range": 10, "energy": 5, "action_points": 1}]}
+
+
+def test_counter_power_spends_the_powers_ap_and_energy_and_nullifies_on_a_higher_roll() -> None:
+    """Counter Power: "spend the same number of Action Points and Energy as you would normally spend to
+    use your Power ... Make an attack roll with your Power against the attack roll ... Both sides add
+    +1 to their roll or Score for every 5 energy spent ... If your roll exceeds the target roll or
+    Score, you successfully nullify their Power"; Multiple Counters: "the Power Proficiency of all
+    creatures countering is added together"."""
+    f = Fight()
+    f.add("mage", MAGE, side="enemies", controller="gm")
+    f.add("arwen", ARWEN)
+    f.add("warden", WARDEN)
+    f.add("bram", {**WARDEN, "power_proficiency": 1})
+    f.send(RollInitiative(dice=[15, 3, 2, 1]))
+    f.send(StartEncounter())
+    f.send(Attack(combatant_id="mage", target="arwen", power="Fire Bolt", distance=4))
+    [dodge, ward, ward2] = sorted(f.ruleset.pending(f.state), key=lambda d: d.combatant_id)
+    assert [c.name for c in ward.choices] == ["Counter Power: Ward"] and ward.choices[0].action_points == 1
+    f.react("warden", "Counter Power: Ward")
+    f.react("bram", "Counter Power: Ward")
+    assert (f.ap("warden"), f.body("warden").energy_spent) == (3, 5)
+    # the Fire Bolt: 10 + 5 = 15, +1 for its 5 Energy: 16; the Ward: 12 + 5 + Bram's 1 + 2 (10 Energy) = 20
+    events = f.pass_("arwen", dice=[10, 12])
+    rolled = of(events, AttackRolled)
+    assert rolled.countered and not rolled.hit and rolled.counter_total == 20
+    assert f.health("arwen") == 20
+
+
+def test_a_counter_that_does_not_exceed_the_attack_roll_leaves_the_power() -> None:
+    """"If your roll exceeds the target roll": a tie is not enough."""
+    f = Fight()
+    f.add("mage", MAGE, side="enemies", controller="gm")
+    f.add("warden", WARDEN)
+    f.send(RollInitiative(dice=[15, 3]))
+    f.send(StartEncounter())
+    f.send(Attack(combatant_id="mage", target="warden", power="Fire Bolt", distance=4))
+    # the window settles with the Warden's answer: the attack roll 10 + 5 + 1 = 16 against the Ward's
+    # 10 + 5 + 1 = 16, not exceeded; a hit on Evasion 10, 2d6 + 5
+    rolled = of(f.react("warden", "Counter Power: Ward", dice=[10, 10, 3, 3]), AttackRolled)
+    assert (rolled.countered, rolled.hit, rolled.counter_total) == (False, True, 16)
+    assert f.health("warden") == 14 - 11
+
+
+def test_a_combination_attack_adds_the_help_die_to_the_attack_and_damage_rolls() -> None:
+    """Combination Attack: "Roll a die based on your Attack Bonus, rounded up to the nearest even
+    number, and add it to their Attack and Damage Rolls. This functions as a “Help Die.” You can
+    either roll the die once for both rolls" (once, here)."""
+    f = Fight()
+    f.add("arwen", ARWEN)
+    f.add("bram", BRAM)  # Attack Bonus 5 with the Sword: a d6
+    f.add("brigand", {**BRIGAND, "health": 40}, side="enemies", controller="gm")
+    f.send(RollInitiative(dice=[15, 3, 2]))
+    f.send(StartEncounter())
+    f.send(Attack(combatant_id="arwen", target="brigand"))
+    f.react("bram", "Combination Attack", dice=[4])
+    rolled = of(f.pass_("brigand", dice=[3, 2]), AttackRolled)
+    assert (rolled.help, rolled.total, rolled.damage) == (4, 3 + 5 + 4, 2 + 5 + 4)
+    assert f.ap("bram") == 3
