@@ -188,3 +188,65 @@ async def test_the_odds_route(database_url: str) -> None:
         assert r.status_code == 200, r.text
         odds = r.json()
         assert (odds["hit_ways"], odds["critical_ways"], odds["ways"]) == (11, 1, 20)
+
+
+MAGE = {"health": 14, "power_proficiency": 2, "power_ability": "intelligence", "energy": 20,
+        "abilities": {"intelligence": 3},
+        "powers": [{"name": "Fire Bolt", "dice": 2, "sides": 6, "damage_type": "fire", "range": 10, "energy": 5}]}
+WARDEN = {"health": 14, "power_proficiency": 3, "power_ability": "charisma", "energy": 10, "abilities": {"charisma": 2},
+          "powers": [{"name": "Ward", "dice": 0, "range": 10, "energy": 5, "action_points": 1}], "shield": {"sides": 4}}
+
+
+async def test_a_counter_power_that_fails_then_a_shield_defense_in_one_attack(database_url: str, conn: Any) -> None:
+    """Counter Power: "If your roll exceeds the target roll or Score, you successfully nullify their
+    Power"; Defend: "if the attack would hit. This can be done after knowing the damage"."""
+    async with client_for(database_url) as client:
+        f = await Fight(client).open([("mage", "enemies", MAGE), ("arwen", "party", ARWEN),
+                                      ("warden", "party", WARDEN)])
+        await f.rm({"type": "RollInitiative", "dice": [15, 3, 2]})
+        await f.rm({"type": "StartEncounter"})
+        await f.rm({"type": "RealmsAttack", "combatant_id": "mage", "target": "arwen", "power": "Fire Bolt",
+                    "distance": 4})
+        [counter] = await f.prompts(f.players["warden"])
+        assert [(c["name"], c["action_points"]) for c in counter["choices"]] == [("Counter Power: Ward", 1)]
+        await f.player("warden", {**counter["body"], "type": "React", "reaction": "Counter Power: Ward"})
+        [dodge] = await f.prompts(f.players["arwen"])
+        # the Fire Bolt 14 + 5 + 1 = 20 against the Ward's 9 + 5 + 1 = 15: not nullified; Evasion 13 is hit,
+        # 2d6 + 5 = 3 + 4 + 5 = 12
+        await f.player("arwen", {**dodge["body"], "type": "PassReaction", "dice": [14, 9, 3, 4]})
+        [defend] = await f.prompts(f.players["warden"])
+        assert [c["name"] for c in defend["choices"]] == ["Shield Defense", "Body Shield"]
+        # the Warden's Strength attack roll 20 + 2 = 22 meets 20; the Shield Die 4
+        await f.player("warden", {**defend["body"], "type": "React", "reaction": "Shield Defense", "dice": [20, 4]})
+        state = await f.state()
+        assert health(state, "arwen") == 20 - 8
+        assert state["combatants"]["warden"]["sheet"]["current_energy"] == 5
+        assert state["combatants"]["warden"]["action_points"] == 2
+        told = await f.log()
+        assert "Warden counters with 9, total 15: a hit" in told, told
+        await f.assert_replays(conn)
+
+
+async def test_the_end_of_turn_overcome_is_prompted_to_the_player_and_answered(database_url: str, conn: Any) -> None:
+    """"At the end of your turn, before gaining Action Points, you may attempt to overcome each
+    condition or effect currently affecting your Character"."""
+    async with client_for(database_url) as client:
+        f = await Fight(client).open([("arwen", "party", ARWEN), ("brigand", "enemies", BRIGAND)])
+        await f.rm({"type": "RollInitiative", "dice": [15, 3]})
+        await f.rm({"type": "StartEncounter"})
+        await f.rm({"type": "RealmsApplyCondition", "combatant_id": "arwen", "condition": "stunned", "level": 2,
+                    "defence": "might", "score": 12})
+        assert (await f.state())["combatants"]["arwen"]["action_points"] == 2  # "lose level AP at once"
+        out = await f.player("arwen", {"type": "EndTurn", "combatant_id": "arwen"})
+        assert [e["type"] for e in out["events"]] == ["RealmsOvercomeDue"]
+        [prompt] = await f.prompts(f.players["arwen"])
+        assert prompt["command"] == "RealmsOvercome" and [c["name"] for c in prompt["choices"]] == ["roll", "decline"]
+        refused = await f.player("arwen", {"type": "EndTurn", "combatant_id": "arwen"}, expect=422)
+        assert refused["code"] == "realms_overcome_due"
+        # Might: 11 + Strength 1 = 12 meets the Difficulty Score 12
+        await f.player("arwen", {**prompt["body"], "type": "RealmsOvercome", "attempt": "roll", "dice": [11]})
+        await f.player("arwen", {"type": "EndTurn", "combatant_id": "arwen"})
+        state = await f.state()
+        assert state["turn"] == "brigand" and state["combatants"]["arwen"]["action_points"] == 4
+        assert "stunned" not in state["rules"]["bodies"]["arwen"]["conditions"]
+        await f.assert_replays(conn)
