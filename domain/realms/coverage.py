@@ -52,11 +52,22 @@ SECTIONS = [
     _row("Additional Actions", "enforced", "The section: the Actions below."),
     _row("Stealth/Hide Action (2 AP)", "not covered", "Not yet: Obscurity, staying hidden at 1 AP a turn and "
          "detection; a Stealth roll can be taken as an Ability Roll (RealmsTakeAction roll_with Stealth)."),
-    _row("Grapple (2 AP)", "not covered", "Not yet: the Strength Unarmed Prowess attack against Might or Reflexes, "
-         "escaping, movement and size modifiers."),
+    _row("Grapple (2 AP)", "partial",
+         "RealmsGrapple: a Strength Unarmed Prowess attack (Martial Proficiency + Strength if trained, else half "
+         "Strength) against Might or Reflexes, +2 per size the target is smaller, -2 per size larger, refused more "
+         "than one size larger; on a success the target is Grappled (-2 to its attacks, +2 to hit it, no Movement), "
+         "escaped by the Overcome, Might against the grappler's Strength Score (10 + Strength, +2 per size smaller); "
+         "optional unarmed damage.",
+         "Not yet: moving while grappling (dragging half the weight, half Speed) and other escape rolls (the RM's: "
+         "RealmsRemoveCondition)."),
     _row("Prepared Actions (X AP)", "not covered", "Not yet: an Action paid on one's turn and used as a Reaction."),
-    _row("Power Improvisation (2 AP)", "not covered", "Not yet as a command; the Energy Multiplier table (R3) is in "
-         "domain/realms/scores.py."),
+    _row("Power Improvisation (2 AP)", "enforced",
+         "RealmsImprovisePower (the RM's, who determines the Difficulty Score and the Energy cost): the Difficulty "
+         "Score is 10 + the Parts' Training Point costs (half, rounded up, for a Part one is proficient with); a "
+         "Power Attack against it; the Energy Multiplier by its Successes or Failures (R3, ±3 meaning 3 or more), "
+         "rounded up; more than one's Energy: the Power fails, the Energy kept, the 2 AP lost. Its effects are the "
+         "RM's (RealmsDealDamage, RealmsApplyCondition).",
+         "Ours: only as a Basic Action on one's turn (not yet as a Reaction or another Action)."),
     _row("Reactions", "enforced", "Reactions spend AP outside one's turn (or on it); they answer an attack's "
          "reaction windows: before the roll Dodge (1 AP, +1 Evasion), Combination Attack and Counter Power; once it "
          "would hit, with its damage known, Defend. A Dazed creature takes none.",

@@ -140,8 +140,55 @@ class Overcome(Command, tag="RealmsOvercome"):
     order: list[Defence] | None = None
 
 
+class PowerPart(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """A Power Part of an improvised Power: its Training Point cost (from the Codex), and whether the
+    creature is proficient with it ("use half of those Parts' Training Point costs instead")."""
+
+    name: Name
+    cost: Annotated[int, msgspec.Meta(ge=0, le=100)]
+    proficient: bool = False
+
+
+class ImprovisePower(Command, tag="RealmsImprovisePower"):
+    """Power Improvisation (2 AP): the creature describes a Power; "the RM ... will ultimately
+    determine both the Difficulty Score of creating that Power and its Energy cost": the RM sends
+    the Parts (the Difficulty Score is 10 + their costs) and the estimated ``energy``. Dice: the d20."""
+
+    combatant_id: CombatantId
+    description: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+    parts: list[PowerPart]
+    energy: Annotated[int, msgspec.Meta(ge=0, le=500)]
+
+
+class Grapple(Command, tag="RealmsGrapple"):
+    """Grapple (2 AP): "make a Strength Unarmed Prowess attack to grab an opponent within your melee
+    range, targeting their Might or Reflex"; ``damage``: "whether or not to deal unarmed damage, using
+    Strength". Dice: the d20, then any damage dice."""
+
+    actor_field = "combatant_id"
+    combatant_id: CombatantId
+    target: CombatantId
+    defence: Literal["might", "reflexes"] = "might"
+    damage: bool = False
+
+
+class DealDamage(Command, tag="RealmsDealDamage"):
+    """The RM deals damage the rules leave to them (an improvised Power's, a hazard's): ``amount`` or
+    ``dice_count``d``dice_sides`` + ``bonus`` of ``damage_type``, reduced as an attack's would be."""
+
+    combatant_id: CombatantId
+    damage_type: Literal["magic", "fire", "ice", "lightning", "spiritual", "sonic", "poison", "necrotic", "acid",
+                         "psychic", "light", "bludgeoning", "piercing", "slashing"] = "bludgeoning"
+    amount: Annotated[int, msgspec.Meta(ge=0, le=1000)] | None = None
+    dice_count: Annotated[int, msgspec.Meta(ge=0, le=40)] = 0
+    dice_sides: Annotated[int, msgspec.Meta(ge=2, le=20)] = 6
+    bonus: Bonus = 0
+    by: CombatantId | None = None
+    non_lethal: bool = False
+
+
 COMMANDS = (SetRealmsRules, SetInitiative, Attack, TakeAction, ImprovisedAction, Heal, Stabilise, ApplyCondition,
-            RemoveCondition, Overcome)
+            RemoveCondition, Overcome, ImprovisePower, Grapple, DealDamage)
 
 # ------------------------------------------------------------------ events
 
@@ -351,5 +398,49 @@ class Overcame(Event, tag="RealmsOvercame"):
         return [r.die for r in self.rolls]
 
 
+class PowerImprovised(Event, tag="RealmsPowerImprovised"):
+    """The Power Improvisation Roll against the Difficulty Score, its Successes or Failures, the
+    Energy Multiplier (R3) and the final cost, rounded up; ``created``: False when the cost exceeds
+    the Energy ("you simply fail to create the Power; retaining your Energy, but losing the Action")."""
+
+    combatant_id: CombatantId
+    description: str
+    difficulty: int
+    die: DieRoll
+    total: SheetValue[int, "combatant_id"]
+    degrees: int
+    multiplier: str
+    estimate: int
+    energy: int
+    created: bool
+    action_points: int = 2
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return [self.die]
+
+
+class GrappleRolled(Event, tag="RealmsGrappleRolled"):
+    """The grapple's Strength Unarmed Prowess attack against Might or Reflexes (with the size
+    modifier): on a success the target is Grappled (escaping by Overcome, Might against the
+    grappler's Strength Score)."""
+
+    combatant_id: CombatantId
+    target: CombatantId
+    defence: str
+    die: DieRoll
+    total: SheetValue[int, "combatant_id"]
+    score: SheetValue[int, "target"]
+    size: int = 0
+    penalty: int = 0
+    action_points: int = 2
+    hit: bool = False
+    strength_score: SheetValue[int, "combatant_id"] = 0
+    damage_dice: list[DieRoll] = []
+    damage: SheetValue[int, "combatant_id"] = 0
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return [self.die, *self.damage_dice]
+
+
 EVENTS = (RulesSet, InitiativeSet, ActionTaken, AttackDeclared, Reacted, AttackRolled, Defended, Harmed, Healed,
-          Stabilised, ConditionApplied, ConditionRemoved, OvercomeDue, Overcame)
+          Stabilised, ConditionApplied, ConditionRemoved, OvercomeDue, Overcame, PowerImprovised, GrappleRolled)

@@ -128,7 +128,11 @@ def _defended(d: Any, s: Any) -> str:
 
 def _harmed(d: Any, s: Any) -> str:
     who = s.Who(d.get("combatant_id"))
-    if d.get("cause") == "bleed":
+    if d.get("cause") == "rm" and d.get("by") is None:
+        cut = [f"armour {d['armour']}"] if d.get("armour") else []
+        how = f" ({d.get('rolled')} less {', '.join(cut)})" if cut else ""
+        text = f"{who} takes {d.get('damage')} damage{how}: Health {d.get('health')}."
+    elif d.get("cause") == "bleed":
         text = f"{who} bleeds: {d.get('damage')} Health lost, Health {d.get('health')}."
     elif d.get("cause") == "dying":
         faces = " + ".join(str(_face(x)) for x in d.get("dice") or [])
@@ -204,7 +208,30 @@ def _overcame(d: Any, s: Any) -> str:
     return f"{who} attempts the Overcome{when}: {'; '.join(parts) or 'nothing to roll'}."
 
 
+def _improvised(d: Any, s: Any) -> str:
+    total = f", total {d['total']}" if "total" in d else ""
+    head = (f"{s.Who(d.get('combatant_id'))} improvises a Power ({d.get('description')}, {_ap(d.get('action_points'))}): "
+            f"{_face(d.get('die'))}{_natural(_face(d.get('die')))}{total} against Difficulty Score {d.get('difficulty')}, "
+            f"{_degrees(d.get('degrees'))}; Energy {d.get('estimate')} × {d.get('multiplier')} = {d.get('energy')}")
+    if not d.get("created"):
+        return head + ", more than they have: the Power fails, the Energy kept, the Action lost."
+    return head + "."
+
+
+def _grappled(d: Any, s: Any) -> str:
+    total = f", total {d['total']}" if "total" in d else ""
+    score = f" {d['score']}" if "score" in d else ""
+    size = f", {d['size']:+d} for size" if d.get("size") else ""
+    pen = f", {d['penalty']} for the repeat" if d.get("penalty") else ""
+    head = (f"{s.Who(d.get('combatant_id'))} tries to grapple {s.who(d.get('target'))} ({_ap(d.get('action_points'))}): "
+            f"{_face(d.get('die'))}{_natural(_face(d.get('die')))}{size}{pen}{total} against "
+            f"{s.whose(d.get('target'))} {DEFENCES.get(d.get('defence'), d.get('defence'))}{score}")
+    return head + (": grappled." if d.get("hit") else ": it slips the grab.")
+
+
 SENTENCES: dict[str, Sentence] = {
+    "RealmsPowerImprovised": _improvised,
+    "RealmsGrappleRolled": _grappled,
     "RealmsConditionApplied": _condition,
     "RealmsConditionRemoved": lambda d, s: f"{s.Who(d.get('combatant_id'))} is no longer {d.get('condition')}.",
     "RealmsOvercomeDue": lambda d, s: (f"The end of {s.whose(d.get('combatant_id'))} turn: before gaining AP, they "

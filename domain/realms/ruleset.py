@@ -3,6 +3,8 @@ shared/rules/realms-gaps.md (R-numbers in the docstrings)."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+from math import ceil
 from typing import Any
 
 import msgspec
@@ -35,12 +37,12 @@ from domain.realms.codes import OWN_CODES
 from domain.realms.data import DEFAULT_RULES, RealmsRules
 from domain.realms.events import (
     ACTION_POINTS, COMMANDS, EVENTS, ONE_TYPE, ActionTaken, ApplyCondition, Attack, AttackDeclared, AttackRolled,
-    ConditionApplied, ConditionRemoved, Defended, Harmed, Heal, Healed, ImprovisedAction, InitiativeSet, Overcame,
-    Overcome, OvercomeDue, OvercomeRoll, Reacted, RemoveCondition, RulesSet, SetInitiative, SetRealmsRules, Stabilise,
-    Stabilised, TakeAction,
+    ConditionApplied, ConditionRemoved, DealDamage, Defended, Grapple, GrappleRolled, Harmed, Heal, Healed,
+    ImprovisedAction, ImprovisePower, InitiativeSet, Overcame, Overcome, OvercomeDue, OvercomeRoll, PowerImprovised,
+    Reacted, RemoveCondition, RulesSet, SetInitiative, SetRealmsRules, Stabilise, Stabilised, TakeAction,
 )
 from domain.realms.odds import AttackOdds, AttackOddsQuery, attack_odds
-from domain.realms.sheet import ABILITIES, ARMOUR_IGNORES, DEFENCE_ABILITY, RealmsSheet
+from domain.realms.sheet import ABILITIES, ARMOUR_IGNORES, DEFENCE_ABILITY, SIZES, RealmsSheet, half_up
 from domain.realms.shown import VISIBLE, with_health_shown
 
 replace = msgspec.structs.replace
@@ -455,6 +457,22 @@ class Realms(Ruleset):
                 return self._attack(state, command, dice)
             case TakeAction():
                 return self._action(state, command, dice)
+            case ImprovisePower():
+                return [self._improvise(state, command, dice)]
+            case Grapple():
+                return self._grapple(state, command, dice)
+            case DealDamage():
+                c = self.combatant(state, command.combatant_id)
+                if body_of(state, c.id).dead:
+                    raise RuleViolation("realms_dead", f"{c.name} is dead.")
+                if command.by is not None:
+                    self.combatant(state, command.by)
+                if (command.amount is None) == (command.dice_count == 0):
+                    raise RuleViolation("realms_bad_amount", "Deal an amount, or dice to roll: one of them.")
+                rolled = [dice.roll(command.dice_sides, "damage", command.by) for _ in range(command.dice_count)]
+                amount = command.amount if command.amount is not None else max(sum(d.face for d in rolled) + command.bonus, 0)
+                return [self._harm(state, c.id, amount, "rm", by=command.by, damage_type=command.damage_type,
+                                   non_lethal=command.non_lethal, dice=rolled)]
             case Overcome():
                 c = self.require_turn(state, command.combatant_id)
                 b = body_of(state, c.id)
@@ -546,6 +564,74 @@ class Realms(Ruleset):
             # "You may spend 1 Action Point to take this action earlier in your turn instead of at the end"
             return [event, self._overcome(self.evolve(state, event), c, None, dice, early=True)]
         return [event]
+
+    def _improvise(self, state: EncounterState, cmd: ImprovisePower, dice: Dice) -> PowerImprovised:
+        """Power Improvisation: "The Difficulty Score is equal to 10 + the Training Point cost of each
+        Power Part added to the Power. If you already have proficiency with any of the Power Parts, use
+        half of those Parts' Training Point costs instead"; "roll a Power Attack against it"; the Energy
+        Multiplier (R3), "rounded up at the end"; "If this final cost exceeds your Energy reserves, you
+        simply fail to create the Power; retaining your Energy, but losing the Action"."""
+        c = self.require_turn(state, cmd.combatant_id)
+        b = self._able(state, c)
+        cost, free = self._cost(state, c, 2)
+        self.spend_action_points(c, cost, "Power Improvisation")
+        ds = 10 + sum(half_up(p.cost) if p.proficient else p.cost for p in cmd.parts)
+        penalty = scores.repeat_penalty(b.repeats.get("action", 0))
+        die = dice.roll(20, "power improvisation", c.id)
+        total = die.face + scores.natural(die.face) + c.sheet.power_bonus + penalty + conds.d20(afflictions(b))
+        degrees = scores.degrees(total, ds)
+        multiplier = Fraction(scores.improvisation_multiplier(degrees)).limit_denominator(2)
+        energy = ceil(cmd.energy * multiplier)
+        return PowerImprovised(combatant_id=c.id, description=cmd.description, difficulty=ds, die=die, total=total,
+                               degrees=degrees, multiplier=str(multiplier), estimate=cmd.energy, energy=energy,
+                               created=energy <= bodies.energy(c.sheet, b), action_points=cost)
+
+    def _grapple(self, state: EncounterState, cmd: Grapple, dice: Dice) -> list[Event]:
+        """Grapple: a Strength Unarmed Prowess attack against Might or Reflexes; "If you attempt to
+        grapple a creature smaller than you, you gain +2 to the grapple roll and to your Strength Score
+        for maintaining the grapple for each size they are smaller. If the target is larger than you,
+        you suffer a -2 penalty for each size they are larger. You cannot grapple creatures more than
+        one size larger than you"; escaping: "Might vs. your Strength Score using the Overcome action"."""
+        c = self.require_turn(state, cmd.combatant_id)
+        b = self._able(state, c)
+        t = state.combatants.get(cmd.target)
+        if t is None:
+            raise RuleViolation("unknown_combatant", f"There is no combatant {cmd.target} in this encounter.",
+                                combatant_id=cmd.target)
+        if t.id == c.id or body_of(state, t.id).dead or t.sheet.object:
+            raise RuleViolation("realms_not_a_target", f"{c.name} needs another creature, not yet dead, to grapple.")
+        smaller = SIZES.index(c.sheet.size) - SIZES.index(t.sheet.size)
+        if smaller < -1:
+            raise RuleViolation("realms_too_large", f"{called_of(t)} is more than one size larger than {c.name}: "
+                                "“You cannot grapple creatures more than one size larger than you”.")
+        cost, free = self._cost(state, c, 2)
+        self.spend_action_points(c, cost, "a Grapple")
+        strength = c.sheet.abilities.strength
+        bonus = c.sheet.martial_proficiency + strength if c.sheet.unarmed_prowess else half_up(strength)
+        penalty = scores.repeat_penalty(b.repeats.get("Grapple", 0))
+        die = dice.roll(20, "grapple", c.id)
+        total = die.face + scores.natural(die.face) + bonus + 2 * smaller + penalty + conds.attacking(afflictions(b))
+        tb = body_of(state, t.id)
+        score = t.sheet.defence_score(cmd.defence) + conds.defence(tb.conditions, cmd.defence)
+        hit = total >= score
+        hold = 10 + strength + 2 * max(smaller, 0)
+        rolled, damage = [], 0
+        if hit and cmd.damage:
+            sides = scores.PROWESS_DICE[c.sheet.unarmed_prowess] if c.sheet.unarmed_prowess else 0
+            rolled = [dice.roll(sides, "damage", c.id)] if sides else []
+            damage = max(sum(d.face for d in rolled) + bonus, 0)
+        event = GrappleRolled(combatant_id=c.id, target=t.id, defence=cmd.defence, die=die, total=total, score=score,
+                              size=2 * smaller, penalty=penalty, action_points=cost, hit=hit, strength_score=hold,
+                              damage_dice=rolled, damage=damage)
+        out: list[Event] = [event]
+        if hit:
+            had = tb.conditions.get("grappled")
+            out.append(ConditionApplied(combatant_id=t.id, condition="grappled", defence="might", score=hold,
+                                        replaced=conds.words("grappled", had) if had else None))
+            if damage:
+                after = self.evolve(self.evolve(state, event), out[-1])
+                out.append(self._harm(after, t.id, damage, "rm", by=c.id, damage_type="bludgeoning"))
+        return out
 
     def _overcome(self, state: EncounterState, c: Combatant, order: list[str] | None, dice: Dice, *,
                   early: bool) -> Overcame:
@@ -782,7 +868,7 @@ class Realms(Ruleset):
         sheet: RealmsSheet = c.sheet
         b = body_of(state, cid)
         amount, armour, note = rolled, 0, ""
-        if cause == "attack" and rolled > 0:
+        if cause in ("attack", "rm") and rolled > 0:
             arm = sheet.armour
             if arm is not None and damage_type not in ARMOUR_IGNORES and damage_type not in arm.vulnerable:
                 base = arm.damage_reduction * (2 if damage_type in arm.resistant else 1)
@@ -934,6 +1020,17 @@ class Realms(Ruleset):
                     changes["conditions"] = {k: v for k, v in b.conditions.items() if k != "bleed"} if left <= 0 else {
                         **b.conditions, "bleed": replace(b.conditions["bleed"], level=left)}
                 return self._with_body(state, event.combatant_id, replace(b, **changes))
+            case PowerImprovised():
+                state = self._paid(state, event.combatant_id, event.action_points, False)
+                b = body_of(state, event.combatant_id)
+                return self._with_body(state, event.combatant_id, replace(
+                    b, energy_spent=b.energy_spent + (event.energy if event.created else 0),
+                    repeats={**b.repeats, "action": b.repeats.get("action", 0) + 1}))
+            case GrappleRolled():
+                state = self._paid(state, event.combatant_id, event.action_points, False)
+                b = body_of(state, event.combatant_id)
+                return self._with_body(state, event.combatant_id, replace(
+                    b, repeats={**b.repeats, "Grapple": b.repeats.get("Grapple", 0) + 1}))
             case ConditionApplied():
                 b = body_of(state, event.combatant_id)
                 a = Affliction(level=event.level, defence=event.defence, score=event.score)

@@ -9,7 +9,8 @@ from typing import Any
 from domain.core.encounter import Command, EncounterState
 from domain.core.ruleset import Ruleset
 from domain.realms.events import (
-    ApplyCondition, Attack, Heal, ImprovisedAction, Overcome, RemoveCondition, SetInitiative, Stabilise, TakeAction,
+    ApplyCondition, Attack, DealDamage, Grapple, Heal, ImprovisedAction, ImprovisePower, Overcome, PowerPart,
+    RemoveCondition, SetInitiative, Stabilise, TakeAction,
 )
 from tests.contract.walk import Walk
 
@@ -57,6 +58,11 @@ def moves(ruleset: Ruleset, state: EncounterState, rng: random.Random) -> list[C
             attack = Attack(combatant_id=turn, target=target, weapon=rng.choice(["Bow", "Unarmed"]),
                             off_hand=rng.random() < 0.5, quick=True)
         out += [attack] * 3
+        out += [Grapple(combatant_id=turn, target=target, defence=rng.choice(["might", "reflexes"]),
+                        damage=rng.random() < 0.5),
+                ImprovisePower(combatant_id=turn, description="a gust", parts=[PowerPart(name="Wind", cost=rng.randint(0, 9))],
+                               energy=rng.randint(0, 4)),
+                DealDamage(combatant_id=target, amount=rng.randint(0, 5), by=rng.choice([None, turn]))]
     if rng.random() < 0.3:
         who = rng.choice(list(state.combatants))
         condition = rng.choice(["stunned", "dazed", "prone", "bleed", "exposed", "slowed", "grappled", "weakened"])
