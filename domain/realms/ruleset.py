@@ -375,7 +375,10 @@ class Realms(Ruleset):
         if c.id != a.attacker and c.side == attacker.side and c.id != a.target and self._help_die(c) \
                 and COMBINATION not in self._reacted_by(state, c.id):
             out.append(COMBINATION)
-        if a.kind == "power" and c.id != a.attacker and c.id not in a.counters:
+        # a hidden creature counters only a hidden one's Power (the RM reveals it first otherwise: the
+        # attack's roll would name it)
+        sees = c.id not in state.concealed or a.attacker in state.concealed
+        if a.kind == "power" and c.id != a.attacker and c.id not in a.counters and sees:
             left = bodies.energy(c.sheet, body_of(state, c.id))
             out += [COUNTER + p.name for p in c.sheet.powers
                     if p.action_points <= c.action_points and p.energy <= left]
@@ -1119,9 +1122,11 @@ class Realms(Ruleset):
         attack, window = r.attack, r.window
         if attack is not None and (attack.attacker in hidden or attack.target in hidden):
             attack, window = None, None
-        if attack is not None and (attack.body_shield in hidden or any(d in hidden for d in attack.defenders)):
+        if attack is not None and (attack.body_shield in hidden or any(d in hidden for d in attack.defenders)
+                                   or any(d in hidden for d in attack.counters)):
             attack = replace(attack, body_shield=None if attack.body_shield in hidden else attack.body_shield,
-                             defenders=[d for d in attack.defenders if d not in hidden])
+                             defenders=[d for d in attack.defenders if d not in hidden],
+                             counters=[d for d in attack.counters if d not in hidden])
         if window is not None:
             window = replace(window, may_react=tuple(c for c in window.may_react if c not in hidden),
                              answers={k: v for k, v in window.answers.items() if k not in hidden})
