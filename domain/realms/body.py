@@ -35,6 +35,9 @@ class Body(msgspec.Struct, frozen=True, kw_only=True):
     conditions: dict[str, Affliction] = {}
     overcome_due: bool = False
     overcome_round: int = 0  # the round of the turn in which it last took the Overcome
+    commanded_round: int = 0  # a Companion: the round its owner last Commanded it
+    command_round: int = 0  # an owner: the round of its Commands counted in ``commands``
+    commands: int = 0
 
 
 def afflictions(b: Body) -> dict[str, Affliction]:

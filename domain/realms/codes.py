@@ -23,5 +23,7 @@ OWN_CODES = ruleset_codes({
     "realms_overcome_due": "The End-of-Turn Overcome waits: roll it (or decline it) before the turn ends.",
     "realms_no_overcome_due": "No Overcome is due: it comes at the end of one's turn, or as the 1 AP Action for conditions with a Score.",
     "realms_no_condition": "The creature does not have that condition.",
+    "realms_not_commanded": "A Companion acts only once its owner Commands it this round.",
+    "realms_not_your_companion": "Only a Companion's owner Commands it, once a round.",
     "realms_too_large": "You cannot grapple creatures more than one size larger than you.",
 })

@@ -92,7 +92,11 @@ SECTIONS = [
          "damage, down to 0), Weapon Block (a weapon with the Block property it is proficient with: its attack roll "
          "becomes the Evasion unless lower), Body Shield (an ally steps in: -2 Evasion, double damage if it hits).",
          "Ours: being within 1 space of the attacker and the ally is the defender's claim (no map is kept)."),
-    _row("Command (1 AP)", "not covered", "Not yet: Companions take their own turns, last in the order."),
+    _row("Command (1 AP)", "enforced",
+         "A Companion (a sheet's companion_of) takes Actions and Reactions in a round only once its owner Commands "
+         "it (RealmsCommand, the owner's 1 AP, at any time: at the start of its turn or for its Reaction); each "
+         "further Command by the owner in the round controls one AP less; once a Companion a round.",
+         "Ours: being aware of the Companion and able to communicate with it is the table's."),
     _row("Attacking", "enforced", "An attack names its target, in range: melee 1 space, a weapon's or Power's own "
          "range; ranged attacks within 1 space at -5, up to four times the normal distance at -5."),
     _row("Attack Rolls", "enforced",

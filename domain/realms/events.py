@@ -187,8 +187,18 @@ class DealDamage(Command, tag="RealmsDealDamage"):
     non_lethal: bool = False
 
 
+class CommandCompanion(Command, tag="RealmsCommand"):
+    """Command (1 AP), the owner's Reaction: "command, control, or grant a turn to, a Companion" (at
+    the start of its turn, or for its Reaction, which also gives its upcoming turn). Each further use
+    in a round controls one AP less: "Second use. Control all Companions' available AP minus 1"."""
+
+    actor_field = "combatant_id"
+    combatant_id: CombatantId
+    companion: CombatantId
+
+
 COMMANDS = (SetRealmsRules, SetInitiative, Attack, TakeAction, ImprovisedAction, Heal, Stabilise, ApplyCondition,
-            RemoveCondition, Overcome, ImprovisePower, Grapple, DealDamage)
+            RemoveCondition, Overcome, ImprovisePower, Grapple, DealDamage, CommandCompanion)
 
 # ------------------------------------------------------------------ events
 
@@ -442,5 +452,14 @@ class GrappleRolled(Event, tag="RealmsGrappleRolled"):
         return [self.die, *self.damage_dice]
 
 
+class Commanded(Event, tag="RealmsCommanded"):
+    """The owner's ``use``-th Command this round: the Companion acts this round with ``action_points``."""
+
+    combatant_id: CombatantId
+    companion: CombatantId
+    use: int
+    action_points: int
+
+
 EVENTS = (RulesSet, InitiativeSet, ActionTaken, AttackDeclared, Reacted, AttackRolled, Defended, Harmed, Healed,
-          Stabilised, ConditionApplied, ConditionRemoved, OvercomeDue, Overcame, PowerImprovised, GrappleRolled)
+          Stabilised, ConditionApplied, ConditionRemoved, OvercomeDue, Overcame, PowerImprovised, GrappleRolled, Commanded)

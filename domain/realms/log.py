@@ -230,6 +230,8 @@ def _grappled(d: Any, s: Any) -> str:
 
 
 SENTENCES: dict[str, Sentence] = {
+    "RealmsCommanded": lambda d, s: (f"{s.Who(d.get('combatant_id'))} Commands {s.who(d.get('companion'))} (1 AP, "
+                                     f"use {d.get('use')} this round): it acts with {d.get('action_points')} AP."),
     "RealmsPowerImprovised": _improvised,
     "RealmsGrappleRolled": _grappled,
     "RealmsConditionApplied": _condition,

@@ -37,6 +37,7 @@ from domain.realms.codes import OWN_CODES
 from domain.realms.data import DEFAULT_RULES, RealmsRules
 from domain.realms.events import (
     ACTION_POINTS, COMMANDS, EVENTS, ONE_TYPE, ActionTaken, ApplyCondition, Attack, AttackDeclared, AttackRolled,
+    CommandCompanion, Commanded,
     ConditionApplied, ConditionRemoved, DealDamage, Defended, Grapple, GrappleRolled, Harmed, Heal, Healed,
     ImprovisedAction, ImprovisePower, InitiativeSet, Overcame, Overcome, OvercomeDue, OvercomeRoll, PowerImprovised,
     Reacted, RemoveCondition, RulesSet, SetInitiative, SetRealmsRules, Stabilise, Stabilised, TakeAction,
@@ -400,7 +401,10 @@ class Realms(Ruleset):
 
     def _can_react(self, state: EncounterState, cid: str) -> bool:
         b = body_of(state, cid)
-        return not (b.dead or b.unconscious or state.combatants[cid].sheet.object) and conds.may_react(b.conditions)
+        c = state.combatants[cid]
+        if is_companion(c) and b.commanded_round != state.round:
+            return False  # "When a trigger allows your Companion to take a reaction, you can use this reaction"
+        return not (b.dead or b.unconscious or c.sheet.object) and conds.may_react(b.conditions)
 
     def command_info(self) -> list[CommandInfo]:
         return [CommandInfo(type=t.__struct_config__.tag, summary=(t.__doc__ or "").split("\n")[0],
@@ -462,6 +466,8 @@ class Realms(Ruleset):
                 return self._action(state, command, dice)
             case ImprovisePower():
                 return [self._improvise(state, command, dice)]
+            case CommandCompanion():
+                return [self._command(state, command)]
             case Grapple():
                 return self._grapple(state, command, dice)
             case DealDamage():
@@ -509,6 +515,9 @@ class Realms(Ruleset):
             raise RuleViolation("realms_dead", f"{c.name} is dead.")
         if b.unconscious:
             raise RuleViolation("realms_unconscious", f"{c.name} is unconscious.")
+        if is_companion(c) and b.commanded_round != state.round:
+            raise RuleViolation("realms_not_commanded", f"{c.name} is a Companion: “you must use the Command "
+                                "reaction at the start of its turn to control its actions for the turn”.")
         if rules(state).window is not None and not rules(state).window.settled:
             raise RuleViolation("realms_attack_waiting", OWN_CODES["realms_attack_waiting"])
         return b
@@ -567,6 +576,23 @@ class Realms(Ruleset):
             # "You may spend 1 Action Point to take this action earlier in your turn instead of at the end"
             return [event, self._overcome(self.evolve(state, event), c, None, dice, early=True)]
         return [event]
+
+    def _command(self, state: EncounterState, cmd: CommandCompanion) -> Commanded:
+        """Command: "A Companion can only be Commanded once each round, and can not be granted additional
+        AP through additional Command Reactions"; "Each time you use Command in a round, the number of
+        action points (AP) available to control additional Companions is reduced"."""
+        owner = self.combatant(state, cmd.combatant_id)
+        pet = self.combatant(state, cmd.companion)
+        b, pb = body_of(state, owner.id), body_of(state, pet.id)
+        if b.dead or b.unconscious:
+            raise RuleViolation("realms_dead" if b.dead else "realms_unconscious", f"{owner.name} cannot Command now.")
+        if pet.sheet.companion_of != owner.id or pb.commanded_round == state.round or pb.dead:
+            raise RuleViolation("realms_not_your_companion", f"{pet.name} is not {owner.name}'s Companion to Command "
+                                "now (once each round).")
+        self.spend_action_points(owner, 1, "the Command Reaction")
+        use = (b.commands if b.command_round == state.round else 0) + 1
+        return Commanded(combatant_id=owner.id, companion=pet.id, use=use,
+                         action_points=max(pet.action_points - (use - 1), 0))
 
     def _improvise(self, state: EncounterState, cmd: ImprovisePower, dice: Dice) -> PowerImprovised:
         """Power Improvisation: "The Difficulty Score is equal to 10 + the Training Point cost of each
@@ -1023,6 +1049,13 @@ class Realms(Ruleset):
                     changes["conditions"] = {k: v for k, v in b.conditions.items() if k != "bleed"} if left <= 0 else {
                         **b.conditions, "bleed": replace(b.conditions["bleed"], level=left)}
                 return self._with_body(state, event.combatant_id, replace(b, **changes))
+            case Commanded():
+                owner, pet = state.combatants[event.combatant_id], state.combatants[event.companion]
+                state = replace(state, combatants={**state.combatants, owner.id: replace(
+                    owner, action_points=owner.action_points - 1), pet.id: replace(pet, action_points=event.action_points)})
+                state = self._with_body(state, owner.id, replace(body_of(state, owner.id), command_round=state.round,
+                                                                 commands=event.use))
+                return self._with_body(state, pet.id, replace(body_of(state, pet.id), commanded_round=state.round))
             case PowerImprovised():
                 state = self._paid(state, event.combatant_id, event.action_points, False)
                 b = body_of(state, event.combatant_id)

@@ -392,7 +392,8 @@ def test_healing_above_zero_ends_dying_and_never_passes_the_maximum() -> None:
 def test_companions_die_at_zero_health() -> None:
     """R22: "Companions don't enter Dying; they die (or unsummon) at 0 Health"."""
     f = started(brigand={**BRIGAND, "companion_of": "arwen", "health": 5})
-    assert of(arwen_hits(f, [15, 1]), Harmed).dead  # 1 + 5 = 6
+    # a Companion not Commanded this round takes no Reaction: no Dodge window
+    assert of(f.send(Attack(combatant_id="arwen", target="brigand", dice=[15, 1])), Harmed).dead  # 1 + 5 = 6
 
 
 def test_a_non_lethal_attack_leaves_the_target_unconscious() -> None:

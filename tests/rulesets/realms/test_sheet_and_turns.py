@@ -7,7 +7,7 @@ import msgspec
 import pytest
 
 from domain.core.encounter import AddCombatant, RollInitiative, SetTurnOrder, StartEncounter
-from domain.realms.events import Attack, ImprovisedAction, SetInitiative, TakeAction
+from domain.realms.events import Attack, CommandCompanion, ImprovisedAction, SetInitiative, TakeAction
 from domain.realms.sheet import RealmsSheet
 from tests.rulesets.realms.fight import ARWEN, BRIGAND, Fight, of, started
 from domain.realms.events import ActionTaken, AttackDeclared
@@ -227,3 +227,28 @@ def test_improvised_actions_cost_what_the_rm_sets() -> None:
     f = started()
     f.send(ImprovisedAction(combatant_id="arwen", description="swing from the chandelier", action_points=3))
     assert f.ap("arwen") == 1
+
+
+def test_a_companion_acts_once_its_owner_commands_it_with_fewer_ap_for_each_further_use() -> None:
+    """Command: "you must use the Command reaction at the start of its turn to control its actions for
+    the turn"; "First use. Control all Companions' available AP. Second use. ... minus 1"; "A Companion
+    can only be Commanded once each round"."""
+    f = Fight()
+    f.add("arwen", ARWEN)
+    f.add("wolf", {"companion_of": "arwen", "abilities": {"acuity": 2}})
+    f.add("hawk", {"companion_of": "arwen"})
+    f.add("brigand", BRIGAND, side="enemies", controller="gm")
+    f.send(RollInitiative(dice=[15, 9, 9, 3]))
+    f.send(StartEncounter())
+    f.end_turn("arwen")
+    f.end_turn("brigand")
+    assert f.state.turn == "wolf"
+    refused = f.refused(TakeAction(combatant_id="wolf", action="Movement", spaces=2))
+    assert refused.code == "realms_not_commanded"
+    f.send(CommandCompanion(combatant_id="arwen", companion="wolf"))
+    assert (f.ap("arwen"), f.ap("wolf")) == (3, 4)
+    f.send(TakeAction(combatant_id="wolf", action="Movement", spaces=2))
+    assert f.refused(CommandCompanion(combatant_id="arwen", companion="wolf")).code == "realms_not_your_companion"
+    f.end_turn("wolf")
+    f.send(CommandCompanion(combatant_id="arwen", companion="hawk"))
+    assert (f.ap("arwen"), f.ap("hawk")) == (2, 3)  # the second use: minus 1
