@@ -10,6 +10,16 @@ from domain.realms.conditions import Affliction, words
 from domain.realms.sheet import RealmsSheet
 
 
+class Ready(msgspec.Struct, frozen=True, kw_only=True):
+    """A prepared attack, until used or until the start of one's next turn."""
+
+    trigger: str
+    target: str
+    weapon: str | None = None
+    power: str | None = None
+    distance: int = 1
+
+
 class Body(msgspec.Struct, frozen=True, kw_only=True):
     """``damage``: Health lost (past the maximum: Negative Health); ``dying_step``: the next
     step of the Dying damage; ``armour_uses``: the times armour reduced damage this turn (R16:
@@ -38,6 +48,9 @@ class Body(msgspec.Struct, frozen=True, kw_only=True):
     commanded_round: int = 0  # a Companion: the round its owner last Commanded it
     command_round: int = 0  # an owner: the round of its Commands counted in ``commands``
     commands: int = 0
+    prepared: Ready | None = None
+
+
 
 
 def afflictions(b: Body) -> dict[str, Affliction]:

@@ -25,5 +25,6 @@ OWN_CODES = ruleset_codes({
     "realms_no_condition": "The creature does not have that condition.",
     "realms_not_commanded": "A Companion acts only once its owner Commands it this round.",
     "realms_not_your_companion": "Only a Companion's owner Commands it, once a round.",
+    "realms_nothing_prepared": "The creature has no prepared Action to use.",
     "realms_too_large": "You cannot grapple creatures more than one size larger than you.",
 })

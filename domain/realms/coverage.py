@@ -60,7 +60,12 @@ SECTIONS = [
          "optional unarmed damage.",
          "Not yet: moving while grappling (dragging half the weight, half Speed) and other escape rolls (the RM's: "
          "RealmsRemoveCondition)."),
-    _row("Prepared Actions (X AP)", "not covered", "Not yet: an Action paid on one's turn and used as a Reaction."),
+    _row("Prepared Actions (X AP)", "partial",
+         "A prepared attack (RealmsPrepare: its trigger, target, weapon or Power, distance), its AP and Energy paid "
+         "on one's turn, used as a Reaction later (RealmsUsePrepared: no AP then); unused by the start of one's next "
+         "turn, it is lost with what it cost.",
+         "Ours: only attacks are prepared (another prepared Action is an improvised one, at the RM's cost); it is "
+         "not used while another attack waits for its Reactions; whether another Reaction cancels it is the RM's."),
     _row("Power Improvisation (2 AP)", "enforced",
          "RealmsImprovisePower (the RM's, who determines the Difficulty Score and the Energy cost): the Difficulty "
          "Score is 10 + the Parts' Training Point costs (half, rounded up, for a Part one is proficient with); a "

@@ -197,8 +197,30 @@ class CommandCompanion(Command, tag="RealmsCommand"):
     companion: CombatantId
 
 
+class Prepare(Command, tag="RealmsPrepare"):
+    """Prepared Actions: "prepare an Action to use as a Reaction later in the round by spending the
+    Action Point cost for that Action on your turn. Specify what you will be reacting to and what the
+    Action will be": here an attack (its target, weapon or Power, distance), paid now (AP and Energy)."""
+
+    actor_field = "combatant_id"
+    combatant_id: CombatantId
+    trigger: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+    target: CombatantId
+    weapon: Name | None = None
+    power: Name | None = None
+    distance: Spaces = 1
+
+
+class UsePrepared(Command, tag="RealmsUsePrepared"):
+    """Use the prepared attack, as a Reaction ("even if the specified conditions aren't met, as long as
+    it's a reasonable response"). Dice: as the attack's."""
+
+    actor_field = "combatant_id"
+    combatant_id: CombatantId
+
+
 COMMANDS = (SetRealmsRules, SetInitiative, Attack, TakeAction, ImprovisedAction, Heal, Stabilise, ApplyCondition,
-            RemoveCondition, Overcome, ImprovisePower, Grapple, DealDamage, CommandCompanion)
+            RemoveCondition, Overcome, ImprovisePower, Grapple, DealDamage, CommandCompanion, Prepare, UsePrepared)
 
 # ------------------------------------------------------------------ events
 
@@ -253,6 +275,7 @@ class AttackDeclared(Event, tag="RealmsAttackDeclared"):
     quick: bool = False
     thrown: bool = False
     non_lethal: bool = False
+    prepared: bool = False  # a Prepared Action's attack, paid for on one's turn
 
 
 class Reacted(Event, tag="RealmsReacted"):
@@ -461,5 +484,20 @@ class Commanded(Event, tag="RealmsCommanded"):
     action_points: int
 
 
+class Prepared(Event, tag="RealmsPrepared"):
+    """An attack prepared, its AP and Energy spent now: "If you fail to utilize the prepared action you
+    do not regain those spent resources"."""
+
+    combatant_id: CombatantId
+    trigger: str
+    target: CombatantId
+    attack: str
+    kind: str
+    distance: int
+    action_points: int
+    energy: int = 0
+    free: bool = False
+
+
 EVENTS = (RulesSet, InitiativeSet, ActionTaken, AttackDeclared, Reacted, AttackRolled, Defended, Harmed, Healed,
-          Stabilised, ConditionApplied, ConditionRemoved, OvercomeDue, Overcame, PowerImprovised, GrappleRolled, Commanded)
+          Stabilised, ConditionApplied, ConditionRemoved, OvercomeDue, Overcame, PowerImprovised, GrappleRolled, Commanded, Prepared)

@@ -52,7 +52,8 @@ def _action(d: Any, s: Any) -> str:
 
 
 def _declared(d: Any, s: Any) -> str:
-    how = " (off-hand)" if d.get("off_hand") else " (a Quick Attack)" if d.get("quick") else ""
+    how = (" (off-hand)" if d.get("off_hand") else " (a Quick Attack)" if d.get("quick") else
+           " (the prepared attack)" if d.get("prepared") else "")
     text = (f"{s.Who(d.get('combatant_id'))} attacks {s.who(d.get('target'))} with the {d.get('attack')}{how}"
             f" against {DEFENCES.get(d.get('targets'), d.get('targets'))} at {d.get('distance')} "
             f"space{'s' if d.get('distance') != 1 else ''} ({_ap(d.get('action_points'))}"
@@ -230,6 +231,10 @@ def _grappled(d: Any, s: Any) -> str:
 
 
 SENTENCES: dict[str, Sentence] = {
+    "RealmsPrepared": lambda d, s: (f"{s.Who(d.get('combatant_id'))} prepares an attack on {s.who(d.get('target'))} "
+                                    f"with the {d.get('attack')} ({_ap(d.get('action_points'))}"
+                                    f"{', ' + str(d['energy']) + ' Energy' if d.get('energy') else ''}), "
+                                    f"to react to {d.get('trigger')}."),
     "RealmsCommanded": lambda d, s: (f"{s.Who(d.get('combatant_id'))} Commands {s.who(d.get('companion'))} (1 AP, "
                                      f"use {d.get('use')} this round): it acts with {d.get('action_points')} AP."),
     "RealmsPowerImprovised": _improvised,

@@ -31,13 +31,13 @@ from domain.realms import body as bodies
 from domain.realms import conditions as conds
 from domain.realms import scores
 from domain.realms.attacks import Profile, profile, range_penalty
-from domain.realms.body import Body, afflictions
+from domain.realms.body import Body, Ready, afflictions
 from domain.realms.conditions import Affliction
 from domain.realms.codes import OWN_CODES
 from domain.realms.data import DEFAULT_RULES, RealmsRules
 from domain.realms.events import (
     ACTION_POINTS, COMMANDS, EVENTS, ONE_TYPE, ActionTaken, ApplyCondition, Attack, AttackDeclared, AttackRolled,
-    CommandCompanion, Commanded,
+    CommandCompanion, Commanded, Prepare, Prepared, UsePrepared,
     ConditionApplied, ConditionRemoved, DealDamage, Defended, Grapple, GrappleRolled, Harmed, Heal, Healed,
     ImprovisedAction, ImprovisePower, InitiativeSet, Overcame, Overcome, OvercomeDue, OvercomeRoll, PowerImprovised,
     Reacted, RemoveCondition, RulesSet, SetInitiative, SetRealmsRules, Stabilise, Stabilised, TakeAction,
@@ -245,6 +245,8 @@ class Realms(Ruleset):
                 changes["evade"] = None
             if cid == combatant_id and (b.attacks or b.quick_attacked or b.off_hand_attacked or b.free_actions):
                 changes.update(attacks=[], quick_attacked=False, off_hand_attacked=False, free_actions=0)
+            if cid == combatant_id and b.prepared is not None:
+                changes["prepared"] = None  # unused: "you do not regain those spent resources"
             out[cid] = replace(b, **changes) if changes else b
         return replace(state, rules=replace(r, bodies=out))
 
@@ -468,6 +470,16 @@ class Realms(Ruleset):
                 return [self._improvise(state, command, dice)]
             case CommandCompanion():
                 return [self._command(state, command)]
+            case Prepare():
+                return [self._prepare(state, command)]
+            case UsePrepared():
+                c = self.combatant(state, command.combatant_id)
+                ready = body_of(state, c.id).prepared
+                if ready is None:
+                    raise RuleViolation("realms_nothing_prepared", f"{c.name} has no prepared Action.")
+                attack = Attack(combatant_id=c.id, target=ready.target, weapon=ready.weapon, power=ready.power,
+                                distance=ready.distance)
+                return self._attack(state, attack, dice, prepared=True)
             case Grapple():
                 return self._grapple(state, command, dice)
             case DealDamage():
@@ -682,8 +694,25 @@ class Realms(Ruleset):
 
     # ---------------------------------------------------------- attacks
 
-    def _attack(self, state: EncounterState, cmd: Attack, dice: Dice) -> list[Event]:
+    def _prepare(self, state: EncounterState, cmd: Prepare) -> Prepared:
+        """"You spend resources such as Energy, Feat uses, or Action Points to use a Prepared Action on
+        your turn, as opposed to when you react"."""
         c = self.require_turn(state, cmd.combatant_id)
+        b = self._able(state, c)
+        target = self.combatant(state, cmd.target)
+        weapon = cmd.weapon if cmd.power is None else None
+        p = profile(c.sheet, weapon, cmd.power, who=c.name)
+        range_penalty(p, cmd.distance, target.name)
+        cost, free = self._cost(state, c, p.action_points)
+        self.spend_action_points(c, cost, f"preparing an attack with the {p.name}")
+        if p.energy > bodies.energy(c.sheet, b):
+            raise RuleViolation("realms_not_enough_energy", f"{c.name} has {bodies.energy(c.sheet, b)} Energy; the "
+                                f"{p.name} costs {p.energy}.")
+        return Prepared(combatant_id=c.id, trigger=cmd.trigger, target=target.id, attack=p.name, kind=p.kind,
+                        distance=cmd.distance, action_points=cost, energy=p.energy, free=free)
+
+    def _attack(self, state: EncounterState, cmd: Attack, dice: Dice, *, prepared: bool = False) -> list[Event]:
+        c = self.combatant(state, cmd.combatant_id) if prepared else self.require_turn(state, cmd.combatant_id)
         b = self._able(state, c)
         target = state.combatants.get(cmd.target)
         if target is None:
@@ -707,9 +736,9 @@ class Realms(Ruleset):
                                     "Prowess you may make a second attack with Unarmed Prowess ... as a Quick Action"
                                     "”: once a turn.")
             cost = 1
-        cost, free = self._cost(state, c, cost)
+        cost, free = self._cost(state, c, cost) if not prepared else (0, False)
         self.spend_action_points(c, cost, f"an attack with the {p.name}")
-        if p.energy > bodies.energy(c.sheet, b):
+        if not prepared and p.energy > bodies.energy(c.sheet, b):
             raise RuleViolation("realms_not_enough_energy", f"{c.name} has {bodies.energy(c.sheet, b)} Energy; the "
                                 f"{p.name} costs {p.energy}.")
         # "Basic, Quick, and Free Actions or Reactions ... are all considered the same Action type";
@@ -717,9 +746,9 @@ class Realms(Ruleset):
         penalty = 0 if (cmd.off_hand or cmd.quick) else scores.repeat_penalty(b.repeats.get("action", 0))
         declared = AttackDeclared(
             combatant_id=c.id, target=target.id, attack=p.name, kind=p.kind, targets=p.targets,  # type: ignore[arg-type]
-            distance=cmd.distance, action_points=cost, energy=p.energy, free=free, penalty=penalty,
+            distance=cmd.distance, action_points=cost, energy=0 if prepared else p.energy, free=free, penalty=penalty,
             range_penalty=ranged, off_hand=cmd.off_hand, quick=cmd.quick, thrown=cmd.thrown,
-            non_lethal=cmd.non_lethal)
+            non_lethal=cmd.non_lethal, prepared=prepared)
         after = self.evolve(state, declared)
         window = f"attack:{state.version + 1}:roll"
         probe = reactions.ReactionWindow(id=window, actor=c.id, may_react=(), reactions=())
@@ -978,6 +1007,8 @@ class Realms(Ruleset):
                 state = self._paid(state, event.combatant_id, event.action_points, event.free)
                 b = body_of(state, event.combatant_id)
                 changes = {"energy_spent": b.energy_spent + event.energy}
+                if event.prepared:
+                    changes["prepared"] = None
                 if event.off_hand:
                     changes["off_hand_attacked"] = True
                 elif event.quick:
@@ -1049,6 +1080,13 @@ class Realms(Ruleset):
                     changes["conditions"] = {k: v for k, v in b.conditions.items() if k != "bleed"} if left <= 0 else {
                         **b.conditions, "bleed": replace(b.conditions["bleed"], level=left)}
                 return self._with_body(state, event.combatant_id, replace(b, **changes))
+            case Prepared():
+                state = self._paid(state, event.combatant_id, event.action_points, event.free)
+                b = body_of(state, event.combatant_id)
+                ready = Ready(trigger=event.trigger, target=event.target, weapon=event.attack if event.kind == "martial" else None,
+                              power=event.attack if event.kind == "power" else None, distance=event.distance)
+                return self._with_body(state, event.combatant_id, replace(
+                    b, energy_spent=b.energy_spent + event.energy, prepared=ready))
             case Commanded():
                 owner, pet = state.combatants[event.combatant_id], state.combatants[event.companion]
                 state = replace(state, combatants={**state.combatants, owner.id: replace(

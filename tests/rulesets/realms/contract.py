@@ -9,8 +9,8 @@ from typing import Any
 from domain.core.encounter import Command, EncounterState
 from domain.core.ruleset import Ruleset
 from domain.realms.events import (
-    ApplyCondition, Attack, DealDamage, Grapple, Heal, ImprovisedAction, ImprovisePower, Overcome, PowerPart,
-    RemoveCondition, SetInitiative, Stabilise, TakeAction,
+    ApplyCondition, Attack, CommandCompanion, DealDamage, Grapple, Heal, ImprovisedAction, ImprovisePower, Overcome,
+    PowerPart, Prepare, RemoveCondition, SetInitiative, Stabilise, TakeAction, UsePrepared,
 )
 from tests.contract.walk import Walk
 
@@ -62,7 +62,11 @@ def moves(ruleset: Ruleset, state: EncounterState, rng: random.Random) -> list[C
                         damage=rng.random() < 0.5),
                 ImprovisePower(combatant_id=turn, description="a gust", parts=[PowerPart(name="Wind", cost=rng.randint(0, 9))],
                                energy=rng.randint(0, 4)),
-                DealDamage(combatant_id=target, amount=rng.randint(0, 5), by=rng.choice([None, turn]))]
+                DealDamage(combatant_id=target, amount=rng.randint(0, 5), by=rng.choice([None, turn])),
+                Prepare(combatant_id=turn, trigger="a move", target=target, weapon=rng.choice(["Blade", "Bow"]),
+                        distance=rng.choice([1, 5])),
+                UsePrepared(combatant_id=rng.choice(others)),
+                CommandCompanion(combatant_id=turn, companion=target)]
     if rng.random() < 0.3:
         who = rng.choice(list(state.combatants))
         condition = rng.choice(["stunned", "dazed", "prone", "bleed", "exposed", "slowed", "grappled", "weakened"])

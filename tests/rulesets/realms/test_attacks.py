@@ -498,3 +498,24 @@ def test_a_combination_attack_adds_the_help_die_to_the_attack_and_damage_rolls()
     rolled = of(f.pass_("brigand", dice=[3, 2]), AttackRolled)
     assert (rolled.help, rolled.total, rolled.damage) == (4, 3 + 5 + 4, 2 + 5 + 4)
     assert f.ap("bram") == 3
+
+
+def test_a_prepared_attack_is_paid_on_ones_turn_and_used_as_a_reaction() -> None:
+    """Prepared Actions: "prepare an Action to use as a Reaction later in the round by spending the
+    Action Point cost for that Action on your turn"; "If you fail to utilize the prepared action you do
+    not regain those spent resources"."""
+    from domain.realms.events import Prepare, UsePrepared
+    f = started()
+    f.send(Prepare(combatant_id="arwen", trigger="the Brigand stepping onto the bridge", target="brigand"))
+    assert f.ap("arwen") == 2
+    f.end_turn("arwen")
+    assert f.ap("arwen") == 4  # the prepared attack stays, paid for
+    declared = of(f.send(UsePrepared(combatant_id="arwen")), AttackDeclared)  # on the Brigand's turn
+    assert declared.prepared and declared.action_points == 0 and f.ap("arwen") == 4
+    of(f.pass_("brigand", dice=[12, 3]), Harmed)
+    assert f.refused(UsePrepared(combatant_id="arwen")).code == "realms_nothing_prepared"
+    f.end_turn("brigand")
+    f.send(Prepare(combatant_id="arwen", trigger="anything", target="brigand"))
+    f.end_turn("arwen")
+    f.end_turn("brigand")  # Arwen's next turn begins: the unused preparation is lost
+    assert f.body("arwen").prepared is None
