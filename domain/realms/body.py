@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.core.concerns import CombatantId
 from domain.core.durations import Duration
 from domain.realms.conditions import Affliction, words
 from domain.realms.sheet import RealmsSheet
@@ -14,7 +15,7 @@ class Ready(msgspec.Struct, frozen=True, kw_only=True):
     """A prepared attack, until used or until the start of one's next turn."""
 
     trigger: str
-    target: str
+    target: CombatantId
     weapon: str | None = None
     power: str | None = None
     distance: int = 1

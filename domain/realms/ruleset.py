@@ -355,7 +355,7 @@ class Realms(Ruleset):
         if c is None or a is None or c.action_points < 1 or not self._can_react(state, cid):
             return ()
         if w.id.endswith(":roll"):
-            return self._before_roll(state, a, c)
+            return self._offered(w, self._before_roll(state, a, c))
         out = []
         if c.sheet.shield is not None:
             out.append(SHIELD)
@@ -364,7 +364,12 @@ class Realms(Ruleset):
             out.append(BLOCK)
         if cid != a.target and a.body_shield is None and a.targets == "evasion":
             out.append(BODY_SHIELD)
-        return tuple(out)
+        return self._offered(w, tuple(out))
+
+    @staticmethod
+    def _offered(w: reactions.ReactionWindow, options: tuple[str, ...]) -> tuple[str, ...]:
+        """Of ``options``, those the window was opened with (none a probe's: all)."""
+        return tuple(o for o in options if o in w.reactions) if w.reactions else options
 
     def _before_roll(self, state: EncounterState, a: PendingAttack, c: Combatant) -> tuple[str, ...]:
         """Before the roll: the target's Dodge; an ally's Combination Attack ("When you can
@@ -1201,7 +1206,9 @@ class Realms(Ruleset):
         if window is not None:
             window = replace(window, may_react=tuple(c for c in window.may_react if c not in hidden),
                              answers={k: v for k, v in window.answers.items() if k not in hidden})
-        return replace(r, bodies={k: v for k, v in r.bodies.items() if k not in hidden},
+        kept = {k: v if v.prepared is None or v.prepared.target not in hidden else replace(v, prepared=None)
+                for k, v in r.bodies.items() if k not in hidden}
+        return replace(r, bodies=kept,
                        starts={k: v for k, v in r.starts.items() if k not in hidden}, attack=attack, window=window)
 
     # ---------------------------------------------------------- what it tells
