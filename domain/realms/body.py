@@ -21,6 +21,17 @@ class Ready(msgspec.Struct, frozen=True, kw_only=True):
     distance: int = 1
 
 
+class Stealth(msgspec.Struct, frozen=True, kw_only=True):
+    """Hiding or Stealthing: the roll's score, whom it hides from, and the round it was taken (no upkeep
+    then: "except the turn in which you first took this action"), or switched."""
+
+    mode: str
+    score: int
+    hidden_from: list[CombatantId] = []
+    free_round: int = 0
+    attacked: bool = False
+
+
 class Body(msgspec.Struct, frozen=True, kw_only=True):
     """``damage``: Health lost (past the maximum: Negative Health); ``dying_step``: the next
     step of the Dying damage; ``armour_uses``: the times armour reduced damage this turn (R16:
@@ -50,6 +61,10 @@ class Body(msgspec.Struct, frozen=True, kw_only=True):
     command_round: int = 0  # an owner: the round of its Commands counted in ``commands``
     commands: int = 0
     prepared: Ready | None = None
+    stealth: Stealth | None = None
+    detected_round: int = 0  # the round it was last Detected (a cheaper Stealth that turn)
+    detect_round: int = 0  # as a detector: the round of its Detects counted in ``detects``
+    detects: int = 0
 
 
 

@@ -26,5 +26,7 @@ OWN_CODES = ruleset_codes({
     "realms_not_commanded": "A Companion acts only once its owner Commands it this round.",
     "realms_not_your_companion": "Only a Companion's owner Commands it, once a round.",
     "realms_nothing_prepared": "The creature has no prepared Action to use.",
+    "realms_not_hidden": "The creature is not Hiding or Stealthing from this one.",
+    "realms_hiding_immobile": "While hiding, you remain immobile: switch to Stealthing (1 AP) to move.",
     "realms_too_large": "You cannot grapple creatures more than one size larger than you.",
 })

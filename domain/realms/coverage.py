@@ -50,8 +50,15 @@ SECTIONS = [
          "Not yet: Charmed, Frightened and Restrained are shown and told; their effects name a source or the arms, "
          "the RM's to apply. Brace, Focus and Search are recorded with their AP and roll, their effects the RM's."),
     _row("Additional Actions", "enforced", "The section: the Actions below."),
-    _row("Stealth/Hide Action (2 AP)", "not covered", "Not yet: Obscurity, staying hidden at 1 AP a turn and "
-         "detection; a Stealth roll can be taken as an Ability Roll (RealmsTakeAction roll_with Stealth)."),
+    _row("Stealth/Hide Action (2 AP)", "enforced",
+         "RealmsStealthHide: the sheet's Stealth or Hide Skill (else Stealth, else Agility), +1 per level of "
+         "Obscurity or -4 unobscured: Hidden (+2 to its attacks) from each opposing creature whose Discernment "
+         "score the roll surpasses; 1 AP to stay hidden at the end of each later turn, before the AP renew (none "
+         "left: revealed); Hiding is immobile; switching (1 AP) spares that turn's upkeep; detection by the Detect "
+         "Reaction (Perception against the score, 0 AP, then 1 each further in the round) or the Search Action (1 "
+         "AP), +3 once the hidden creature attacked; once Detected on a turn, the Stealth/Hide Action costs 1 AP.",
+         "Ours: the Obscurity level is the hider's claim (no map); which moves trigger a Detect, and that a hiding "
+         "creature stays Obscured, are the table's; the Detect needs no revealing first."),
     _row("Grapple (2 AP)", "partial",
          "RealmsGrapple: a Strength Unarmed Prowess attack (Martial Proficiency + Strength if trained, else half "
          "Strength) against Might or Reflexes, +2 per size the target is smaller, -2 per size larger, refused more "

@@ -219,8 +219,33 @@ class UsePrepared(Command, tag="RealmsUsePrepared"):
     combatant_id: CombatantId
 
 
+class StealthHide(Command, tag="RealmsStealthHide"):
+    """Stealth/Hide Action (2 AP; 1 AP on a turn one was Detected): "Make a Stealth or Hide Skill Roll,
+    gaining +1 to the roll for each level of Obscurity you have from target creatures. If you're
+    unobscured, the roll suffers a -4 penalty"; ``switch``: "spend 1 Action Point on your turn to switch
+    from Hiding to Stealthing" (or back). Dice: the d20 (none for a switch)."""
+
+    actor_field = "combatant_id"
+    combatant_id: CombatantId
+    mode: Literal["stealth", "hide"] = "stealth"
+    obscurity: Annotated[int, msgspec.Meta(ge=0, le=4)] = 1
+    switch: bool = False
+
+
+class Detect(Command, tag="RealmsDetect"):
+    """Detect (a Reaction: 0 AP, each further one in the round 1): "a Perceive roll against the revealed
+    creature's Stealth or Hide Score"; ``search``: the Search Action on one's turn (1 AP). +3 once the
+    hidden creature has attacked. Dice: the d20."""
+
+    actor_field = "combatant_id"
+    combatant_id: CombatantId
+    target: CombatantId
+    search: bool = False
+
+
 COMMANDS = (SetRealmsRules, SetInitiative, Attack, TakeAction, ImprovisedAction, Heal, Stabilise, ApplyCondition,
-            RemoveCondition, Overcome, ImprovisePower, Grapple, DealDamage, CommandCompanion, Prepare, UsePrepared)
+            RemoveCondition, Overcome, ImprovisePower, Grapple, DealDamage, CommandCompanion, Prepare, UsePrepared,
+            StealthHide, Detect)
 
 # ------------------------------------------------------------------ events
 
@@ -499,5 +524,43 @@ class Prepared(Event, tag="RealmsPrepared"):
     free: bool = False
 
 
+class HidingRolled(Event, tag="RealmsHidingRolled"):
+    """The Stealth or Hide roll: "You are Hidden from creatures whose Discernment score you surpass";
+    ``switched``: a switch between Hiding and Stealthing (no roll); ``upkeep``: the 1 AP "to stay hidden"
+    at the end of a later turn."""
+
+    combatant_id: CombatantId
+    mode: str
+    action_points: int
+    die: DieRoll | None = None
+    total: SheetValue[int, "combatant_id"] | None = None
+    obscurity: int = 0
+    hidden_from: list[CombatantId] = []
+    switched: bool = False
+    upkeep: bool = False
+    ended: bool = False  # no AP left to stay hidden: revealed
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return [self.die] if self.die else []
+
+
+class Detected(Event, tag="RealmsDetected"):
+    """A Detect or Search roll against the hidden creature's score (``bonus``: +3 after its attack)."""
+
+    combatant_id: CombatantId
+    target: CombatantId
+    search: bool
+    action_points: int
+    die: DieRoll
+    total: SheetValue[int, "combatant_id"]
+    score: SheetValue[int, "target"]
+    bonus: int = 0
+    found: bool = False
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return [self.die]
+
+
 EVENTS = (RulesSet, InitiativeSet, ActionTaken, AttackDeclared, Reacted, AttackRolled, Defended, Harmed, Healed,
-          Stabilised, ConditionApplied, ConditionRemoved, OvercomeDue, Overcame, PowerImprovised, GrappleRolled, Commanded, Prepared)
+          Stabilised, ConditionApplied, ConditionRemoved, OvercomeDue, Overcame, PowerImprovised, GrappleRolled, Commanded, Prepared,
+          HidingRolled, Detected)

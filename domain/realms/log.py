@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core.log import Sentence, cap
+from domain.core.log import Sentence, cap, listed
 from domain.realms.conditions import LEVELED
 
 DEFENCES = {"evasion": "Evasion", "might": "Might", "fortitude": "Fortitude", "reflexes": "Reflexes",
@@ -230,7 +230,35 @@ def _grappled(d: Any, s: Any) -> str:
     return head + (": grappled." if d.get("hit") else ": it slips the grab.")
 
 
+def _hiding(d: Any, s: Any) -> str:
+    who = s.Who(d.get("combatant_id"))
+    word = "Hiding" if d.get("mode") == "hide" else "Stealthing"
+    if d.get("ended"):
+        return f"{who} has no AP left to stay hidden: no longer hidden."
+    if d.get("upkeep"):
+        return f"{who} stays hidden ({_ap(d.get('action_points'))})."
+    if d.get("switched"):
+        return f"{who} switches to {word} (1 AP)."
+    total = f", total {d['total']}" if "total" in d else ""
+    unseen = [s.who(x) for x in d.get("hidden_from") or []]
+    told = f"hidden from {listed(unseen)}" if unseen else "hidden from no one"
+    return (f"{who} takes the Stealth/Hide Action, {word} ({_ap(d.get('action_points'))}): {_face(d.get('die'))}"
+            f"{_natural(_face(d.get('die')))}{total}, Obscurity {d.get('obscurity')}: {told}.")
+
+
+def _detected(d: Any, s: Any) -> str:
+    total = f", total {d['total']}" if "total" in d else ""
+    score = f" {d['score']}" if "score" in d else ""
+    how = "searches for" if d.get("search") else "tries to detect"
+    bonus = " (+3: it attacked)" if d.get("bonus") else ""
+    head = (f"{s.Who(d.get('combatant_id'))} {how} {s.who(d.get('target'))} ({_ap(d.get('action_points'))}): "
+            f"{_face(d.get('die'))}{_natural(_face(d.get('die')))}{bonus}{total} against its score{score}")
+    return head + (": found." if d.get("found") else ": not found.")
+
+
 SENTENCES: dict[str, Sentence] = {
+    "RealmsHidingRolled": _hiding,
+    "RealmsDetected": _detected,
     "RealmsPrepared": lambda d, s: (f"{s.Who(d.get('combatant_id'))} prepares an attack on {s.who(d.get('target'))} "
                                     f"with the {d.get('attack')} ({_ap(d.get('action_points'))}"
                                     f"{', ' + str(d['energy']) + ' Energy' if d.get('energy') else ''}), "

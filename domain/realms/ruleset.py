@@ -31,13 +31,13 @@ from domain.realms import body as bodies
 from domain.realms import conditions as conds
 from domain.realms import scores
 from domain.realms.attacks import Profile, profile, range_penalty
-from domain.realms.body import Body, Ready, afflictions
+from domain.realms.body import Body, Ready, Stealth, afflictions
 from domain.realms.conditions import Affliction
 from domain.realms.codes import OWN_CODES
 from domain.realms.data import DEFAULT_RULES, RealmsRules
 from domain.realms.events import (
     ACTION_POINTS, COMMANDS, EVENTS, ONE_TYPE, ActionTaken, ApplyCondition, Attack, AttackDeclared, AttackRolled,
-    CommandCompanion, Commanded, Prepare, Prepared, UsePrepared,
+    CommandCompanion, Commanded, Detect, Detected, HidingRolled, Prepare, Prepared, StealthHide, UsePrepared,
     ConditionApplied, ConditionRemoved, DealDamage, Defended, Grapple, GrappleRolled, Harmed, Heal, Healed,
     ImprovisedAction, ImprovisePower, InitiativeSet, Overcame, Overcome, OvercomeDue, OvercomeRoll, PowerImprovised,
     Reacted, RemoveCondition, RulesSet, SetInitiative, SetRealmsRules, Stabilise, Stabilised, TakeAction,
@@ -115,6 +115,15 @@ def rules(state: EncounterState) -> RealmsState:
 
 def body_of(state: EncounterState, cid: str) -> Body:
     return rules(state).bodies.get(cid) or Body()
+
+
+def _seen_body(b: Body, hidden: frozenset[str]) -> Body:
+    """A body as a viewer may see it: without a prepared attack on, or a hiding from, the hidden."""
+    if b.prepared is not None and b.prepared.target in hidden:
+        b = replace(b, prepared=None)
+    if b.stealth is not None and any(x in hidden for x in b.stealth.hidden_from):
+        b = replace(b, stealth=replace(b.stealth, hidden_from=[x for x in b.stealth.hidden_from if x not in hidden]))
+    return b
 
 
 def is_companion(c: Combatant) -> bool:
@@ -271,9 +280,19 @@ class Realms(Ruleset):
         """"At the end of your turn, before gaining Action Points, you may attempt to overcome each
         condition or effect currently affecting your Character": a decision, once a turn."""
         b = body_of(state, combatant_id)
+        out: list[Event] = []
+        if b.stealth is not None and b.stealth.free_round != state.round and not b.overcome_due:
+            # "At the end of each turn (except the turn in which you first took this action), but before
+            # your Action Points are renewed, you must spend 1 Action Point to stay hidden"
+            c = state.combatants[combatant_id]
+            upkeep = HidingRolled(combatant_id=c.id, mode=b.stealth.mode, action_points=1 if c.action_points else 0,
+                                  upkeep=True, hidden_from=list(b.stealth.hidden_from), ended=not c.action_points)
+            out.append(upkeep)
+            state = self.evolve(state, upkeep)
+            b = body_of(state, combatant_id)
         if b.dead or b.overcome_due or b.overcome_round == state.round or not self._to_overcome(b):
-            return []
-        return [OvercomeDue(combatant_id=combatant_id)]
+            return out
+        return [*out, OvercomeDue(combatant_id=combatant_id)]
 
     @staticmethod
     def _to_overcome(b: Body) -> dict[str, list[tuple[str, int]]]:
@@ -477,6 +496,10 @@ class Realms(Ruleset):
                 return [self._command(state, command)]
             case Prepare():
                 return [self._prepare(state, command)]
+            case StealthHide():
+                return [self._stealth(state, command, dice)]
+            case Detect():
+                return [self._detect(state, command, dice)]
             case UsePrepared():
                 c = self.combatant(state, command.combatant_id)
                 ready = body_of(state, c.id).prepared
@@ -577,6 +600,8 @@ class Realms(Ruleset):
         if action == "Movement" and not 1 <= cmd.spaces <= speed:
             raise RuleViolation("realms_too_far", f"{c.name}'s Speed is {speed} spaces now: a Movement covers 1 to "
                                 f"{speed}.", speed=speed)
+        if action == "Movement" and b.stealth is not None and b.stealth.mode == "hide":
+            raise RuleViolation("realms_hiding_immobile", f"{c.name} is Hiding: “While hiding, you remain immobile”.")
         if action == "Overcome" and (b.overcome_round == state.round or not self._to_overcome(b)):
             raise RuleViolation("realms_no_overcome_due", f"{c.name} has no condition to overcome with a roll now "
                                 "(or has taken the Overcome this turn).")
@@ -698,6 +723,57 @@ class Realms(Ruleset):
         return Overcame(combatant_id=c.id, rolls=rolls, early=early)
 
     # ---------------------------------------------------------- attacks
+
+    def _stealth(self, state: EncounterState, cmd: StealthHide, dice: Dice) -> HidingRolled:
+        """Stealth/Hide: the roll, +1 per level of Obscurity or -4 unobscured, hidden from each opposing
+        creature whose Discernment score it surpasses; 1 AP instead of 2 on a turn one was Detected;
+        switching between Hiding and Stealthing for 1 AP (and no upkeep that turn)."""
+        c = self.require_turn(state, cmd.combatant_id)
+        b = self._able(state, c)
+        if cmd.switch:
+            if b.stealth is None:
+                raise RuleViolation("realms_not_hidden", f"{c.name} is neither Hiding nor Stealthing.")
+            self.spend_action_points(c, 1, "switching between Hiding and Stealthing")
+            mode = "stealth" if b.stealth.mode == "hide" else "hide"
+            return HidingRolled(combatant_id=c.id, mode=mode, action_points=1, switched=True,
+                                hidden_from=list(b.stealth.hidden_from))
+        cost, free = self._cost(state, c, 1 if b.detected_round == state.round else 2)
+        self.spend_action_points(c, cost, "the Stealth/Hide Action")
+        skill = "Hide" if cmd.mode == "hide" else "Stealth"
+        bonus = c.sheet.skills.get(skill, c.sheet.skills.get("Stealth", c.sheet.abilities.agility))
+        penalty = scores.repeat_penalty(b.repeats.get("Stealth/Hide", 0))
+        die = dice.roll(20, skill.lower(), c.id)
+        total = (die.face + scores.natural(die.face) + bonus + (cmd.obscurity if cmd.obscurity else -4) + penalty
+                 + conds.d20(afflictions(b)))
+        hidden_from = [o for o, x in state.combatants.items()
+                       if x.side != c.side and total > x.sheet.defence_score("discernment")
+                       + conds.defence(body_of(state, o).conditions, "discernment")]
+        return HidingRolled(combatant_id=c.id, mode=cmd.mode, action_points=cost, die=die, total=total,
+                            obscurity=cmd.obscurity, hidden_from=hidden_from)
+
+    def _detect(self, state: EncounterState, cmd: Detect, dice: Dice) -> Detected:
+        """"Targets can roll Perceive against your Stealth score or Search against your Hide score"; R2:
+        "Detect 0 ... each further Detect in the same round costs 1 AP"; "they gain a +3 bonus to their
+        Perceive and Search rolls" once the hidden creature attacked."""
+        c = self.require_turn(state, cmd.combatant_id) if cmd.search else self.combatant(state, cmd.combatant_id)
+        b = self._able(state, c)
+        t = self.combatant(state, cmd.target)
+        hiding = body_of(state, t.id).stealth
+        if hiding is None or c.id not in hiding.hidden_from:
+            raise RuleViolation("realms_not_hidden", f"{t.name} is not hidden from {c.name}.")
+        if cmd.search:
+            cost = 1
+        else:
+            cost = 0 if b.detect_round != state.round or not b.detects else 1
+        self.spend_action_points(c, cost, "the Search Action" if cmd.search else "the Detect Reaction")
+        skill = "Search" if cmd.search else "Perception"
+        bonus = c.sheet.skills.get(skill, c.sheet.skills.get("Perception", c.sheet.abilities.acuity))
+        extra = 3 if hiding.attacked else 0
+        penalty = scores.repeat_penalty(b.repeats.get("Search", 0)) if cmd.search else 0
+        die = dice.roll(20, skill.lower(), c.id)
+        total = die.face + scores.natural(die.face) + bonus + extra + penalty + conds.d20(afflictions(b))
+        return Detected(combatant_id=c.id, target=t.id, search=cmd.search, action_points=cost, die=die, total=total,
+                        score=hiding.score, bonus=extra, found=total >= hiding.score)
 
     def _prepare(self, state: EncounterState, cmd: Prepare) -> Prepared:
         """"You spend resources such as Energy, Feat uses, or Action Points to use a Prepared Action on
@@ -1014,6 +1090,8 @@ class Realms(Ruleset):
                 changes = {"energy_spent": b.energy_spent + event.energy}
                 if event.prepared:
                     changes["prepared"] = None
+                if b.stealth is not None:
+                    changes["stealth"] = replace(b.stealth, attacked=True)  # "Attacking ... +3"
                 if event.off_hand:
                     changes["off_hand_attacked"] = True
                 elif event.quick:
@@ -1085,6 +1163,44 @@ class Realms(Ruleset):
                     changes["conditions"] = {k: v for k, v in b.conditions.items() if k != "bleed"} if left <= 0 else {
                         **b.conditions, "bleed": replace(b.conditions["bleed"], level=left)}
                 return self._with_body(state, event.combatant_id, replace(b, **changes))
+            case HidingRolled():
+                state = self._paid(state, event.combatant_id, event.action_points, False)
+                b = body_of(state, event.combatant_id)
+                had = b.stealth
+                if event.ended:
+                    return self._unhidden(state, event.combatant_id)
+                if event.upkeep:  # paid for this turn
+                    assert had is not None
+                    return self._with_body(state, event.combatant_id, replace(b, stealth=replace(
+                        had, free_round=state.round)))
+                if event.switched:
+                    assert had is not None
+                    stealth = replace(had, mode=event.mode, free_round=state.round)
+                else:
+                    stealth = Stealth(mode=event.mode, score=event.total or 0, hidden_from=list(event.hidden_from),
+                                      free_round=state.round)
+                    b = replace(b, repeats={**b.repeats, "Stealth/Hide": b.repeats.get("Stealth/Hide", 0) + 1})
+                found = bool(stealth.hidden_from)
+                marks = {**b.conditions, "hidden": Affliction()} if found else {
+                    k: v for k, v in b.conditions.items() if k != "hidden"}
+                return self._with_body(state, event.combatant_id, replace(
+                    b, stealth=stealth if found else None, conditions=marks))
+            case Detected():
+                state = self._paid(state, event.combatant_id, event.action_points, False)
+                b = body_of(state, event.combatant_id)
+                counted = b.detects if b.detect_round == state.round else 0
+                b = replace(b, detect_round=state.round, detects=counted + (0 if event.search else 1))
+                if event.search:
+                    b = replace(b, repeats={**b.repeats, "Search": b.repeats.get("Search", 0) + 1})
+                state = self._with_body(state, event.combatant_id, b)
+                if not event.found:
+                    return state
+                t = body_of(state, event.target)
+                assert t.stealth is not None
+                left = [x for x in t.stealth.hidden_from if x != event.combatant_id]
+                state = self._with_body(state, event.target, replace(
+                    t, stealth=replace(t.stealth, hidden_from=left), detected_round=state.round))
+                return state if left else self._unhidden(state, event.target)
             case Prepared():
                 state = self._paid(state, event.combatant_id, event.action_points, event.free)
                 b = body_of(state, event.combatant_id)
@@ -1136,6 +1252,11 @@ class Realms(Ruleset):
                 return self._with_body(state, event.combatant_id, replace(
                     b, stabilised=True, exhausted=b.exhausted + (1 if event.exhausted else 0)))
         return super().evolve_action(state, event)
+
+    def _unhidden(self, state: EncounterState, cid: str) -> EncounterState:
+        b = body_of(state, cid)
+        return self._with_body(state, cid, replace(b, stealth=None, conditions={
+            k: v for k, v in b.conditions.items() if k != "hidden"}))
 
     @staticmethod
     def _initiator_free(r: RealmsState, event: ActionTaken) -> bool:
@@ -1206,8 +1327,7 @@ class Realms(Ruleset):
         if window is not None:
             window = replace(window, may_react=tuple(c for c in window.may_react if c not in hidden),
                              answers={k: v for k, v in window.answers.items() if k not in hidden})
-        kept = {k: v if v.prepared is None or v.prepared.target not in hidden else replace(v, prepared=None)
-                for k, v in r.bodies.items() if k not in hidden}
+        kept = {k: _seen_body(v, hidden) for k, v in r.bodies.items() if k not in hidden}
         return replace(r, bodies=kept,
                        starts={k: v for k, v in r.starts.items() if k not in hidden}, attack=attack, window=window)
 
