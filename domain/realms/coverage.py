@@ -138,7 +138,9 @@ SECTIONS = [
          "A Critical Hit at the Critical Range over the Defence (10, less the sheet's and the weapon's adjustments, "
          "stacking; the target's armour raises it, R19): the damage dice times the Critical Multiplier (2x, +1x per "
          "increase), the bonus once.",
-         "Not yet: Coup de Grâce (outside combat)."),
+         "Coup de Grâce (RealmsCoupDeGrace, outside of Combat: before it starts or once it has ended) on a "
+         "creature unconscious or, by the RM's word, asleep: a hit and a Critical Hit without a roll.",
+         "Ours: being within 1 space is the attacker's claim (no map)."),
     _row("Improvised Weapons & Unarmed Prowess", "partial",
          "Improvised weapons: 1d4 and half Strength (doubled if negative) to attack and damage, never below 0; "
          "thrown: double the higher of Agility or Strength in spaces, four times at -5. Unarmed: half Strength to "

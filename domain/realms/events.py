@@ -243,9 +243,21 @@ class Detect(Command, tag="RealmsDetect"):
     search: bool = False
 
 
+class CoupDeGrace(Command, tag="RealmsCoupDeGrace"):
+    """Coup de Grâce: "Whenever you attempt to attack a creature outside of Combat that is unconscious or
+    asleep and within 1 space, you automatically hit and achieve a critical hit" (``asleep``: the RM
+    says the target sleeps). Dice: the damage dice."""
+
+    actor_field = "combatant_id"
+    combatant_id: CombatantId
+    target: CombatantId
+    weapon: Name | None = None
+    asleep: bool = False
+
+
 COMMANDS = (SetRealmsRules, SetInitiative, Attack, TakeAction, ImprovisedAction, Heal, Stabilise, ApplyCondition,
             RemoveCondition, Overcome, ImprovisePower, Grapple, DealDamage, CommandCompanion, Prepare, UsePrepared,
-            StealthHide, Detect)
+            StealthHide, Detect, CoupDeGrace)
 
 # ------------------------------------------------------------------ events
 

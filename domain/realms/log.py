@@ -90,7 +90,9 @@ def _reacted(d: Any, s: Any) -> str:
 def _rolled(d: Any, s: Any) -> str:
     defence = DEFENCES.get(d.get("targets"), d.get("targets"))
     score = f" {d['score']}" if "score" in d else ""
-    if not d.get("die"):
+    if not d.get("die") and d.get("critical"):
+        head = f"{s.Whose(d.get('combatant_id'))} Coup de Grâce on {s.who(d.get('target'))} hits without a roll"
+    elif not d.get("die"):
         head = f"{s.Whose(d.get('combatant_id'))} attack on {s.who(d.get('target'))}, an object, hits without a roll"
     else:
         total = f", total {d['total']}" if "total" in d else ""

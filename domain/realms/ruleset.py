@@ -37,7 +37,7 @@ from domain.realms.codes import OWN_CODES
 from domain.realms.data import DEFAULT_RULES, RealmsRules
 from domain.realms.events import (
     ACTION_POINTS, COMMANDS, EVENTS, ONE_TYPE, ActionTaken, ApplyCondition, Attack, AttackDeclared, AttackRolled,
-    CommandCompanion, Commanded, Detect, Detected, HidingRolled, Prepare, Prepared, StealthHide, UsePrepared,
+    CommandCompanion, Commanded, CoupDeGrace, Detect, Detected, HidingRolled, Prepare, Prepared, StealthHide, UsePrepared,
     ConditionApplied, ConditionRemoved, DealDamage, Defended, Grapple, GrappleRolled, Harmed, Heal, Healed,
     ImprovisedAction, ImprovisePower, InitiativeSet, Overcame, Overcome, OvercomeDue, OvercomeRoll, PowerImprovised,
     Reacted, RemoveCondition, RulesSet, SetInitiative, SetRealmsRules, Stabilise, Stabilised, TakeAction,
@@ -138,7 +138,7 @@ class Realms(Ruleset):
     extra_commands = (*COMMANDS, *reactions.COMMANDS)
     extra_events = (*EVENTS, *reactions.EVENTS)
     rule_texts = {"combat": "realms-combat.txt"}
-    after_fight_commands = (Heal, Stabilise)
+    after_fight_commands = (Heal, Stabilise, CoupDeGrace)
     odds_query = AttackOddsQuery
     odds_answer = AttackOdds
     odds_operation_id = "getRealmsAttackOdds"
@@ -457,6 +457,8 @@ class Realms(Ruleset):
                                       initiator=command.initiator)]
             case Heal():
                 return [self._heal(state, command, dice)]
+            case CoupDeGrace():
+                return self._coup_de_grace(state, command, dice)
             case ApplyCondition():
                 c = self.combatant(state, command.combatant_id)
                 b = body_of(state, c.id)
@@ -635,6 +637,24 @@ class Realms(Ruleset):
         use = (b.commands if b.command_round == state.round else 0) + 1
         return Commanded(combatant_id=owner.id, companion=pet.id, use=use,
                          action_points=max(pet.action_points - (use - 1), 0))
+
+    def _coup_de_grace(self, state: EncounterState, cmd: CoupDeGrace, dice: Dice) -> list[Event]:
+        """"you automatically hit and achieve a critical hit": the damage dice times the Critical Multiplier."""
+        c, t = self.combatant(state, cmd.combatant_id), self.combatant(state, cmd.target)
+        tb = body_of(state, t.id)
+        if state.status == "active" or tb.dead or not (tb.unconscious or cmd.asleep) or t.id == c.id:
+            raise RuleViolation("realms_no_coup_de_grace", f"A Coup de Grâce is outside of Combat, on a creature "
+                                f"unconscious or asleep within 1 space ({called_of(t)} is not, or the fight is on).")
+        p = profile(c.sheet, cmd.weapon, None, who=c.name)
+        multiplier = scores.critical_multiplier(c.sheet.critical_multiplier, p.critical_multiplier)
+        rolled = [dice.roll(p.sides, "damage", c.id) for _ in range(p.dice * multiplier)]
+        damage = max(sum(d.face for d in rolled) + p.damage_bonus, 0)
+        score = t.sheet.defence_score(p.targets)
+        event = AttackRolled(combatant_id=c.id, target=t.id, attack=p.name, targets=p.targets,  # type: ignore[arg-type]
+                             die=None, total=score, score=score, hit=True, critical=True, degrees=1,
+                             damage_dice=rolled, damage=damage, multiplier=multiplier)
+        return [event, self._harm(self.evolve(state, event), t.id, damage, "attack", by=c.id,
+                                  damage_type=p.damage_type)]
 
     def _improvise(self, state: EncounterState, cmd: ImprovisePower, dice: Dice) -> PowerImprovised:
         """Power Improvisation: "The Difficulty Score is equal to 10 + the Training Point cost of each

@@ -519,3 +519,18 @@ def test_a_prepared_attack_is_paid_on_ones_turn_and_used_as_a_reaction() -> None
     f.end_turn("arwen")
     f.end_turn("brigand")  # Arwen's next turn begins: the unused preparation is lost
     assert f.body("arwen").prepared is None
+
+
+def test_a_coup_de_grace_outside_combat_hits_critically() -> None:
+    """"Whenever you attempt to attack a creature outside of Combat that is unconscious or asleep and
+    within 1 space, you automatically hit and achieve a critical hit"."""
+    from domain.core.encounter import EndEncounter
+    from domain.realms.events import CoupDeGrace
+    f = started()
+    assert f.refused(CoupDeGrace(combatant_id="arwen", target="brigand", asleep=True)).code == "realms_no_coup_de_grace"
+    arwen_hits(f, [19, 6, 6], non_lethal=True)  # unconscious
+    f.send(EndEncounter())
+    events = f.send(CoupDeGrace(combatant_id="arwen", target="brigand", dice=[2, 3]))
+    rolled = of(events, AttackRolled)
+    assert rolled.die is None and rolled.critical and rolled.damage == 2 + 3 + 5
+    assert of(events, Harmed).health == 0 - 10
