@@ -41,6 +41,7 @@ class Profile:
     energy: int = 0
     deals_damage: bool = True
     minimum_zero: bool = False  # improvised: "This cannot make the damage less than 0"
+    also_targets: tuple[str, ...] = ()
 
 
 def profile(sheet: RealmsSheet, weapon: str | None, power: str | None, *, off_hand: bool = False,
@@ -57,7 +58,7 @@ def profile(sheet: RealmsSheet, weapon: str | None, power: str | None, *, off_ha
                        damage_bonus=sheet.power_bonus if p.dice else 0, damage_type=p.damage_type,
                        targets=p.targets, range=p.range, long_range=p.range, ranged=p.range > 1,
                        ability=sheet.power_ability, action_points=p.action_points, energy=p.energy,
-                       deals_damage=p.dice > 0)
+                       deals_damage=p.dice > 0, also_targets=tuple(p.also_targets))
     name = weapon or (sheet.weapons[0].name if sheet.weapons else UNARMED)
     strength, agility = sheet.abilities.strength, sheet.abilities.agility
     if name == UNARMED:

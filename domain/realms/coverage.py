@@ -116,7 +116,11 @@ SECTIONS = [
          "finesse Agility, thrown Strength) or the Power Bonus (Power Proficiency + Power Ability), never both; "
          "natural 20 +2, natural 1 -2 (R8); a hit when the total meets or beats Evasion or the Power's Defence; "
          "Successes and Failures (R9) told. Potency is the Bonus + 10.",
-         "Not yet: attacks on several Defences at once."),
+         "Several Defences at once (a Power's also_targets): the attacker's one roll against Evasion or the first "
+         "Defence and each further one but the last; the defender rolls the last (the untargeted Defence) against "
+         "the attacker's Potency, overcoming it on meeting it; the effects on each are the RM's.",
+         "Ours: the untargeted Defence is the Power's last (the RM orders the Power's Defences by what would hurt "
+         "the defender most)."),
     _row("Attacking Objects", "enforced", "A sheet marked `object` is hit without a roll, never critically; an "
          "attack on its Mental Fortitude, Resolve or Discernment is refused (it automatically fails); it takes no "
          "Reactions."),

@@ -334,6 +334,20 @@ class Reacted(Event, tag="RealmsReacted"):
         return [d for d in (self.die, self.shield_die, self.help_die) if d is not None]
 
 
+class DefenceRolled(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """One further Defence an attack targets: "the attacker will always roll to hit Evasion (if
+    applicable), as well as roll against all (but one) of the targeted Defenses. The defending creature
+    then rolls their untargeted Defense, typically against the attacker's Attack Score" (``roller``:
+    who rolled; ``hit``: the attack's effect on it goes through)."""
+
+    defence: str
+    roller: CombatantId
+    total: SheetValue[int, "roller"]
+    score: int
+    hit: bool
+    die: DieRoll | None = None
+
+
 class AttackRolled(Event, tag="RealmsAttackRolled"):
     """The Attack Roll against the Defence (``score``), and on a hit the damage dice (multiplied
     by the Critical Multiplier on a Critical Hit) plus the Attack Bonus (``damage``)."""
@@ -356,10 +370,11 @@ class AttackRolled(Event, tag="RealmsAttackRolled"):
     counter_die: DieRoll | None = None
     counter_total: SheetValue[int, "counterer"] | None = None
     countered: bool = False
+    defences: list[DefenceRolled] = []
 
     def dice_rolled(self) -> list[DieRoll]:
         return [*([self.die] if self.die else []), *([self.counter_die] if self.counter_die else []),
-                *self.damage_dice]
+                *[d.die for d in self.defences if d.die is not None], *self.damage_dice]
 
 
 class Defended(Event, tag="RealmsDefended"):

@@ -106,6 +106,14 @@ def _rolled(d: Any, s: Any) -> str:
                  f"{_natural(_face(d['counter_die']))}{total}")
         if d.get("countered"):
             return f"{head}: the Power is nullified."
+    for x in d.get("defences") or []:
+        name = DEFENCES.get(x.get("defence"), x.get("defence"))
+        if x.get("die"):
+            total = f", total {x['total']}" if "total" in x else ""
+            head += (f"; {s.who(x.get('roller'))} rolls {name} {_face(x['die'])}{_natural(_face(x['die']))}{total} "
+                     f"against Potency {x.get('score')}: {'it takes effect' if x.get('hit') else 'overcome'}")
+        else:
+            head += f"; against {name} {x.get('score')}: {'it takes effect' if x.get('hit') else 'no effect'}"
     if not d.get("hit"):
         return f"{head}: a miss ({_degrees(d.get('degrees'))})."
     crit = f": a Critical Hit, the damage dice ×{d.get('multiplier')}" if d.get("critical") else ": a hit"

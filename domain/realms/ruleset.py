@@ -37,7 +37,7 @@ from domain.realms.codes import OWN_CODES
 from domain.realms.data import DEFAULT_RULES, RealmsRules
 from domain.realms.events import (
     ACTION_POINTS, COMMANDS, EVENTS, ONE_TYPE, ActionTaken, ApplyCondition, Attack, AttackDeclared, AttackRolled,
-    CommandCompanion, Commanded, CoupDeGrace, Detect, Detected, HidingRolled, Prepare, Prepared, StealthHide, UsePrepared,
+    CommandCompanion, Commanded, CoupDeGrace, DefenceRolled, Detect, Detected, HidingRolled, Prepare, Prepared, StealthHide, UsePrepared,
     ConditionApplied, ConditionRemoved, DealDamage, Defended, Grapple, GrappleRolled, Harmed, Heal, Healed,
     ImprovisedAction, ImprovisePower, InitiativeSet, Overcame, Overcome, OvercomeDue, OvercomeRoll, PowerImprovised,
     Reacted, RemoveCondition, RulesSet, SetInitiative, SetRealmsRules, Stabilise, Stabilised, TakeAction,
@@ -918,6 +918,19 @@ class Realms(Ruleset):
             countered = counter_total > total + p.energy // 5
             hit = hit and not countered
             critical = critical and not countered
+        further: list[DefenceRolled] = []
+        if p.also_targets and die is not None and not countered:
+            *rolled_on, untargeted = p.also_targets
+            for d in rolled_on:  # the attacker's roll against each
+                s_d = tgt.sheet.defence_score(d) + conds.defence(tb.conditions, d)
+                further.append(DefenceRolled(defence=d, roller=atk.id, total=total, score=s_d, hit=total >= s_d))
+            # "The defending creature then rolls their untargeted Defense ... against the attacker's Attack Score"
+            potency = atk.sheet.power_potency
+            own = dice.roll(20, f"defence: {untargeted.replace('_', ' ')}", tgt.id)
+            resist = (own.face + scores.natural(own.face) + tgt.sheet.defence_bonus(untargeted)
+                      + conds.defence(tb.conditions, untargeted) + conds.d20(afflictions(tb)))
+            further.append(DefenceRolled(defence=untargeted, roller=tgt.id, total=resist, score=potency,
+                                         hit=resist < potency, die=own))
         rolled, damage, multiplier = [], 0, 1
         if hit and p.deals_damage:
             multiplier = scores.critical_multiplier(atk.sheet.critical_multiplier, p.critical_multiplier) if critical else 1
@@ -927,7 +940,8 @@ class Realms(Ruleset):
                              die=die, total=total, score=score, hit=hit, critical=critical,
                              degrees=scores.degrees(total, score), damage_dice=rolled, damage=damage,
                              multiplier=multiplier, help=a.help, counterer=a.counters[0] if a.counters else None,
-                             counter_die=counter_die, counter_total=counter_total, countered=countered)
+                             counter_die=counter_die, counter_total=counter_total, countered=countered,
+                             defences=further)
         after = self.evolve(state, event)
         if not hit or not (rolled or damage > 0):
             return [event]

@@ -84,14 +84,17 @@ class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tr
 
 
 class Power(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """A Power the creature knows: its damage (``dice`` 0: it deals none), the Defence it targets,
-    its range, AP and Energy."""
+    """A Power the creature knows: its damage (``dice`` 0: it deals none), the Defence it targets
+    (and any further ones), its range, AP and Energy."""
 
     name: Name
     dice: Count = 0
     sides: Sides = 6
     damage_type: DamageType = "magic"
     targets: Target = "evasion"
+    # further Defences the same Power targets: the attacker's roll against each but the last, which the
+    # defender rolls against the attacker's Potency ("the untargeted Defense")
+    also_targets: list[Defence] = []
     range: Spaces = 6
     action_points: Annotated[int, msgspec.Meta(ge=0, le=8)] = 2
     energy: Annotated[int, msgspec.Meta(ge=0, le=200)] = 0

@@ -534,3 +534,24 @@ def test_a_coup_de_grace_outside_combat_hits_critically() -> None:
     rolled = of(events, AttackRolled)
     assert rolled.die is None and rolled.critical and rolled.damage == 2 + 3 + 5
     assert of(events, Harmed).health == 0 - 10
+
+
+def test_an_attack_on_several_defences_the_defender_rolls_the_untargeted_one_against_the_potency() -> None:
+    """"the attacker will always roll to hit Evasion (if applicable), as well as roll against all (but
+    one) of the targeted Defenses. The defending creature then rolls their untargeted Defense, typically
+    against the attacker's Attack Score, to Overcome the attack"; Potency "is calculated as your Power
+    Bonus + 10"."""
+    storm = {**MAGE, "powers": [{"name": "Thunder", "dice": 1, "sides": 6, "damage_type": "sonic", "range": 10,
+                                 "targets": "evasion", "also_targets": ["fortitude", "might"]}]}
+    f = Fight()
+    f.add("mage", storm, side="enemies", controller="gm")
+    f.add("arwen", ARWEN)
+    f.send(RollInitiative(dice=[15, 3]))
+    f.send(StartEncounter())
+    f.send(Attack(combatant_id="mage", target="arwen", power="Thunder", distance=4))
+    # Evasion 13 and Fortitude 10 against 10 + 5 = 15; Arwen's Might 14 + Strength 1 = 15 meets Potency 15
+    rolled = of(f.pass_("arwen", dice=[10, 14, 2]), AttackRolled)
+    fortitude, might = rolled.defences
+    assert (fortitude.defence, fortitude.total, fortitude.score, fortitude.hit) == ("fortitude", 15, 10, True)
+    assert (might.roller, might.total, might.score, might.hit) == ("arwen", 15, 15, False)
+    assert rolled.hit and rolled.damage == 2 + 5
