@@ -82,8 +82,8 @@ class TakeAction(Command, tag="RealmsTakeAction"):
 
 
 class ImprovisedAction(Command, tag="RealmsImprovisedAction"):
-    """"Improvised actions may have variable AP costs based on their complexity, as determined by
-    the RM": the RM records one at the cost the RM sets."""
+    """The RM records an improvised Action at the cost the RM sets: "Improvised actions may have variable
+    AP costs based on their complexity, as determined by the RM"."""
 
     combatant_id: CombatantId
     description: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
