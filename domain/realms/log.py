@@ -77,7 +77,8 @@ def _reacted(d: Any, s: Any) -> str:
     text = f"{s.Who(d.get('combatant_id'))} reacts: {d.get('reaction')} ({_ap(d.get('action_points'))})"
     if d.get("die"):
         total = f", {d['total']}" if "total" in d else ""
-        text += f", rolling {_face(d.get('die'))}{_natural(_face(d.get('die')))}{total}"
+        pen = f", {d['penalty']} for the repeat" if d.get("penalty") else ""
+        text += f", rolling {_face(d.get('die'))}{_natural(_face(d.get('die')))}{pen}{total}"
     if d.get("help_die"):
         text += f"; the Help Die shows {_face(d['help_die'])}"
     if d.get("energy"):

@@ -980,18 +980,23 @@ class Realms(Ruleset):
         if cmd.reaction == COMBINATION:
             # "Roll a die based on your Attack Bonus ... and add it to their Attack and Damage Rolls"
             event = replace(event, help_die=dice.roll(self._help_die(c), "help die", c.id))
+        # "If you take the same Action or Reaction more than once in a turn, and it involves a D20 roll"
+        b = body_of(state, c.id)
+        penalty = scores.repeat_penalty(b.repeats.get(cmd.reaction, 0)) + conds.d20(afflictions(b))
         if cmd.reaction == BLOCK:
             # "roll an attack with that weapon. The result becomes your or the ally's new Evasion"
             w = next(x for x in c.sheet.weapons if x.has("block"))
             p = profile(c.sheet, w.name, None)
             die = dice.roll(20, "weapon block", c.id)
-            event = replace(event, die=die, total=die.face + scores.natural(die.face) + p.bonus)
+            event = replace(event, die=die, total=die.face + scores.natural(die.face) + p.bonus + penalty,
+                            penalty=scores.repeat_penalty(b.repeats.get(cmd.reaction, 0)))
         elif cmd.reaction == SHIELD:
             # R18: "make a Strength attack roll against the incoming attack roll. If you meet or beat
             # it, roll the Shield Die ... and reduce the damage by that much; this can reach 0"
             die = dice.roll(20, "shield defense", c.id)
-            total = die.face + scores.natural(die.face) + c.sheet.martial_proficiency + c.sheet.abilities.strength
-            event = replace(event, die=die, total=total)
+            total = (die.face + scores.natural(die.face) + c.sheet.martial_proficiency + c.sheet.abilities.strength
+                     + penalty)
+            event = replace(event, die=die, total=total, penalty=scores.repeat_penalty(b.repeats.get(cmd.reaction, 0)))
             if total >= a.total:
                 event = replace(event, shield_die=dice.roll(c.sheet.shield.sides, "shield die", c.id))
         return [event, *self._carry_on(self.evolve(state, event), dice)]
@@ -1149,6 +1154,10 @@ class Realms(Ruleset):
                 if event.energy:
                     b = body_of(state, c.id)
                     state = self._with_body(state, c.id, replace(b, energy_spent=b.energy_spent + event.energy))
+                if event.die is not None:
+                    b = body_of(state, c.id)
+                    state = self._with_body(state, c.id, replace(
+                        b, repeats={**b.repeats, event.reaction: b.repeats.get(event.reaction, 0) + 1}))
                 r = rules(state)
                 a = r.attack
                 assert a is not None and r.window is not None

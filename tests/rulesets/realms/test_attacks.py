@@ -555,3 +555,17 @@ def test_an_attack_on_several_defences_the_defender_rolls_the_untargeted_one_aga
     assert (fortitude.defence, fortitude.total, fortitude.score, fortitude.hit) == ("fortitude", 15, 10, True)
     assert (might.roller, might.total, might.score, might.hit) == ("arwen", 15, 15, False)
     assert rolled.hit and rolled.damage == 2 + 5
+
+
+def test_a_reactions_repeated_d20_roll_in_a_turn_takes_the_multiple_action_penalty() -> None:
+    """"If you take the same Action or Reaction more than once in a turn, and it involves a D20 roll, you
+    incur a -5 penalty to all related D20 rolls each subsequent time"."""
+    from domain.realms.events import Reacted
+    f = trio()
+    f.send(Attack(combatant_id="brigand", target="arwen"))
+    f.pass_("arwen", dice=[15, 1])  # 15 + 3 = 18 hits; 1 + 3 damage
+    first = of(f.react("bram", "Shield Defense", dice=[10]), Reacted)  # 15: short of 18
+    f.send(Attack(combatant_id="brigand", target="arwen"))
+    f.pass_("arwen", dice=[20, 1])  # 20 + 2 + 3 - 5 = 20
+    second = of(f.react("bram", "Shield Defense", dice=[10]), Reacted)
+    assert (first.penalty, first.total, second.penalty, second.total) == (0, 15, -5, 10)
