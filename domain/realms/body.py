@@ -65,6 +65,8 @@ class Body(msgspec.Struct, frozen=True, kw_only=True):
     detected_round: int = 0  # the round it was last Detected (a cheaper Stealth that turn)
     detect_round: int = 0  # as a detector: the round of its Detects counted in ``detects``
     detects: int = 0
+    helped: int = 0  # Help Dice waiting for its next Ability or Skill roll this round
+    helped_round: int = 0
 
 
 

@@ -29,5 +29,6 @@ OWN_CODES = ruleset_codes({
     "realms_not_hidden": "The creature is not Hiding or Stealthing from this one.",
     "realms_hiding_immobile": "While hiding, you remain immobile: switch to Stealthing (1 AP) to move.",
     "realms_no_coup_de_grace": "A Coup de Grâce is outside of Combat, on a creature unconscious or asleep.",
+    "realms_no_help": "A Help is for an ally, with a bonus of at least +1 in the Ability or Skill.",
     "realms_too_large": "You cannot grapple creatures more than one size larger than you.",
 })

@@ -83,7 +83,9 @@ SECTIONS = [
     _row("Reactions", "enforced", "Reactions spend AP outside one's turn (or on it); they answer an attack's "
          "reaction windows: before the roll Dodge (1 AP, +1 Evasion), Combination Attack and Counter Power; once it "
          "would hit, with its damage known, Defend. A Dazed creature takes none.",
-         "Not yet: Detect and Help outside an attack (a Help is an Ability Roll's bonus the RM adds)."),
+         "Help (RealmsHelp, 1 AP, 2 with an Interaction): the helper's Help Die (R12, from its bonus in the "
+         "Ability or Skill named) added to the ally's next Ability or Skill roll this round; Detect: see "
+         "Stealth/Hide. A Reaction's repeated D20 roll in a turn takes the Multiple Action Penalty."),
     _row("Additional Reactions", "enforced", "The section: the Reactions below."),
     _row("Counter Power (X AP)", "partial",
          "Before a Power attack's roll, anyone with a Power they can pay for may counter it (the Power's AP and "

@@ -255,9 +255,21 @@ class CoupDeGrace(Command, tag="RealmsCoupDeGrace"):
     asleep: bool = False
 
 
+class Help(Command, tag="RealmsHelp"):
+    """Help (1 AP, a Reaction): "add your Help Die to an ally's Ability or Skill roll; +1 AP if the task
+    needs an Interaction"; the die from the helper's bonus in ``skill`` (an Ability or one of its Skills),
+    added to the ally's next Ability or Skill roll this round. Dice: the Help Die."""
+
+    actor_field = "combatant_id"
+    combatant_id: CombatantId
+    ally: CombatantId
+    skill: Name
+    interaction: bool = False
+
+
 COMMANDS = (SetRealmsRules, SetInitiative, Attack, TakeAction, ImprovisedAction, Heal, Stabilise, ApplyCondition,
             RemoveCondition, Overcome, ImprovisePower, Grapple, DealDamage, CommandCompanion, Prepare, UsePrepared,
-            StealthHide, Detect, CoupDeGrace)
+            StealthHide, Detect, CoupDeGrace, Help)
 
 # ------------------------------------------------------------------ events
 
@@ -287,6 +299,7 @@ class ActionTaken(Event, tag="RealmsActionTaken"):
     total: SheetValue[int, "combatant_id"] | None = None
     against: int | None = None
     degrees: int | None = None  # Successes (positive) or Failures (negative) against ``against``
+    help: int = 0  # the Help Dice added
     spaces: int = 0
     description: str = ""
 
@@ -589,6 +602,16 @@ class Detected(Event, tag="RealmsDetected"):
         return [self.die]
 
 
+class Helped(Event, tag="RealmsHelped"):
+    combatant_id: CombatantId
+    ally: CombatantId
+    action_points: int
+    die: DieRoll
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return [self.die]
+
+
 EVENTS = (RulesSet, InitiativeSet, ActionTaken, AttackDeclared, Reacted, AttackRolled, Defended, Harmed, Healed,
           Stabilised, ConditionApplied, ConditionRemoved, OvercomeDue, Overcame, PowerImprovised, GrappleRolled, Commanded, Prepared,
-          HidingRolled, Detected)
+          HidingRolled, Detected, Helped)

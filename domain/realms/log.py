@@ -45,6 +45,7 @@ def _action(d: Any, s: Any) -> str:
     if d.get("die"):
         total = f", total {d['total']}" if "total" in d else ""
         pen = f", {d['penalty']} for the repeat" if d.get("penalty") else ""
+        pen += f", +{d['help']} Help" if d.get("help") else ""
         text += f": {d.get('roll_with')} roll {_face(d.get('die'))}{_natural(_face(d.get('die')))}{pen}{total}"
         if d.get("against") is not None:
             text += f" against {d['against']}, {_degrees(d.get('degrees'))}"
@@ -268,6 +269,9 @@ def _detected(d: Any, s: Any) -> str:
 
 
 SENTENCES: dict[str, Sentence] = {
+    "RealmsHelped": lambda d, s: (f"{s.Who(d.get('combatant_id'))} helps {s.who(d.get('ally'))} "
+                                  f"({_ap(d.get('action_points'))}): the Help Die shows {_face(d.get('die'))}, "
+                                  "for its next Ability or Skill roll this round."),
     "RealmsHidingRolled": _hiding,
     "RealmsDetected": _detected,
     "RealmsPrepared": lambda d, s: (f"{s.Who(d.get('combatant_id'))} prepares an attack on {s.who(d.get('target'))} "

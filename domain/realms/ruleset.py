@@ -37,7 +37,7 @@ from domain.realms.codes import OWN_CODES
 from domain.realms.data import DEFAULT_RULES, RealmsRules
 from domain.realms.events import (
     ACTION_POINTS, COMMANDS, EVENTS, ONE_TYPE, ActionTaken, ApplyCondition, Attack, AttackDeclared, AttackRolled,
-    CommandCompanion, Commanded, CoupDeGrace, DefenceRolled, Detect, Detected, HidingRolled, Prepare, Prepared, StealthHide, UsePrepared,
+    CommandCompanion, Commanded, CoupDeGrace, DefenceRolled, Detect, Help, Helped, Detected, HidingRolled, Prepare, Prepared, StealthHide, UsePrepared,
     ConditionApplied, ConditionRemoved, DealDamage, Defended, Grapple, GrappleRolled, Harmed, Heal, Healed,
     ImprovisedAction, ImprovisePower, InitiativeSet, Overcame, Overcome, OvercomeDue, OvercomeRoll, PowerImprovised,
     Reacted, RemoveCondition, RulesSet, SetInitiative, SetRealmsRules, Stabilise, Stabilised, TakeAction,
@@ -502,6 +502,22 @@ class Realms(Ruleset):
                 return [self._stealth(state, command, dice)]
             case Detect():
                 return [self._detect(state, command, dice)]
+            case Help():
+                c = self.combatant(state, command.combatant_id)
+                self._able(state, c)
+                ally = self.combatant(state, command.ally)
+                try:
+                    bonus = self._bonus(c, command.skill)
+                except RuleViolation:
+                    bonus = 0
+                die = scores.help_die(bonus)
+                if ally.id == c.id or ally.side != c.side or not die:
+                    raise RuleViolation("realms_no_help", f"{c.name} helps an ally, with a bonus of +1 or more in "
+                                        f"{command.skill}.")
+                cost = 2 if command.interaction else 1
+                self.spend_action_points(c, cost, "the Help Reaction")
+                return [Helped(combatant_id=c.id, ally=ally.id, action_points=cost,
+                               die=dice.roll(die, "help die", c.id))]
             case UsePrepared():
                 c = self.combatant(state, command.combatant_id)
                 ready = body_of(state, c.id).prepared
@@ -573,17 +589,20 @@ class Realms(Ruleset):
             return 0, True
         return cost, False
 
-    def _roll(self, c: Combatant, name: str, dice: Dice, penalty: int) -> tuple[Any, int]:
+    @staticmethod
+    def _bonus(c: Combatant, name: str) -> int:
         sheet: RealmsSheet = c.sheet
         if name in ABILITIES:
-            bonus = sheet.abilities.of(name)
-        elif name in DEFENCE_ABILITY:
-            bonus = sheet.defence_bonus(name)
-        elif name in sheet.skills:
-            bonus = sheet.skills[name]
-        else:
-            raise RuleViolation("realms_unknown_roll", f"“{name}” is neither an Ability, a Defence nor one of "
-                                f"{c.name}'s Skills.")
+            return sheet.abilities.of(name)
+        if name in DEFENCE_ABILITY:
+            return sheet.defence_bonus(name)
+        if name in sheet.skills:
+            return sheet.skills[name]
+        raise RuleViolation("realms_unknown_roll", f"“{name}” is neither an Ability, a Defence nor one of "
+                            f"{c.name}'s Skills.")
+
+    def _roll(self, c: Combatant, name: str, dice: Dice, penalty: int) -> tuple[Any, int]:
+        bonus = self._bonus(c, name)
         die = dice.roll(20, name, c.id)
         return die, die.face + scores.natural(die.face) + bonus + penalty
 
@@ -613,8 +632,10 @@ class Realms(Ruleset):
         if cmd.roll_with is not None:
             kind = "action" if action in ONE_TYPE else action
             penalty = scores.repeat_penalty(b.repeats.get(kind, 0))
-            die, total = self._roll(c, cmd.roll_with, dice, penalty + conds.d20(afflictions(b)))
-            event = replace(event, die=die, roll_with=cmd.roll_with, penalty=penalty, total=total, against=cmd.against,
+            helped = b.helped if b.helped_round == state.round else 0
+            die, total = self._roll(c, cmd.roll_with, dice, penalty + conds.d20(afflictions(b)) + helped)
+            event = replace(event, die=die, roll_with=cmd.roll_with, penalty=penalty, total=total, help=helped,
+                            against=cmd.against,
                             degrees=scores.degrees(total, cmd.against) if cmd.against is not None else None)
         if action == "Overcome":
             # "You may spend 1 Action Point to take this action earlier in your turn instead of at the end"
@@ -1115,6 +1136,8 @@ class Realms(Ruleset):
                 if event.die is not None:
                     kind = "action" if event.action in ONE_TYPE else event.action
                     changes["repeats"] = {**b.repeats, kind: b.repeats.get(kind, 0) + 1}
+                    if event.help:
+                        changes["helped"] = 0
                 if event.action == "Free Action":
                     changes["free_actions"] = b.free_actions + 1
                 if event.action == "Evade":
@@ -1206,6 +1229,14 @@ class Realms(Ruleset):
                     changes["conditions"] = {k: v for k, v in b.conditions.items() if k != "bleed"} if left <= 0 else {
                         **b.conditions, "bleed": replace(b.conditions["bleed"], level=left)}
                 return self._with_body(state, event.combatant_id, replace(b, **changes))
+            case Helped():
+                c = state.combatants[event.combatant_id]
+                state = replace(state, combatants={**state.combatants, c.id: replace(
+                    c, action_points=c.action_points - event.action_points)})
+                a = body_of(state, event.ally)
+                kept = a.helped if a.helped_round == state.round else 0
+                return self._with_body(state, event.ally, replace(a, helped=kept + event.die.face,
+                                                                  helped_round=state.round))
             case HidingRolled():
                 state = self._paid(state, event.combatant_id, event.action_points, False)
                 b = body_of(state, event.combatant_id)

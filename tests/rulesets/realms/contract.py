@@ -10,7 +10,7 @@ from domain.core.encounter import Command, EncounterState
 from domain.core.ruleset import Ruleset
 from domain.realms.events import (
     ApplyCondition, Attack, CommandCompanion, DealDamage, Grapple, Heal, ImprovisedAction, ImprovisePower, Overcome,
-    PowerPart, Prepare, RemoveCondition, SetInitiative, Stabilise, StealthHide, TakeAction, UsePrepared, Detect,
+    PowerPart, Prepare, RemoveCondition, SetInitiative, Stabilise, StealthHide, TakeAction, UsePrepared, Detect, Help,
 )
 from tests.contract.walk import Walk
 
@@ -69,7 +69,8 @@ def moves(ruleset: Ruleset, state: EncounterState, rng: random.Random) -> list[C
                 CommandCompanion(combatant_id=turn, companion=target),
                 StealthHide(combatant_id=turn, mode=rng.choice(["stealth", "hide"]), obscurity=rng.randint(0, 4),
                             switch=rng.random() < 0.2),
-                Detect(combatant_id=target, target=turn), Detect(combatant_id=turn, target=target, search=True)]
+                Detect(combatant_id=target, target=turn), Detect(combatant_id=turn, target=target, search=True),
+                Help(combatant_id=rng.choice(others), ally=turn, skill=rng.choice(["agility", "acuity"]))]
     if rng.random() < 0.3:
         who = rng.choice(list(state.combatants))
         condition = rng.choice(["stunned", "dazed", "prone", "bleed", "exposed", "slowed", "grappled", "weakened"])

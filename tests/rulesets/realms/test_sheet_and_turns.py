@@ -252,3 +252,20 @@ def test_a_companion_acts_once_its_owner_commands_it_with_fewer_ap_for_each_furt
     f.end_turn("wolf")
     f.send(CommandCompanion(combatant_id="arwen", companion="hawk"))
     assert (f.ap("arwen"), f.ap("hawk")) == (2, 3)  # the second use: minus 1
+
+
+def test_a_help_adds_the_help_die_to_an_allys_next_ability_or_skill_roll() -> None:
+    """R2: "Help 1 (add your Help Die to an ally's Ability or Skill roll; +1 AP if the task needs an
+    Interaction)"; R12: "+3/+4 → d4"."""
+    from domain.realms.events import Help
+    f = Fight()
+    f.add("arwen", ARWEN)
+    f.add("bram", {"skills": {"Athletics": 3}})
+    f.add("brigand", BRIGAND, side="enemies", controller="gm")
+    f.send(RollInitiative(dice=[15, 3, 2]))
+    f.send(StartEncounter())
+    helped = f.send(Help(combatant_id="bram", ally="arwen", skill="Athletics", interaction=True, dice=[3]))[0]
+    assert (helped.die.sides, helped.action_points, f.ap("bram")) == (4, 2, 2)
+    roll = f.send(TakeAction(combatant_id="arwen", action="Ability Roll", roll_with="agility", dice=[10]))[0]
+    assert (roll.help, roll.total) == (3, 10 + 3 + 3)
+    assert f.refused(Help(combatant_id="bram", ally="brigand", skill="Athletics")).code == "realms_no_help"
