@@ -116,6 +116,8 @@ def state_for(state: EncounterState, viewer: Viewer) -> Any:
         return state
     scope = Scope.of(state, viewer)
     view = msgspec.to_builtins(ruleset.conceal(state, scope.hidden))
+    # the ruleset's part without the values off an NPC's sheet (typed SheetValue)
+    view["rules"] = shape_of(type(state.rules)).prune(view.get("rules"), frozenset(), scope.sheet_is_private)
     for key in _GM_ONLY:
         view.pop(key, None)
     if state.initiative_version in scope.secret_versions:

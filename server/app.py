@@ -29,6 +29,8 @@ from server.redaction import keep_tokens_out_of_logs
 from server.settings import Settings
 from server.snapshots import Snapshots
 from server.store import EventStore
+from server.webhook_routes import WEBHOOK_ROUTES
+from server.webhooks import Deliverer, WebhookSettings, WebhookStore
 from projections import visibility
 from projections.catalog import all_projections
 from projections.runner import ProjectionRunner
@@ -55,9 +57,11 @@ def tune_garbage_collector(threshold: int) -> None:
 
 def create_app(
     database_url: str | None = None, settings: Settings | None = None, registry: Registry | None = None,
+    webhook_settings: WebhookSettings | None = None,
 ) -> Litestar:
     """``registry``: the rulesets served (default: ``domain.rulesets``; a test adds its own)."""
     settings = settings or Settings.from_env()
+    webhook_settings = webhook_settings or WebhookSettings.from_env()
     dsn = database_url or settings.database_url
     registry = registry or default_registry()
     visibility.serve(registry)  # what each viewer may see is filtered by the served rulesets' own rules
@@ -83,9 +87,17 @@ def create_app(
             app.state.projections = ProjectionRunner(dsn, all_projections(registry), wakeup=app.state.wakeup)
             await app.state.projections.start()
         app.state.live = await start_live(app)
+        app.state.webhooks = WebhookStore(pool)
+        app.state.webhook_settings = webhook_settings
+        if webhook_settings.enabled:  # every process delivers; a lease makes each delivery one process's
+            app.state.deliverer = Deliverer(pool, app.state.service, app.state.wakeup, webhook_settings)
+            await app.state.deliverer.start()
         tune_garbage_collector(settings.gc_threshold)
 
     async def shutdown(app: Litestar) -> None:
+        deliverer = getattr(app.state, "deliverer", None)
+        if deliverer is not None:
+            await deliverer.stop()
         await stop_live(app)
         projections = getattr(app.state, "projections", None)
         if projections is not None:
@@ -112,7 +124,8 @@ def create_app(
             expose_headers=["ETag", "Location", "Retry-After"],
         )
     app = Litestar(
-        route_handlers=[*ROUTES, *AUDIT_ROUTES, *HISTORY_ROUTES, *LIVE_ROUTES, *READ_MODEL_ROUTES, assets_router()],
+        route_handlers=[*ROUTES, *AUDIT_ROUTES, *HISTORY_ROUTES, *LIVE_ROUTES, *READ_MODEL_ROUTES, *WEBHOOK_ROUTES,
+                        assets_router()],
         middleware=middleware,
         cors_config=cors,
         on_startup=[startup],

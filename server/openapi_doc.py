@@ -44,6 +44,8 @@ TOKENS: dict[str, tuple[list[dict[str, list[str]]], str]] = {
     "none": ([], "none."),
     "operator": ([{"operatorKey": []}, {}],
                  "the operator key when the server has one (`operatorKey`); none when it has not."),
+    "operator_only": ([{"operatorKey": []}],
+                      "the operator key (`operatorKey`); a server with none (FRACAS_OPERATOR_KEY) refuses it."),
     "encounter": ([_GM, _PLAYER, _SPECTATOR],
                   "any token of the encounter, the GM's, a player's or a spectator's; each sees what its role may."),
     "actor": ([_GM, _PLAYER],

@@ -14,6 +14,7 @@ import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -101,13 +102,15 @@ async def database_url(pg_admin_dsn: str, template_dsn: str) -> AsyncIterator[st
 
 
 @asynccontextmanager
-async def app_client(database_url: str, settings: Settings | None = None) -> AsyncIterator[httpx.AsyncClient]:
-    """A client on an app instance (its own pool and cache, like a server process).
+async def app_client(database_url: str, settings: Settings | None = None, **options: Any
+                     ) -> AsyncIterator[httpx.AsyncClient]:
+    """A client on an app instance (its own pool and cache, like a server process);
+    ``options``: more of ``create_app``'s (its webhook settings, say).
 
     Requests go through httpx's ASGI transport, so concurrent requests really overlap
     (Litestar's test client runs each request to completion before the next).
     """
-    app = create_app(database_url, Settings.from_env() if settings is None else settings)
+    app = create_app(database_url, Settings.from_env() if settings is None else settings, **options)
     # The app's own start-up and shut-down hooks, run in this task (Litestar's lifespan
     # context manager opens an anyio task group that pytest's fixture teardown cannot close).
     for hook in app.on_startup:

@@ -39,9 +39,14 @@ class Parties:
         return Annotated[kind, msgspec.Meta(extra={"concerns": PARTIES})]
 
 
+KEY = "@key"
+"""The owner of a sheet value held in a map keyed by combatant id: ``SheetValue[int, KEY]``."""
+
+
 class SheetValue:
     """``SheetValue[int, "combatant_id"]``: a value copied off the sheet of the combatant named by
-    the sibling field ``combatant_id``; players and spectators do not see an NPC's."""
+    the sibling field ``combatant_id`` (``KEY``: by the map key the struct sits under); players
+    and spectators do not see an NPC's."""
 
     def __class_getitem__(cls, params: tuple[Any, str]) -> Any:
         kind, owner = params
@@ -113,7 +118,8 @@ def _shape(t: mi.Type, seen: dict[type, Any]) -> Any:
         for f in t.fields:
             extra = (f.type.extra or {}) if isinstance(f.type, mi.Metadata) else {}
             if extra.get("sheet_of"):
-                sheet.append((f.encode_name, _encode_name(t, extra["sheet_of"]), bool(extra.get("whole"))))
+                owner = KEY if extra["sheet_of"] == KEY else _encode_name(t, extra["sheet_of"])
+                sheet.append((f.encode_name, owner, bool(extra.get("whole"))))
             inner = _shape(f.type, seen)
             if inner is not None:
                 fields.append((f.name, f.encode_name, inner))
@@ -337,7 +343,8 @@ class _Viewing:
     visible: tuple[str, ...]
 
 
-def _prune(shape: Any, value: Any, v: _Viewing) -> Any:
+def _prune(shape: Any, value: Any, v: _Viewing, key: Any = None) -> Any:
+    """``key``: the map key ``value`` sits under (the owner of its ``KEY`` sheet values)."""
     if value is None:
         return None
     hidden = v.hidden
@@ -346,7 +353,7 @@ def _prune(shape: Any, value: Any, v: _Viewing) -> Any:
             return value
         out = dict(value)
         for name, owner, whole in shape.sheet:
-            if name in out and v.private(out.get(owner)):
+            if name in out and v.private(key if owner == KEY else out.get(owner)):
                 if whole and isinstance(out[name], dict):
                     out[name] = {k: out[name][k] for k in v.visible if k in out[name]} or None
                 else:
@@ -371,11 +378,11 @@ def _prune(shape: Any, value: Any, v: _Viewing) -> Any:
             if shape.value is not None:
                 if _names_hidden(shape.value, item, hidden):
                     continue
-                item = _prune(shape.value, item, v)
+                item = _prune(shape.value, item, v, k)
             out[k] = item
         return out
     if isinstance(shape, _Union):
         for option in shape.options:
             if _fits(option, value):
-                return _prune(option, value, v)
+                return _prune(option, value, v, key)
     return value

@@ -6,6 +6,7 @@ from typing import Literal
 
 import msgspec
 
+from domain.core.concerns import KEY, SheetValue
 from domain.health_trauma.sheet import HealthTraumaSheet
 
 Reeling = Literal["none", "pending", "active"]
@@ -18,9 +19,11 @@ class Body(msgspec.Struct, frozen=True, kw_only=True):
     """``health``: current Health (None: at the maximum); ``injuries``: each injury result had;
     ``penalty``: the sum of the sliced muscles' -X; ``reeling``: "pending" while dying ("this
     injury takes effect if they are stabilized or healed"), then "active"; ``maimed`` /
-    ``removed``: parts; ``dazed``: a gut wound not yet treated; ``gut_wound``: BSvs on damage."""
+    ``removed``: parts; ``dazed``: a gut wound not yet treated; ``gut_wound``: BSvs on damage;
+    ``injuring_damage``: the damage of the hit that put them into the dying state;
+    ``reeling_trauma``: their Trauma when the reeling result was rolled (what a Fear save may be against)."""
 
-    health: int | None = None
+    health: SheetValue[int | None, KEY] = None  # an NPC's is the GM's: at full it is five plus Physique
     trauma: int = 0
     injuries: list[str] = msgspec.field(default_factory=list)
     dying: bool = False
@@ -36,6 +39,13 @@ class Body(msgspec.Struct, frozen=True, kw_only=True):
     removed: list[str] = msgspec.field(default_factory=list)
     gut_wound: bool = False
     dazed: bool = False
+    injuring_damage: int = 0
+    reeling_trauma: int = 0
+
+
+def fear_save_against(body: Body, against: str) -> int:
+    """The N of the reeling result's "Fear MSvs Trauma they received from the attack" (the GM's reading)."""
+    return {"trauma_at_injury": body.reeling_trauma, "injuring_damage": body.injuring_damage}.get(against, body.trauma)
 
 
 def maximum(sheet: HealthTraumaSheet, body: Body) -> int:

@@ -13,8 +13,9 @@ def _row(heading: str, support: str, how: str, *readings: str) -> Section:
 SECTIONS = [
     _row("Combat", "enforced", "The chapter: an encounter of the health-trauma ruleset."),
     _row("Structure of Combat", "enforced", "Initiative, rounds and turns below, in core's encounter lifecycle."),
-    _row("Initiative", "partial", "Each participant rolls an Initiative Test (players their own with reported dice, "
-         "the GM the NPCs); the order is descending, ties to the higher bonus, then the first added.",
+    _row("Initiative", "partial", "Each participant makes an Initiative Test: a player their own (HTRollInitiativeTest, "
+         "before the GM's RollInitiative), the GM's RollInitiative the rest (the NPCs, and any player who has not); "
+         "the order is descending, ties to the higher bonus, then the first added.",
          "Ours: the Initiative Test is 1D20 (initiative_die) + the sheet's initiative_bonus: the text gives no formula."),
     _row("Rounds", "enforced", "Rounds run from the top of initiative down; a new round begins once each has ended "
          "their turn."),
@@ -30,7 +31,9 @@ SECTIONS = [
     _row("Health", "enforced", "Maximum health is five plus Physique, with the sheet's health_adjustment "
          "(\"Certain Abilites may change effect this\"), less Trauma. The served state shows each combatant's "
          "health, maximum_health, trauma, wounded, dying, dead, injuries and conditions on its sheet; of an NPC's, "
-         "players and spectators see its wound level (trauma, wounded, dying, dead, injuries, conditions)."),
+         "players and spectators see its wound level (trauma, wounded, dying, dead, injuries, conditions), never "
+         "its Health (at full it is five plus its Physique): not in the state, the events (HTHarmed, HTHealed) nor "
+         "the log, which tell them the damage without it."),
     _row("Healing", "gm", "HTHeal: an amount given or dice rolled; refused at maximum; never over the maximum; "
          "a dying character healed above 0 is no longer dying.",
          "Ours: the amounts of spells, items and the Medicine Skill are the GM's (the text gives none)."),
@@ -47,8 +50,10 @@ SECTIONS = [
          "Ours: the chart's bands 1-3 lucky escape, 4-6 sliced muscle, 7-9 reeling, 10-12 maimed, 13-15 gut wound, 16+ Mortal Blow.",
          "Ours: X = 1; the 1D6 table left arm, right arm, left leg, right leg, left eye, right eye.",
          "Ours: MSvs/BSvs N is 1D10 + the sheet's save bonus - penalty, passed above N; the Fear save is against the "
-         "character's Trauma when it is made.",
-         "Ours: Trauma is compared with the maximum health before Trauma (five plus Physique, adjusted).",
+         "character's Trauma when it is made (fear_save_against: or their Trauma when the result was rolled, or the "
+         "damage of the hit that put them into the dying state).",
+         "Ours: Trauma is compared with the maximum health before Trauma (five plus Physique, adjusted); "
+         "trauma_death: lowered_maximum compares it with the maximum Trauma has lowered.",
          "Ours: Stabilising is a GM command with no test (the text gives none); a gut wound ends on recuperating."),
     _row("Death", "enforced", "Death is final: every command about a dead character is refused (a Retcon undoes a "
          "mistake; it is not a resurrection)."),

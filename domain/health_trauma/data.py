@@ -16,6 +16,8 @@ import msgspec
 Size = Literal["quarter", "half", "full", "quick"]
 Result = Literal["lucky_escape", "sliced_muscle", "reeling", "maimed", "gut_wound", "mortal_blow"]
 RESULTS: tuple[Result, ...] = ("lucky_escape", "sliced_muscle", "reeling", "maimed", "gut_wound", "mortal_blow")
+TraumaDeath = Literal["maximum_before_trauma", "lowered_maximum"]
+FearAgainst = Literal["trauma", "trauma_at_injury", "injuring_damage"]
 Count = Annotated[int, msgspec.Meta(ge=0, le=100)]
 Sides = Annotated[int, msgspec.Meta(ge=2, le=100)]
 
@@ -78,6 +80,13 @@ class HealthTraumaData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, 
       sheet's save bonus - penalty succeeds on a total above N.
     - ``reactions``: the Reactions a target may take against an attack (ours: Dodge, +2 Guard).
     - ``actions``: the action list (ours), ``attack_needs_arms``: whether both arms maimed stops attacks.
+    - ``trauma_death``: "taken Trauma equal or greater than their maximum Health" read against the
+      maximum before Trauma (ours: ``maximum_before_trauma``, five plus Physique, adjusted) or the
+      maximum Trauma has lowered (``lowered_maximum``: death once Trauma reaches half the first).
+    - ``fear_save_against``: the N of "a Fear MSvs Trauma they received from the attack": the
+      character's Trauma when the save is made (ours: ``trauma``), the Trauma they had when the
+      reeling result was rolled (``trauma_at_injury``), or the damage of the hit that put them into
+      the dying state (``injuring_damage``).
     """
 
     attack_die: Sides = 20
@@ -93,6 +102,8 @@ class HealthTraumaData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, 
     reactions: list[ReactionRule] = msgspec.field(default_factory=lambda: [ReactionRule(name="Dodge", guard_bonus=2)])
     actions: list[ActionRule] = msgspec.field(default_factory=_actions)
     attack_needs_arms: bool = True
+    trauma_death: TraumaDeath = "maximum_before_trauma"
+    fear_save_against: FearAgainst = "trauma"
 
     def __post_init__(self) -> None:
         leasts = [b.least for b in self.injury_chart]
@@ -106,6 +117,11 @@ class HealthTraumaData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, 
         reactions = [r.name for r in self.reactions]
         if len(set(reactions)) != len(reactions) or "pass" in reactions:
             raise ValueError("reactions: each reaction's name once, and none called “pass”")
+
+    def dead_of_trauma(self, base_health: int, trauma: int) -> bool:
+        """"if they have taken Trauma equal or greater than their maximum Health", as the GM reads it."""
+        top = base_health if self.trauma_death == "maximum_before_trauma" else base_health - trauma
+        return trauma >= top
 
     def injury(self, total: int) -> Result:
         """The chart's result for ``total``."""

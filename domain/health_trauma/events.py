@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.core.concerns import CombatantId, SheetValue
 from domain.core.dice import DieRoll
-from domain.core.encounter import Command, Event
+from domain.core.encounter import Command, Event, InitiativeRoll
 from domain.health_trauma.data import HealthTraumaData, Size
 
 # ---------------------------------------------------------------- commands
@@ -28,6 +28,15 @@ class Attack(Command, tag="HTAttack"):
     target: CombatantId
     weapon: str | None = None
     distance: int = 0
+
+
+class RollInitiativeTest(Command, tag="HTRollInitiativeTest"):
+    """Make one's Initiative Test before the GM rolls initiative: "Players will roll for their
+    characters while the Game Master rolls for Non-Player Characters." The GM's RollInitiative
+    then rolls for the rest and orders everyone."""
+
+    actor_field = "combatant_id"
+    combatant_id: CombatantId
 
 
 class TakeAction(Command, tag="HTTakeAction"):
@@ -82,13 +91,22 @@ class Recuperate(Command, tag="HTRecuperate"):
     combatant_id: CombatantId
 
 
-COMMANDS = (SetHealthTraumaRules, Attack, TakeAction, RollInjury, RollFearSave, Heal, Stabilise, TreatWound, Recuperate)
+COMMANDS = (SetHealthTraumaRules, RollInitiativeTest, Attack, TakeAction, RollInjury, RollFearSave, Heal, Stabilise, TreatWound, Recuperate)
 
 # ------------------------------------------------------------------ events
 
 
 class RulesSet(Event, tag="HTRulesSet"):
     data: HealthTraumaData
+
+
+class InitiativeTestRolled(Event, tag="HTInitiativeTestRolled"):
+    """A character's own Initiative Test, kept for the GM's next RollInitiative."""
+
+    roll: InitiativeRoll
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return self.roll.all_dice
 
 
 class ActionTaken(Event, tag="HTActionTaken"):
@@ -137,27 +155,33 @@ class AttackRolled(Event, tag="HTAttackRolled"):
 
 class Harmed(Event, tag="HTHarmed"):
     """``damage`` reduced health to ``health``; ``trauma``: gained for damage taken while dying;
-    ``dying``: now put into the dying state (an injury roll is due)."""
+    ``dying``: now put into the dying state (an injury roll is due). An NPC's Health is the GM's
+    (at full it is five plus its Physique): the table sees the damage and the wound level."""
 
     combatant_id: CombatantId
     damage: int
-    health: int
+    health: SheetValue[int, "combatant_id"]
     cause: str
     trauma: int = 0
     dying: bool = False
 
 
-class GutWoundSave(Event, tag="HTGutWoundSave"):
-    """The gut wound's "BSvs Damage Taken": a Trauma on a failure."""
+class SaveRolled(Event):
+    """A save "vs" a number: 1D``save_die`` + the sheet's save bonus - penalty, passed above ``vs``
+    (ours: the text never says what MSvs and BSvs roll). The total holds an NPC's save bonus."""
 
     combatant_id: CombatantId
     die: DieRoll
     vs: int
-    total: int
+    total: SheetValue[int, "combatant_id"]
     passed: bool
 
     def dice_rolled(self) -> list[DieRoll]:
         return [self.die]
+
+
+class GutWoundSave(SaveRolled, tag="HTGutWoundSave"):
+    """The gut wound's "BSvs Damage Taken": a Trauma on a failure."""
 
 
 class InjuryRolled(Event, tag="HTInjuryRolled"):
@@ -186,17 +210,8 @@ class FearSaveDue(Event, tag="HTFearSaveDue"):
     combatant_id: CombatantId
 
 
-class FearSave(Event, tag="HTFearSave"):
+class FearSave(SaveRolled, tag="HTFearSave"):
     """The reeling result's "Fear MSvs Trauma" at the start of a turn: Stunned on a failure, ended on a success."""
-
-    combatant_id: CombatantId
-    die: DieRoll
-    vs: int
-    total: int
-    passed: bool
-
-    def dice_rolled(self) -> list[DieRoll]:
-        return [self.die]
 
 
 class Died(Event, tag="HTDied"):
@@ -209,7 +224,7 @@ class Died(Event, tag="HTDied"):
 class Healed(Event, tag="HTHealed"):
     combatant_id: CombatantId
     amount: int
-    health: int
+    health: SheetValue[int, "combatant_id"]  # an NPC's is the GM's, as in Harmed
     dice: list[DieRoll] = []
     revived: bool = False  # no longer dying: health above 0
 
@@ -229,5 +244,5 @@ class Recuperated(Event, tag="HTRecuperated"):
     combatant_id: CombatantId
 
 
-EVENTS = (RulesSet, ActionTaken, AttackDeclared, Reacted, AttackRolled, Harmed, GutWoundSave, InjuryRolled,
+EVENTS = (RulesSet, InitiativeTestRolled, ActionTaken, AttackDeclared, Reacted, AttackRolled, Harmed, GutWoundSave, InjuryRolled,
           FearSaveDue, FearSave, Died, Healed, Stabilised, WoundTreated, Recuperated)

@@ -37,9 +37,20 @@ def _attack(d: Any, s: Any) -> str:
     return f"{head}: a hit. Damage {faces} = {d.get('rolled_damage')}{protection}: {d.get('damage')}."
 
 
+def _health(d: Any) -> str:
+    """": health 3", unless the health is an NPC's and the reader not the GM (not in their copy)."""
+    return f": health {d['health']}" if "health" in d else ""
+
+
+def _test(d: Any, s: Any) -> str:
+    r = d.get("roll") or {}
+    bonus = f" + {r['modifier']}" if "modifier" in r else ""  # an NPC's bonus is off its sheet
+    return f"{s.Who(r.get('who'))} makes their Initiative Test: {_face(r.get('die'))}{bonus} = {r.get('total')}."
+
+
 def _harmed(d: Any, s: Any) -> str:
     why = " (dying)" if d.get("cause") == "dying" else ""
-    text = f"{s.Who(d.get('combatant_id'))} takes {d.get('damage')} damage{why}: health {d.get('health')}."
+    text = f"{s.Who(d.get('combatant_id'))} takes {d.get('damage')} damage{why}{_health(d)}."
     if d.get("trauma"):
         text += f" Damage taken while dying: {d.get('trauma')} Trauma."
     if d.get("dying"):
@@ -68,8 +79,9 @@ def _save(name: str) -> Sentence:
         outcome = "passes" if d.get("passed") else "fails"
         tail = {"Fear": "" if d.get("passed") else ": Stunned, can't act this turn",
                 "BSvs": "" if d.get("passed") else ": the wound reopens, 1 Trauma"}[name]
-        return (f"{s.Who(d.get('combatant_id'))} {outcome} the {name} save: {_face(d.get('die'))}, "
-                f"{d.get('total')} against {d.get('vs')}{tail}.")
+        total = f", {d['total']}" if "total" in d else ""  # an NPC's save bonus is the GM's
+        return (f"{s.Who(d.get('combatant_id'))} {outcome} the {name} save: {_face(d.get('die'))}{total} "
+                f"against {d.get('vs')}{tail}.")
     return told
 
 
@@ -83,11 +95,12 @@ def _healed(d: Any, s: Any) -> str:
     rolled = d.get("dice") or []
     how = f" (rolled {' + '.join(str(_face(x)) for x in rolled)})" if rolled else ""
     tail = " No longer dying." if d.get("revived") else ""
-    return f"{s.Who(d.get('combatant_id'))} is healed {d.get('amount')}{how}: health {d.get('health')}.{tail}"
+    return f"{s.Who(d.get('combatant_id'))} is healed {d.get('amount')}{how}{_health(d)}.{tail}"
 
 
 SENTENCES: dict[str, Sentence] = {
     "HTRulesSet": lambda d, s: "The GM sets the encounter's Health/Trauma data.",
+    "HTInitiativeTestRolled": lambda d, s: _test(d, s),
     "HTActionTaken": lambda d, s: (f"{s.Who(d.get('combatant_id'))} takes the {d.get('action')} action "
                                    f"({SIZES.get(d.get('size'), d.get('size'))})."),
     "HTAttackDeclared": lambda d, s: (f"{s.Who(d.get('combatant_id'))} attacks {s.who(d.get('target'))} with the "

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgspec
 
 from domain.core import reactions
@@ -27,8 +25,8 @@ from domain.health_trauma.codes import OWN_CODES
 from domain.health_trauma.data import DEFAULT_DATA, HealthTraumaData, Size
 from domain.health_trauma.events import (
     COMMANDS, EVENTS, ActionTaken, Attack, AttackDeclared, AttackRolled, Died, FearSave, FearSaveDue, GutWoundSave, Harmed,
-    Heal, Healed, InjuryRolled, Reacted, Recuperate, Recuperated, RollFearSave, RollInjury, RulesSet, SetHealthTraumaRules,
-    Stabilise, Stabilised, TakeAction, TreatWound, WoundTreated,
+    Heal, Healed, InitiativeTestRolled, InjuryRolled, Reacted, Recuperate, Recuperated, RollFearSave, RollInitiativeTest,
+    RollInjury, RulesSet, SetHealthTraumaRules, Stabilise, Stabilised, TakeAction, TreatWound, WoundTreated,
 )
 from domain.health_trauma.odds import AttackOdds, AttackOddsQuery, attack_odds
 from domain.health_trauma.sheet import HealthTraumaSheet
@@ -58,6 +56,9 @@ class HealthTraumaRules(msgspec.Struct, kw_only=True):
 
     data: HealthTraumaData = DEFAULT_DATA
     bodies: dict[CombatantId, Body] = msgspec.field(default_factory=dict)
+    # the Initiative Tests players made for the GM's next RollInitiative (at ``tested_at``: the versions)
+    initiative_tests: dict[CombatantId, InitiativeRoll] = msgspec.field(default_factory=dict)
+    tested_at: dict[CombatantId, int] = msgspec.field(default_factory=dict)
     attack: PendingAttack | None = None
     window: reactions.ReactionWindow | None = None
 
@@ -106,15 +107,31 @@ class HealthTrauma(Ruleset):
         ))
 
     def roll_initiative(self, state: EncounterState, dice: Dice) -> InitiativeRolled:
-        """"Each participant in Combat will make an Initiative Test ... placed in descending order"."""
-        sides = rules(state).data.initiative_die
+        """"Each participant in Combat will make an Initiative Test ... placed in descending order":
+        the tests players made since the last roll stand (told in their own events); the GM rolls the rest."""
+        made = self.tests_made(state)
         rolled, entries = [], []
         for c in sorted(state.combatants.values(), key=lambda c: c.seq):
-            die = dice.roll(sides, "initiative", c.id)
-            bonus = c.sheet.initiative_bonus
-            rolled.append(InitiativeRoll(who=c.id, die=die, modifier=bonus, total=die.face + bonus))
-            entries.append(Entry(c.id, die.face + bonus, c.seq, tiebreak=bonus))
+            roll = made.get(c.id)
+            if roll is None:
+                roll = self._initiative_test(state, c, dice)
+                rolled.append(roll)
+            entries.append(Entry(c.id, roll.total, c.seq, tiebreak=c.sheet.initiative_bonus))
         return InitiativeRolled(rolls=rolled, order=order_descending(entries))
+
+    @staticmethod
+    def tests_made(state: EncounterState) -> dict[str, InitiativeRoll]:
+        """The Initiative Tests made since the last initiative roll, by combatant still here."""
+        r = rules(state)
+        return {cid: roll for cid, roll in r.initiative_tests.items()
+                if cid in state.combatants and r.tested_at.get(cid, 0) > state.initiative_version}
+
+    @staticmethod
+    def _initiative_test(state: EncounterState, c: Combatant, dice: Dice) -> InitiativeRoll:
+        """Ours: 1D``initiative_die`` + the sheet's initiative bonus (the text gives no formula)."""
+        die = dice.roll(rules(state).data.initiative_die, "initiative", c.id)
+        bonus = c.sheet.initiative_bonus
+        return InitiativeRoll(who=c.id, die=die, modifier=bonus, total=die.face + bonus)
 
     def turn_finished(self, state: EncounterState, combatant_id: str) -> EncounterState:
         b = body_of(state, combatant_id)
@@ -173,6 +190,12 @@ class HealthTrauma(Ruleset):
         match command:
             case SetHealthTraumaRules():
                 return [RulesSet(data=command.data)]
+            case RollInitiativeTest():
+                c = self.combatant(state, command.combatant_id)
+                if c.id in self.tests_made(state):
+                    raise RuleViolation("ht_initiative_tested", f"{c.name} has made their Initiative Test: the GM's "
+                                        "RollInitiative orders everyone next.")
+                return [InitiativeTestRolled(roll=self._initiative_test(state, c, dice))]
             case Heal():
                 return self._heal(state, command, dice)
             case Stabilise():
@@ -199,7 +222,8 @@ class HealthTrauma(Ruleset):
                     raise RuleViolation("ht_no_fear_save_due", f"{c.name} has no Fear save due.")
                 die = dice.roll(r.data.save_die, "Fear MSvs", c.id)
                 total = die.face + c.sheet.mental_save - b.penalty
-                return [FearSave(combatant_id=c.id, die=die, vs=b.trauma, total=total, passed=total > b.trauma)]
+                vs = bodies.fear_save_against(b, r.data.fear_save_against)
+                return [FearSave(combatant_id=c.id, die=die, vs=vs, total=total, passed=total > vs)]
             case RollInjury():
                 self.require_active(state)
                 c, b = self._living(state, command.combatant_id)
@@ -345,7 +369,7 @@ class HealthTrauma(Ruleset):
             passed = total > damage
             out.append(GutWoundSave(combatant_id=cid, die=die, vs=damage, total=total, passed=passed))
             trauma += 0 if passed else 1
-        if b.trauma + trauma >= sheet.base_health:
+        if trauma and rules(state).data.dead_of_trauma(sheet.base_health, b.trauma + trauma):
             out.append(Died(combatant_id=cid, cause="trauma"))
         return out
 
@@ -371,7 +395,7 @@ class HealthTrauma(Ruleset):
         out: list[Event] = [event]
         if result == "mortal_blow":
             out.append(Died(combatant_id=c.id, cause="mortal_blow"))
-        elif event.trauma and b.trauma + event.trauma >= c.sheet.base_health:
+        elif event.trauma and data.dead_of_trauma(c.sheet.base_health, b.trauma + event.trauma):
             out.append(Died(combatant_id=c.id, cause="trauma"))
         return out
 
@@ -404,6 +428,12 @@ class HealthTrauma(Ruleset):
         match event:
             case RulesSet():
                 return replace(state, rules=replace(r, data=event.data))
+            case InitiativeTestRolled():
+                cid = event.roll.who
+                tests = replace(r, initiative_tests={**r.initiative_tests, cid: event.roll},
+                                tested_at={**r.tested_at, cid: state.version + 1})
+                combatants = {**state.combatants, cid: replace(state.combatants[cid], initiative=event.roll.total)}
+                return replace(state, combatants=combatants, rules=tests)
             case ActionTaken():
                 return self._spend(state, event.combatant_id, event.size)
             case AttackDeclared():
@@ -424,7 +454,7 @@ class HealthTrauma(Ruleset):
             case Harmed():
                 b = replace(b, health=event.health, trauma=b.trauma + event.trauma)
                 if event.dying:
-                    b = replace(b, dying=True, injury_due=True)
+                    b = replace(b, dying=True, injury_due=True, injuring_damage=event.damage)
             case GutWoundSave():
                 b = b if event.passed else replace(b, trauma=b.trauma + 1)
             case Died():
@@ -436,7 +466,7 @@ class HealthTrauma(Ruleset):
                 if event.coma:
                     b = replace(b, coma=True)
                 elif event.result == "reeling":
-                    b = replace(b, reeling="pending" if b.dying else "active")
+                    b = replace(b, reeling="pending" if b.dying else "active", reeling_trauma=b.trauma)
                 elif event.result == "gut_wound":
                     b = replace(b, gut_wound=True, dazed=True)
                 elif event.part is not None:
@@ -496,7 +526,9 @@ class HealthTrauma(Ruleset):
             window, attack = None, None
         if window is not None and (window.actor in hidden or any(c in hidden for c in window.may_react)):
             window = None
-        return replace(r, bodies={k: v for k, v in r.bodies.items() if k not in hidden}, window=window, attack=attack)
+        return replace(r, bodies={k: v for k, v in r.bodies.items() if k not in hidden}, window=window, attack=attack,
+                       initiative_tests={k: v for k, v in r.initiative_tests.items() if k not in hidden},
+                       tested_at={k: v for k, v in r.tested_at.items() if k not in hidden})
 
     # ---------------------------------------------------------- what it tells
 

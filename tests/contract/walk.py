@@ -63,12 +63,16 @@ class Table:
     hidden: dict[str, str] = field(default_factory=dict)  # hidden id -> name, as added
     refused: int = 0
     states: list[EncounterState] = field(default_factory=list)  # after each accepted command
+    # the events grouped by the command that recorded them (None: the opening), as the store appends them
+    groups: list[list[Event]] = field(default_factory=list)
+    commands: list[Command | None] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.seed = self.seed or self.rng.randbytes(32)
         self.encounter_id = self.encounter_id or str(uuid.UUID(int=self.rng.getrandbits(128), version=4))
         self.events = list(self.ruleset.open(self.encounter_id, "A contract walk", "seeded", seed_commitment(self.seed)))
         self.state = self.ruleset.replay(self.events)
+        self.groups, self.commands = [list(self.events)], [None]
 
     def send(self, command: Command) -> list[Event]:
         seeded = SeededDice(self.seed, self.encounter_id, self.state.rolls_used)
@@ -80,6 +84,9 @@ class Table:
             self.state = self.ruleset.evolve(self.state, event)
         self.events.extend(new)
         self.states.append(self.state)
+        if new:
+            self.groups.append(list(new))
+            self.commands.append(command)
         return new
 
     def attempt(self, command: Command) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from dataclasses import replace
 from typing import Any
 
@@ -87,6 +88,9 @@ async def test_the_examples_are_accepted_by_a_real_server_in_order(client) -> No
 # ------------------------------------------------------------- the security, as enforced
 
 OPERATOR_KEY = "op_docs_test_key"
+# the routes for every encounter's webhooks: the operator key, on a server that has one
+OPERATOR_ONLY = ("addServerWebhook", "listServerWebhooks", "resumeServerWebhook", "deleteServerWebhook")
+OPERATOR_ROUTES = ("openEncounter", "listEncounters", *OPERATOR_ONLY)
 
 
 def _accepts(op: dict[str, Any], scheme: str | None) -> bool:
@@ -128,10 +132,11 @@ async def test_the_declared_tokens_are_the_ones_the_server_takes(database_url: s
                                   json={"role": role, "combatant_ids": [mira] if role == "player" else []})
             tokens[scheme] = r.json()["token"]
         r = await client.post(f"/encounters/{enc}/tokens", headers=auth, json={"role": "spectator"})
-        ids = {"encounter_id": enc, "token_id": r.json()["id"], "ruleset_id": POP, "mira": mira}
+        ids = {"encounter_id": enc, "token_id": r.json()["id"], "ruleset_id": POP, "mira": mira,
+               "webhook_id": str(uuid.uuid4())}
         checked = 0
         for path, method, op in OPERATIONS:
-            if op["operationId"] in ("openEncounter", "listEncounters"):
+            if op["operationId"] in OPERATOR_ROUTES:
                 continue  # the operator key: below
             status = await _call(client, path, method, op, ids, tokens.get(who))
             if _accepts(op, None if who == "nobody" else who):
@@ -139,7 +144,7 @@ async def test_the_declared_tokens_are_the_ones_the_server_takes(database_url: s
             else:
                 assert status == (401 if who == "nobody" else 403), (who, op["operationId"], status)
             checked += 1
-        assert checked == len(OPERATIONS) - 2
+        assert checked == len(OPERATIONS) - len(OPERATOR_ROUTES)
 
 
 @pytest.mark.parametrize("key", [None, OPERATOR_KEY])
@@ -152,7 +157,15 @@ async def test_the_operator_key_is_declared_where_a_server_with_one_asks_for_it(
             assert op["security"] == [{"operatorKey": []}, {}]  # the key, or none on a server without one
             status = await _call(client, path, method, op, {}, key)
             assert (status == 401) == (key is None), (operation_id, status)
+        for operation_id in OPERATOR_ONLY:
+            path, method, op = BY_ID[operation_id]
+            assert op["security"] == [{"operatorKey": []}]  # the key, always
+            status = await _call(client, path, method, op, {"webhook_id": str(uuid.uuid4())}, key)
+            assert (status == 401) == (key is None) and status != 403, (operation_id, status)
     async with app_client(database_url, replace(settings, operator_key=None)) as client:
         for operation_id in ("openEncounter", "listEncounters"):
             path, method, op = BY_ID[operation_id]
             assert await _call(client, path, method, op, {}, None) in (200, 201)
+        for operation_id in OPERATOR_ONLY:  # a server with no key has no operator to take them
+            path, method, op = BY_ID[operation_id]
+            assert await _call(client, path, method, op, {"webhook_id": str(uuid.uuid4())}, None) == 403

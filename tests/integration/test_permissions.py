@@ -30,6 +30,7 @@ import pytest
 
 from server.app import create_app
 from server.settings import Settings
+from server.webhooks import WebhookSettings
 from tests.conftest import TEMPLATE, app_client, with_database
 from tests.integration.fight import POP
 
@@ -89,6 +90,20 @@ MATRIX: dict[tuple[str, str], dict[str, Expect]] = {
                                       spectator=GM_ONLY),
     ("DELETE", f"{ENC}/tokens/{{token_id:uuid}}"): guarded(gm=(204, None), own_player=GM_ONLY,
                                                           other_player=GM_ONLY, spectator=READ_ONLY),
+    # webhooks: an encounter's are the GM's; those for every encounter need the operator key,
+    # which this server has not: refused to everyone (tests/integration/test_webhooks.py has the key)
+    ("POST", f"{ENC}/webhooks"): guarded(gm=(201, None), own_player=GM_ONLY, other_player=GM_ONLY,
+                                         spectator=READ_ONLY),
+    ("GET", f"{ENC}/webhooks"): guarded(gm=(200, None), own_player=GM_ONLY, other_player=GM_ONLY,
+                                        spectator=GM_ONLY),
+    ("POST", f"{ENC}/webhooks/{{webhook_id:uuid}}/resume"): guarded(gm=(200, None), own_player=GM_ONLY,
+                                                                   other_player=GM_ONLY, spectator=READ_ONLY),
+    ("DELETE", f"{ENC}/webhooks/{{webhook_id:uuid}}"): guarded(gm=(204, None), own_player=GM_ONLY,
+                                                              other_player=GM_ONLY, spectator=READ_ONLY),
+    ("POST", "/webhooks"): {role: (403, "operator_key_not_set") for role in ROLES},
+    ("GET", "/webhooks"): {role: (403, "operator_key_not_set") for role in ROLES},
+    ("POST", "/webhooks/{webhook_id:uuid}/resume"): {role: (403, "operator_key_not_set") for role in ROLES},
+    ("DELETE", "/webhooks/{webhook_id:uuid}"): {role: (403, "operator_key_not_set") for role in ROLES},
     ("GET", "/rulesets"): public(200),
     ("GET", "/rulesets/{ruleset_id:str}"): public(200),
     ("GET", "/rulesets/{ruleset_id:str}/odds"): public(200),  # Places of Power's URL among them (issue 18)
@@ -110,6 +125,7 @@ class Table:
     headers: dict[str, dict[str, str]]
     gm: dict[str, str]
     revocable: str  # a spectator token's id, minted for this cell alone
+    webhook: str  # a webhook's id (to a closed port of 127.0.0.1: nothing is delivered), this cell's alone
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -131,7 +147,7 @@ async def gm_post(client: httpx.AsyncClient, gm: dict[str, str], url: str, body:
     return r.json()
 
 
-async def set_table(client: httpx.AsyncClient) -> Table:
+async def set_table(client: httpx.AsyncClient, webhook: bool = True) -> Table:
     enc, gm = await open_table(client, "The matrix", dice_policy="mixed")
     ids = {}
     for name, controller, modifier in [("Mira", "player", 2), ("Kess", "player", 0), ("Bandit", "gm", 1)]:
@@ -161,6 +177,8 @@ async def set_table(client: httpx.AsyncClient) -> Table:
             "other_encounter": other_gm,
         },
         revocable=(await token("spectator", []))["id"],
+        webhook=(await gm_post(client, gm, f"/encounters/{enc}/webhooks", {"url": WEBHOOK_URL}, 201))["webhook_id"]
+        if webhook else "",
     )
 
 
@@ -171,12 +189,17 @@ BODIES: dict[tuple[str, str], Callable[[Table], dict[str, Any]]] = {
                                              "sheet": {"initiative_modifier": 0}},
     ("POST", f"{ENC}/commands"): lambda t: {"type": "TakeAction", "combatant_id": t.mira, "action": "TakeCover"},
     ("POST", f"{ENC}/tokens"): lambda t: {"role": "spectator", "label": "matrix"},
+    ("POST", f"{ENC}/webhooks"): lambda t: {"url": WEBHOOK_URL},
+    ("POST", f"{ENC}/webhooks/{{webhook_id:uuid}}/resume"): lambda t: {},
+    ("POST", "/webhooks"): lambda t: {"url": WEBHOOK_URL},
+    ("POST", "/webhooks/{webhook_id:uuid}/resume"): lambda t: {},
 }
+WEBHOOK_URL = "http://127.0.0.1:9/matrix"  # the discard port: closed here, so every delivery fails at once
 
 
 def url_of(path: str, t: Table) -> str:
     url = (path.replace("{encounter_id:uuid}", t.enc).replace("{token_id:uuid}", t.revocable)
-           .replace("{ruleset_id:str}", POP))
+           .replace("{ruleset_id:str}", POP).replace("{webhook_id:uuid}", t.webhook))
     assert "{" not in url, f"no value for a path parameter of {path}: add one to url_of"
     return url + QUERIES.get(path, "")
 
@@ -218,7 +241,8 @@ async def server(pg_admin_dsn: str, template_dsn: str) -> AsyncIterator[tuple[ht
         await admin.close()
     dsn = with_database(pg_admin_dsn, name)
     try:
-        async with app_client(dsn) as c:
+        # the webhooks this matrix registers go to 127.0.0.1 (a closed port): allowed here
+        async with app_client(dsn, webhook_settings=WebhookSettings(allow_private=True)) as c:
             yield c, dsn
     finally:
         admin = await asyncpg.connect(pg_admin_dsn)
@@ -280,7 +304,10 @@ async def test_permissions(server, method: str, path: str, role: str, expect: Ex
 
     if writes_encounter and expect[0] >= 400:
         assert await snapshot(client, t) == before, "a refused write changed the encounter"
-    if method == "DELETE":  # a refused revoke leaves the token working; a revoke stops it
+    if method == "DELETE" and "webhooks" in path:  # a refused delete leaves the webhook; a delete ends it
+        listed = (await client.get(f"/encounters/{t.enc}/webhooks", headers=t.gm)).json()
+        assert [x["webhook_id"] for x in listed] == ([] if expect[0] == 204 else [t.webhook])
+    elif method == "DELETE":  # a refused revoke leaves the token working; a revoke stops it
         revoked = expect[0] == 204
         listed = (await client.get(f"/encounters/{t.enc}/tokens", headers=t.gm)).json()
         assert [x["revoked_at"] is not None for x in listed if x["id"] == t.revocable] == [revoked]
@@ -407,7 +434,7 @@ async def test_live_websocket_permissions(server) -> None:
 
     _, dsn = server
     async with served(dsn) as s, httpx.AsyncClient(base_url=s.base) as client:
-        t = await set_table(client)
+        t = await set_table(client, webhook=False)
         for role, expect in LIVE_WEBSOCKET.items():
             w = await watch_ws(live_url(s.base, t.enc, ws=True), role, t.headers[role])
             if expect is None:

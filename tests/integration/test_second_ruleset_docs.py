@@ -14,15 +14,15 @@ import httpx
 import msgspec
 import pytest
 
-from domain.core.action_points import ActionPointBudget
 from domain.core.concerns import CombatantId
 from domain.core.dice import Dice
-from domain.core.encounter import Combatant, Command, EncounterState, Event, InitiativeRolled
+from domain.core.encounter import Command, EncounterState, Event
 from domain.core.errors import CODES, RuleViolation
-from domain.core.ruleset import Registry, Ruleset
+from domain.core.ruleset import Registry
 from domain.places_of_power.ruleset import PlacesOfPower
 from server.app import create_app
 from server.settings import Settings
+from tests.rulesets.plain import Plain
 
 SKIRMISH = "skirmish"
 POP = "places-of-power"
@@ -60,19 +60,13 @@ class Braced(Event, tag="Braced"):
     defender: CombatantId
 
 
-class Skirmish(Ruleset):
+class Skirmish(Plain):
     id = SKIRMISH
     name = "Skirmish"
     sheet_type = Sheet
     extra_commands = (Attack, Defend)
     extra_events = (AttackDeclared, Braced)
     own_codes = {"attack_self": "A combatant cannot attack themselves."}
-
-    def budget(self, combatant: Combatant) -> ActionPointBudget:
-        return ActionPointBudget(maximum=0)
-
-    def roll_initiative(self, state: EncounterState, dice: Dice) -> InitiativeRolled:
-        return InitiativeRolled(rolls=[], order=sorted(state.combatants, key=lambda c: state.combatants[c].seq))
 
     def decide_action(self, state: EncounterState, command: Command, dice: Dice) -> list[Event]:
         if isinstance(command, Attack):

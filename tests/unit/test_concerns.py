@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from bench.fights import random_fight
-from domain.core.concerns import CombatantId, EventRef, Parties, SheetValue, WholeSheet, shape_of
+from domain.core.concerns import KEY, CombatantId, EventRef, Parties, SheetValue, WholeSheet, shape_of
 from domain.core.dice import DieRoll
 
 
@@ -91,3 +91,19 @@ def _strings(value: Any) -> list[str]:
     if isinstance(value, list):
         return [s for v in value for s in _strings(v)]
     return []
+
+
+class Toll(msgspec.Struct, kw_only=True):
+    health: SheetValue[int | None, KEY] = None
+    trauma: int = 0
+
+
+class Tolls(msgspec.Struct, kw_only=True):
+    bodies: dict[CombatantId, Toll] = {}
+
+
+def test_a_sheet_value_in_a_map_by_combatant_belongs_to_its_key() -> None:
+    """``SheetValue[T, KEY]``: the owner is the map key the struct sits under."""
+    data = {"bodies": {"npc": {"health": 2, "trauma": 1}, "pc": {"health": 4, "trauma": 0}}}
+    pruned = shape_of(Tolls).prune(data, frozenset(), lambda owner: owner == "npc")
+    assert pruned == {"bodies": {"npc": {"trauma": 1}, "pc": {"health": 4, "trauma": 0}}}

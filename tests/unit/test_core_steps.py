@@ -7,11 +7,10 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from domain.core.action_points import ActionPointBudget
 from domain.core.concerns import CombatantId
 from domain.core.dice import Dice, DieRoll, ReportedDice
 from domain.core.encounter import (
-    AddCombatant, Combatant, Command, EncounterState, EndTurn, Event, InitiativeRoll, InitiativeRolled,
+    AddCombatant, Combatant, Command, EncounterState, EndTurn, Event, InitiativeRolled,
     RoundStarted, StartEncounter, TurnEnded,
 )
 from domain.core.errors import RuleViolation, ruleset_codes
@@ -19,6 +18,7 @@ from domain.core.pending import Choice, Decision
 from domain.core.initiative import surprised_last
 from domain.core.resources import Resource, Resources, held
 from domain.core.ruleset import Ruleset, replace
+from tests.rulesets.plain import Plain
 
 
 
@@ -76,7 +76,7 @@ class Rules(msgspec.Struct, kw_only=True):
     saved: list[str] = msgspec.field(default_factory=list)  # this round's end is past their save
 
 
-class Steps(Ruleset):
+class Steps(Plain):
     id = "steps"
     name = "Steps"
     sheet_type = Sheet
@@ -87,14 +87,6 @@ class Steps(Ruleset):
     def initial_rules(self) -> Rules:
         return Rules()
 
-    def budget(self, combatant: Combatant) -> ActionPointBudget:
-        return ActionPointBudget(maximum=0)
-
-    def roll_initiative(self, state: EncounterState, dice: Dice) -> InitiativeRolled:
-        ids = sorted(state.combatants, key=lambda c: state.combatants[c].seq)
-        rolls = [InitiativeRoll(who=c, die=DieRoll(sides=1, face=1, purpose="x", source="reported"), modifier=0,
-                                total=0) for c in ids]
-        return InitiativeRolled(rolls=rolls, order=ids)
 
     def at_round_start(self, state: EncounterState, dice: Dice) -> list[Event]:
         return [RoundOmen(die=dice.roll(6, "omen"))]

@@ -14,11 +14,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain.core.action_points import ActionPointBudget
 from domain.core.dice import Dice, ReportedDice
 from domain.core.encounter import (
     AddCombatant,
-    Combatant,
     Command,
     EncounterState,
     EndTurn,
@@ -30,10 +28,11 @@ from domain.core.encounter import (
     StartEncounter,
 )
 from domain.core.pending import Choice, Decision, Refusal
-from domain.core.ruleset import Ruleset, replace
+from domain.core.ruleset import replace
 from projections.prompts import prompts_for
 from projections.visibility import GM, Viewer
 from tests.contract.pending import check_pending
+from tests.rulesets.plain import Plain
 
 
 class Sheet(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -59,7 +58,7 @@ class WeatherSet(Event, tag="WeatherSet"):
     weather: str
 
 
-class Standoff(Ruleset):
+class Standoff(Plain):
     id = "standoff-test"
     name = "Standoff"
     sheet_type = Sheet
@@ -68,9 +67,6 @@ class Standoff(Ruleset):
 
     def initial_rules(self) -> Any:
         return {"braced": [], "weather": None}
-
-    def budget(self, combatant: Combatant) -> ActionPointBudget:
-        return ActionPointBudget(maximum=0)
 
     def roll_initiative(self, state: EncounterState, dice: Dice) -> InitiativeRolled:
         ranked = sorted(state.combatants.values(), key=lambda c: (-c.sheet.initiative, c.seq))
@@ -177,14 +173,8 @@ def test_a_blocking_decision_without_a_refusal_of_its_own_is_refused_as_decision
     """A decision that blocks the end of the turn and names no refusal still stops it, with the
     lifecycle's ``decision_pending`` naming what is awaited."""
 
-    class Waits(Ruleset):
+    class Waits(Plain):
         id, name, sheet_type = "waits", "Waits", Sheet
-
-        def budget(self, combatant: Any) -> ActionPointBudget:
-            raise NotImplementedError
-
-        def roll_initiative(self, state: Any, dice: Any) -> Any:
-            raise NotImplementedError
 
         def pending(self, state: Any) -> list[Decision]:
             return [Decision(id="x:1", kind="x", combatant_id=None, command="Choose", body={},

@@ -9,7 +9,8 @@ from domain.core import reactions
 from domain.core.encounter import AddCombatant, RollInitiative
 from domain.health_trauma.data import HealthTraumaData
 from domain.health_trauma.events import (
-    Attack, AttackRolled, Died, Harmed, Heal, InjuryRolled, RollInjury, SetHealthTraumaRules, TakeAction,
+    Attack, AttackRolled, Died, Harmed, Heal, InjuryRolled, RollInitiativeTest, RollInjury, SetHealthTraumaRules,
+    TakeAction,
 )
 from domain.health_trauma.body import wounded
 from tests.rulesets.health_trauma.fight import BANDIT, MIRA, Fight, started, types
@@ -39,6 +40,24 @@ def test_initiative_is_in_descending_order() -> None:
                         sheet={**BANDIT, "initiative_bonus": 4}))
     f.send(RollInitiative(dice=[9, 6]))  # Mira 9, the Bandit 6 + 4 = 10
     assert f.state.order == ["bandit", "mira"]
+
+
+def test_players_make_their_own_initiative_test_and_the_gm_rolls_the_rest() -> None:
+    """"Players will roll for their characters while the Game Master rolls for Non-Player
+    Characters. These results will be placed in descending order\""""
+    f = Fight()
+    f.send(AddCombatant(combatant_id="mira", name="Mira", side="party", controller="player",
+                        sheet={**MIRA, "initiative_bonus": 2}))
+    f.send(AddCombatant(combatant_id="bandit", name="Bandit", side="enemies", controller="gm", sheet=BANDIT))
+    [test] = f.send(RollInitiativeTest(combatant_id="mira", dice=[7]))
+    assert (test.roll.who, test.roll.total) == ("mira", 9) and f.state.combatants["mira"].initiative == 9
+    assert f.refused(RollInitiativeTest(combatant_id="mira", dice=[20])).code == "ht_initiative_tested"
+    [rolled] = f.send(RollInitiative(dice=[8]))  # the GM's one die: the Bandit's
+    assert [(r.who, r.total) for r in rolled.rolls] == [("bandit", 8)] and f.state.order == ["mira", "bandit"]
+    f.send(RollInitiativeTest(combatant_id="mira", dice=[1]))  # a test for the next roll: the GM re-rolls the rest
+    f.send(RollInitiative(dice=[8]))
+    assert f.state.order == ["bandit", "mira"] and f.state.combatants["mira"].initiative == 3
+    assert f.ruleset.replay(f.events) == f.state
 
 
 def test_a_turn_is_quarter_half_and_full_actions_with_one_quick_action() -> None:
@@ -155,6 +174,18 @@ def test_death_when_trauma_reaches_the_maximum_health_and_death_is_final() -> No
             msgspec.convert({"type": "HTRecuperate", "combatant_id": "bandit"}, f.ruleset.command_type)):
         assert f.refused(command).code == "ht_dead"
     assert f.refused(Attack(combatant_id="mira", target="bandit", dice=[10, 5])).code == "ht_not_a_target"
+
+
+@pytest.mark.parametrize(("reading", "dead"), [("maximum_before_trauma", False), ("lowered_maximum", True)])
+def test_which_maximum_trauma_is_measured_against_is_the_gms_reading(reading: str, dead: bool) -> None:
+    """"if they have taken Trauma equal or greater than their maximum Health": against five plus
+    Physique (ours) or the maximum Trauma has lowered ("Each point of trauma reduces the maximum
+    health of the character by one"), as the GM's data says."""
+    f = started(data=HealthTraumaData(defence_die=0, reactions=[], trauma_death=reading))  # type: ignore[arg-type]
+    f.send(Attack(combatant_id="mira", target="bandit", dice=[10, 5]))  # the Bandit's 5 Health: 0, dying
+    f.send(RollInjury(combatant_id="bandit", dice=[1]))
+    f.send(Attack(combatant_id="mira", target="bandit", dice=[10, 3]))  # 3 Trauma: the maximum is 5, lowered to 2
+    assert f.body("bandit").trauma == 3 and f.body("bandit").dead is dead
 
 
 def test_the_mortal_blow_kills() -> None:

@@ -124,6 +124,20 @@ async def test_the_served_state_carries_each_combatants_health_and_a_player_sees
         assert seen == {"trauma": 0, "wounded": True, "dying": False, "dead": False, "injuries": [],
                         "conditions": ["Wounded"]}
         assert (await f.sheet("bandit"))["health"] == 2
+        # nor anywhere else: the state's bodies, the events and the log keep an NPC's Health the GM's
+        assert "health" not in (await f.state(f.player))["rules"]["bodies"]["bandit"]
+        assert (await f.state())["rules"]["bodies"]["bandit"]["health"] == 2
+        assert (await f.state(f.player))["rules"]["bodies"]["mira"]["health"] == 3
+        feed = (await client.get(f"/encounters/{f.enc}/events", headers=f.player)).json()["events"]
+        harmed = [e["data"] for e in feed if e["type"] == "HTHarmed"]
+        assert harmed == [{"type": "HTHarmed", "combatant_id": "mira", "damage": 3, "health": 3, "cause": "attack",
+                           "trauma": 0, "dying": False},
+                          {"type": "HTHarmed", "combatant_id": "bandit", "damage": 3, "cause": "attack",
+                           "trauma": 0, "dying": False}]
+        told = (await client.get(f"/encounters/{f.enc}/log", params={"format": "text"}, headers=f.player)).text
+        assert "Mira takes 3 damage: health 3." in told and "The Bandit takes 3 damage." in told
+        told = (await client.get(f"/encounters/{f.enc}/log", params={"format": "text"})).text
+        assert "The Bandit takes 3 damage: health 2." in told
         # 4 more: the Bandit at -2, dying; its injury (a lucky escape on the GM's chart)
         await f.mira({"type": "HTAttack", "combatant_id": "mira", "target": "bandit", "dice": [10, 4]})
         await f.gm({"type": "HTRollInjury", "combatant_id": "bandit", "dice": [1]})
@@ -134,6 +148,35 @@ async def test_the_served_state_carries_each_combatants_health_and_a_player_sees
         bandit = await f.sheet("bandit")
         assert (bandit["health"], bandit["trauma"], bandit["maximum_health"]) == (-3, 1, 4)
         assert (await f.sheet("bandit", f.player))["trauma"] == 1
+        await f.assert_replays(conn)
+
+
+async def test_a_player_makes_their_own_initiative_test_and_the_gm_rolls_for_the_npcs(
+        database_url: str, conn: Any) -> None:
+    """"Each participant in Combat will make an Initiative Test before Combat begins. Players will
+    roll for their characters while the Game Master rolls for Non-Player Characters. These results
+    will be placed in descending order to Track who acts when.\""""
+    async with client_for(database_url) as client:
+        f = Fight(client)
+        r = await client.post("/encounters", json={"ruleset": "health-trauma", "name": "At the mill",
+                                                   "dice_policy": "reported"})
+        f.enc = r.json()["encounter_id"]
+        client.headers["Authorization"] = f"Bearer {r.json()['gm_token']['token']}"
+        for cid, controller, sheet in (("mira", "player", MIRA), ("bandit", "gm", BANDIT)):
+            await f.gm({"type": "AddCombatant", "combatant_id": cid, "name": cid.title(),
+                        "side": "party" if controller == "player" else "enemies", "controller": controller,
+                        "sheet": sheet})
+        f.player = await mint(client, f.enc, "player", ["mira"])
+        await f.mira({"type": "HTRollInitiativeTest", "combatant_id": "bandit", "dice": [20]}, expect=403)
+        tested = await f.mira({"type": "HTRollInitiativeTest", "combatant_id": "mira", "dice": [12]})
+        assert tested["events"][0]["data"]["roll"]["total"] == 12
+        again = await f.mira({"type": "HTRollInitiativeTest", "combatant_id": "mira", "dice": [20]}, expect=422)
+        assert again["code"] == "ht_initiative_tested"
+        rolled = await f.gm({"type": "RollInitiative", "dice": [14]})  # one die: the Bandit's
+        assert [(x["who"], x["total"]) for x in rolled["events"][0]["data"]["rolls"]] == [("bandit", 14)]
+        assert (await f.state(f.player))["order"] == ["bandit", "mira"]
+        told = (await client.get(f"/encounters/{f.enc}/log", params={"format": "text"}, headers=f.player)).text
+        assert "Mira makes their Initiative Test: 12 + 0 = 12." in told
         await f.assert_replays(conn)
 
 

@@ -5,6 +5,7 @@ default bands (1-3 lucky escape, 4-6 sliced muscle, 7-9 reeling, 10-12 maimed, 1
 from __future__ import annotations
 
 import msgspec
+import pytest
 
 from domain.health_trauma.body import blinded, conditions
 from domain.health_trauma.data import HealthTraumaData
@@ -97,6 +98,23 @@ def test_a_failed_fear_save_stuns_and_a_second_reeling_is_a_coma() -> None:
     assert f.refused(TakeAction(combatant_id="bandit", action="Aim")).code == "ht_in_coma"
     f.send(Recuperate(combatant_id="bandit"))
     assert not f.body("bandit").coma
+
+
+@pytest.mark.parametrize(("against", "vs", "passed"), [("trauma", 1, False), ("trauma_at_injury", 0, True),
+                                                      ("injuring_damage", 6, False)])
+def test_what_the_fear_save_is_against_is_the_gms_reading(against: str, vs: int, passed: bool) -> None:
+    """"At the start of the character's turn they must take a Fear MSvs Trauma they received from
+    the attack.": the Trauma they have when they save (ours), the Trauma they had when the result
+    was rolled, or the damage of the hit that put them into the dying state, as the GM's data says."""
+    f = started(data=HealthTraumaData(defence_die=0, reactions=[], fear_save_against=against),  # type: ignore[arg-type]
+                bandit=TOUGH)
+    dying(f, 8)  # two hits of 6: 10 Health to -2, dying from a hit of 6; reeling, with no Trauma yet
+    f.end_turn("mira")
+    f.end_turn("bandit")  # round's end: 1 damage while dying, 1 Trauma
+    f.send(Stabilise(combatant_id="bandit"))
+    f.end_turn("mira")
+    save = f.send(RollFearSave(combatant_id="bandit", dice=[1]))[0]
+    assert isinstance(save, FearSave) and (save.vs, save.passed) == (vs, passed)
 
 
 def test_maimed_parts_and_the_same_part_again_removed_with_more_trauma() -> None:

@@ -1,0 +1,522 @@
+"""Outbound webhooks: a fight's events pushed to a receiver, as a delivering projection does it.
+
+Each (webhook, encounter) keeps ``delivered_version`` in PostgreSQL (migrations/0010): every
+event up to it was answered 2xx. A server process claims the next delivery with a lease (one
+UPDATE), reads the events after it in version order, filters them exactly as the live stream
+does for the webhook's view (``visible_events``, judged by the encounter's current state),
+posts them signed, and advances the version only on a 2xx. So delivery is at least once, in
+version order per encounter; a process killed mid-delivery leaves its lease to expire and
+another delivers again (the version is the receiver's dedupe key); with several processes one
+delivers each event. A failing receiver is retried with bounded, jittered backoff and paused
+after ``max_failures`` in a row; it never slows a command (delivery runs beside them, on the
+log) nor another receiver (one delivery in flight per webhook per process, each with a short
+timeout and a capped read). Addresses are checked before registering and before each delivery.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import ipaddress
+import logging
+import os
+import random
+import secrets
+import socket
+import time
+import urllib.parse
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Literal
+
+import asyncpg
+import httpx
+import msgspec
+
+from projections.readable_log import render
+from projections.visibility import GM, REDACTED, Viewer
+
+if TYPE_CHECKING:
+    from projections.wakeup import Wakeup
+    from server.encounters import EncounterService, EventView
+
+log = logging.getLogger("fracas.webhooks")
+
+View = Literal["spectator", "gm"]
+Format = Literal["fracas", "discord"]
+SIGNATURE = "Fracas-Signature"  # sha256=<hex HMAC-SHA256 of "<timestamp>.<body>" keyed by the secret>
+TIMESTAMP = "Fracas-Timestamp"  # the Unix time of the delivery, in seconds (refuse old ones: replays)
+WEBHOOK_ID = "Fracas-Webhook-Id"
+DISCORD_LIMIT = 2000  # a Discord message's content, at most
+_encode = msgspec.json.Encoder().encode
+
+
+@dataclass(frozen=True)
+class WebhookSettings:
+    """``FRACAS_WEBHOOK_*``: see the README's "Webhooks"."""
+
+    enabled: bool = True
+    allow_private: bool = False  # FRACAS_WEBHOOK_ALLOW_PRIVATE: private, loopback, link-local addresses
+    timeout_seconds: float = 5.0
+    max_failures: int = 8  # in a row, then the webhook is paused
+    backoff_seconds: float = 1.0  # the first retry's delay, doubled each failure ...
+    max_backoff_seconds: float = 300.0  # ... up to this
+    lease_seconds: float = 30.0  # a delivery's claim: another process delivers again once it lapses
+    poll_seconds: float = 1.0
+    batch: int = 200  # events in one delivery, at most
+    max_response_bytes: int = 64 * 1024
+
+    @classmethod
+    def from_env(cls) -> WebhookSettings:
+        env = os.environ.get
+        return cls(
+            enabled=env("FRACAS_WEBHOOKS", "on") != "off",
+            allow_private=env("FRACAS_WEBHOOK_ALLOW_PRIVATE", "") not in ("", "0", "false", "no"),
+            timeout_seconds=float(env("FRACAS_WEBHOOK_TIMEOUT", "5")),
+            max_failures=int(env("FRACAS_WEBHOOK_MAX_FAILURES", "8")),
+            backoff_seconds=float(env("FRACAS_WEBHOOK_BACKOFF", "1")),
+            max_backoff_seconds=float(env("FRACAS_WEBHOOK_MAX_BACKOFF", "300")),
+            lease_seconds=float(env("FRACAS_WEBHOOK_LEASE", "30")),
+        )
+
+    def backoff(self, failures: int) -> float:
+        """The delay before the next attempt after ``failures`` in a row: doubling, bounded, jittered."""
+        delay = min(self.max_backoff_seconds, self.backoff_seconds * 2 ** max(failures - 1, 0))
+        return delay * random.uniform(0.5, 1.0)
+
+
+# ------------------------------------------------------------------ addresses and signatures
+
+
+async def refused_address(url: str, allow_private: bool) -> str | None:
+    """Why ``url`` may not receive deliveries (None: it may): only http(s), a host that resolves,
+    and, unless the operator allows it, no private, loopback, link-local or reserved address."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        return f"the URL is not valid ({exc})"
+    if parts.scheme not in ("http", "https"):
+        return "only http:// and https:// URLs receive webhooks"
+    host = parts.hostname
+    if not host:
+        return "the URL names no host"
+    if parts.username or parts.password:
+        return "the URL carries credentials: use the webhook's signature to authenticate instead"
+    try:
+        infos = await asyncio.get_running_loop().getaddrinfo(
+            host, port or (443 if parts.scheme == "https" else 80), type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        return f"{host} does not resolve ({exc})"
+    for info in infos:
+        address = ipaddress.ip_address(str(info[4][0]).split("%")[0])
+        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+            address = address.ipv4_mapped
+        if not allow_private and not address.is_global:
+            return (f"{host} resolves to {address}, a private, loopback, link-local or reserved address "
+                    "(the operator may allow those with FRACAS_WEBHOOK_ALLOW_PRIVATE)")
+    return None
+
+
+def signature(secret: str, timestamp: int, body: bytes) -> str:
+    """The ``Fracas-Signature`` of a delivery: HMAC-SHA256 of "<timestamp>.<body>", hex."""
+    mac = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256)
+    return f"sha256={mac.hexdigest()}"
+
+
+def new_secret() -> str:
+    return "whsec_" + secrets.token_urlsafe(32)
+
+
+# -------------------------------------------------------------------------- what is sent
+
+
+class DeliveredEvent(msgspec.Struct, kw_only=True):
+    version: int
+    event_id: str
+    type: str
+    data: msgspec.Raw
+    recorded_at: datetime
+    hash: str
+
+
+class Delivery(msgspec.Struct, kw_only=True):
+    """One delivery: the encounter's events in ``(after_version, version]`` as ``view`` may see
+    them (of those, the ``event_types`` asked for), and the readable log's lines telling them."""
+
+    webhook_id: str
+    encounter_id: str
+    view: View
+    after_version: int
+    version: int
+    events: list[DeliveredEvent]
+    log: list[str]
+
+
+def discord_messages(lines: list[str]) -> list[bytes]:
+    """The log's lines as Discord-compatible incoming-webhook bodies, each within its limit."""
+    chunks: list[str] = []
+    for line in lines or ["(nothing the channel may see)"]:
+        line = line[:DISCORD_LIMIT]
+        if chunks and len(chunks[-1]) + 1 + len(line) <= DISCORD_LIMIT:
+            chunks[-1] += "\n" + line
+        else:
+            chunks.append(line)
+    return [_encode({"content": c, "allowed_mentions": {"parse": []}}) for c in chunks]
+
+
+# ---------------------------------------------------------------------------- the store
+
+_COLUMNS = """w.id::text AS webhook_id, w.encounter_id::text AS encounter_id, w.url, w.view, w.event_types,
+  w.format, w.status, w.failures, w.last_status, w.last_error, w.last_attempt_at, w.last_success_at,
+  w.created_at"""
+
+
+class WebhookView(msgspec.Struct, kw_only=True):
+    """A webhook as its owner sees it (never its secret)."""
+
+    webhook_id: str
+    encounter_id: str | None  # None: every encounter (the operator's)
+    url: str
+    view: View
+    event_types: list[str] | None
+    format: Format
+    status: Literal["active", "paused"]
+    failures: int  # in a row, since the last success
+    last_status: int | None  # the receiver's last HTTP status (None: no answer)
+    last_error: str | None  # why the last attempt failed (or why it was paused)
+    last_attempt_at: datetime | None
+    last_success_at: datetime | None
+    created_at: datetime
+    delivered_version: int | None = None  # of an encounter's webhook: every event up to it delivered
+
+
+class IssuedWebhook(WebhookView, kw_only=True):
+    """A new webhook with its signing secret: keep it, it is shown this once."""
+
+    secret: str
+
+
+def _view(row: Any, **more: Any) -> dict[str, Any]:
+    return {**dict(row), "event_types": list(row["event_types"]) if row["event_types"] is not None else None, **more}
+
+
+class WebhookStore:
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self.pool = pool
+
+    async def register(self, encounter_id: str | None, url: str, view: View, event_types: list[str] | None,
+                       fmt: Format, after_version: int | None) -> IssuedWebhook:
+        """A new webhook; it delivers the events after ``after_version`` (default: the current
+        version) of its encounter, or, of every encounter, those after the registration."""
+        webhook_id, secret = str(uuid.uuid4()), new_secret()
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                """INSERT INTO webhooks (id, encounter_id, url, view, event_types, format, secret)
+                   VALUES ($1, $2, $3, $4, $5, $6, $7)""",
+                webhook_id, encounter_id, url, view, event_types, fmt, secret)
+            if encounter_id is not None:
+                await conn.execute(
+                    """INSERT INTO webhook_progress (webhook_id, encounter_id, delivered_version)
+                       SELECT $1, $2, COALESCE($3, (SELECT max(version) FROM events WHERE encounter_id = $2), 0)""",
+                    webhook_id, encounter_id, after_version)
+            else:  # every encounter there is, from now on
+                await conn.execute(
+                    """INSERT INTO webhook_progress (webhook_id, encounter_id, delivered_version)
+                       SELECT $1, r.id, COALESCE((SELECT max(version) FROM events e WHERE e.encounter_id = r.id), 0)
+                       FROM encounters r""", webhook_id)
+        found = await self.get(webhook_id, encounter_id)
+        assert found is not None
+        return IssuedWebhook(**msgspec.structs.asdict(found), secret=secret)
+
+    async def get(self, webhook_id: str, encounter_id: str | None) -> WebhookView | None:
+        found = await self.list(encounter_id, webhook_id)
+        return found[0] if found else None
+
+    async def list(self, encounter_id: str | None, webhook_id: str | None = None) -> list[WebhookView]:
+        """An encounter's webhooks (None: the operator's, for every encounter)."""
+        rows = await self.pool.fetch(
+            f"""SELECT {_COLUMNS}, p.delivered_version
+                FROM webhooks w LEFT JOIN webhook_progress p
+                  ON p.webhook_id = w.id AND w.encounter_id IS NOT NULL AND p.encounter_id = w.encounter_id
+                WHERE w.encounter_id IS NOT DISTINCT FROM $1::uuid AND ($2::uuid IS NULL OR w.id = $2::uuid)
+                ORDER BY w.created_at, w.id""", encounter_id, webhook_id)
+        return [msgspec.convert(_view(r), WebhookView) for r in rows]
+
+    async def delete(self, webhook_id: str, encounter_id: str | None) -> bool:
+        done = await self.pool.execute(
+            "DELETE FROM webhooks WHERE id = $1 AND encounter_id IS NOT DISTINCT FROM $2::uuid", webhook_id, encounter_id)
+        return done != "DELETE 0"
+
+    async def resume(self, webhook_id: str, encounter_id: str | None, after_version: int | None = None
+                     ) -> WebhookView | None:
+        """A paused webhook active again, its failures forgotten, tried at once (``after_version``:
+        an encounter's webhook skips to the events after it)."""
+        async with self.pool.acquire() as conn, conn.transaction():
+            done = await conn.execute(
+                """UPDATE webhooks SET status = 'active', failures = 0, next_attempt_at = now()
+                   WHERE id = $1 AND encounter_id IS NOT DISTINCT FROM $2::uuid""", webhook_id, encounter_id)
+            if done != "UPDATE 0" and after_version is not None and encounter_id is not None:
+                await conn.execute(
+                    """UPDATE webhook_progress SET delivered_version = $3
+                       WHERE webhook_id = $1 AND encounter_id = $2""", webhook_id, encounter_id, after_version)
+        return await self.get(webhook_id, encounter_id)
+
+
+# -------------------------------------------------------------------------- delivering
+
+_DISCOVER = """
+INSERT INTO webhook_progress (webhook_id, encounter_id)
+SELECT w.id, r.id FROM webhooks w JOIN encounters r ON r.created_at > w.created_at - interval '1 minute'
+WHERE w.encounter_id IS NULL AND ($1::boolean OR r.created_at > now() - interval '10 minutes')
+ON CONFLICT DO NOTHING
+"""
+# the (webhook, encounter) pairs with an event past what was delivered, due and unclaimed
+_DUE = """
+SELECT p.webhook_id::text, p.encounter_id::text
+FROM webhook_progress p JOIN webhooks w ON w.id = p.webhook_id
+WHERE w.status = 'active' AND w.next_attempt_at <= now()
+  AND (p.lease_until IS NULL OR p.lease_until < now())
+  AND NOT (p.webhook_id = ANY($1::uuid[]))
+  AND EXISTS (SELECT 1 FROM events e WHERE e.encounter_id = p.encounter_id AND e.version = p.delivered_version + 1)
+ORDER BY w.next_attempt_at, p.webhook_id
+LIMIT 100
+"""
+_CLAIM = """
+UPDATE webhook_progress p SET lease_owner = $3, lease_until = now() + make_interval(secs => $4)
+FROM webhooks w
+WHERE p.webhook_id = $1 AND p.encounter_id = $2 AND w.id = p.webhook_id
+  AND w.status = 'active' AND w.next_attempt_at <= now()
+  AND (p.lease_until IS NULL OR p.lease_until < now())
+RETURNING p.delivered_version, w.url, w.view, w.event_types, w.format, w.secret
+"""
+_DELIVERED = """
+UPDATE webhook_progress SET delivered_version = GREATEST(delivered_version, $3), lease_owner = NULL, lease_until = NULL
+WHERE webhook_id = $1 AND encounter_id = $2 AND lease_owner = $4
+"""
+_SUCCEEDED = """
+UPDATE webhooks SET failures = 0, last_status = $2, last_error = NULL, last_attempt_at = now(), last_success_at = now()
+WHERE id = $1
+"""
+_FAILED = """
+UPDATE webhooks SET failures = failures + 1, last_status = $2, last_error = $3, last_attempt_at = now(),
+  next_attempt_at = now() + make_interval(secs => $4),
+  status = CASE WHEN failures + 1 >= $5 THEN 'paused' ELSE status END
+WHERE id = $1
+"""
+_RELEASE = """
+UPDATE webhook_progress SET lease_owner = NULL, lease_until = NULL
+WHERE webhook_id = $1 AND encounter_id = $2 AND lease_owner = $3
+"""
+
+
+@dataclass
+class Claim:
+    webhook_id: str
+    encounter_id: str
+    after: int
+    url: str
+    view: View
+    event_types: list[str] | None
+    format: Format
+    secret: str
+
+
+class Deliverer:
+    """Delivers every webhook's due events, beside the commands (one per server process)."""
+
+    def __init__(self, pool: asyncpg.Pool, service: EncounterService, wakeup: Wakeup | None,
+                 settings: WebhookSettings) -> None:
+        self.pool, self.service, self.wakeup, self.settings = pool, service, wakeup, settings
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self._task: asyncio.Task[None] | None = None
+        self._inflight: dict[str, asyncio.Task[None]] = {}  # by webhook: one delivery at a time each
+        self._more = asyncio.Event()
+        self._client: httpx.AsyncClient | None = None
+        self._last_full_discovery = 0.0
+
+    async def start(self) -> None:
+        self._client = httpx.AsyncClient(follow_redirects=False, trust_env=False,
+                                         timeout=httpx.Timeout(self.settings.timeout_seconds))
+        self._task = asyncio.create_task(self._run(), name="webhooks")
+
+    async def stop(self, release: bool = True) -> None:
+        """Stop delivering; ``release``: give the claims back at once (a killed process cannot:
+        its leases lapse)."""
+        tasks = [t for t in (self._task, *self._inflight.values()) if t is not None]
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+        if release:
+            with contextlib.suppress(Exception):
+                await self.pool.execute(
+                    "UPDATE webhook_progress SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1",
+                    self.owner)
+        if self._client is not None:
+            await self._client.aclose()
+
+    async def _run(self) -> None:
+        pause = 0.2
+        while True:
+            try:
+                await self._round()
+                pause = 0.2
+            except asyncio.CancelledError:
+                raise
+            except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError, TimeoutError,
+                    asyncpg.CannotConnectNowError) as exc:  # the database away: wait, go on
+                log.warning("webhooks: the database is unavailable (%s); again in %.1fs", exc, pause)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 5.0)
+                continue
+            except Exception:
+                log.exception("webhooks: a delivery round failed; again in %.1fs", pause)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 5.0)
+                continue
+            await self._sleep()
+
+    async def _sleep(self) -> None:
+        if self._more.is_set():
+            self._more.clear()
+            return
+        if self.wakeup is None:
+            await asyncio.sleep(self.settings.poll_seconds)
+            return
+        with self.wakeup.waiter() as waiter:
+            woken = asyncio.ensure_future(waiter.wait(self.settings.poll_seconds))
+            more = asyncio.ensure_future(self._more.wait())
+            try:
+                await asyncio.wait([woken, more], return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                woken.cancel()
+                more.cancel()
+            self._more.clear()
+
+    async def _round(self) -> None:
+        full = time.monotonic() - self._last_full_discovery > 60
+        await self.pool.execute(_DISCOVER, full)
+        if full:
+            self._last_full_discovery = time.monotonic()
+        rows = await self.pool.fetch(_DUE, [uuid.UUID(w) for w in self._inflight])
+        for webhook_id, encounter_id in rows:
+            if webhook_id in self._inflight:
+                continue
+            claimed = await self.pool.fetchrow(_CLAIM, webhook_id, encounter_id, self.owner,
+                                               self.settings.lease_seconds)
+            if claimed is None:
+                continue  # another process has it, or it was paused meanwhile
+            claim = Claim(webhook_id, encounter_id, claimed["delivered_version"], claimed["url"], claimed["view"],
+                          list(claimed["event_types"]) if claimed["event_types"] is not None else None,
+                          claimed["format"], claimed["secret"])
+            task = asyncio.create_task(self._deliver(claim), name=f"webhook {webhook_id}")
+            self._inflight[webhook_id] = task
+            task.add_done_callback(lambda _t, w=webhook_id: self._finished(w))
+
+    def _finished(self, webhook_id: str) -> None:
+        self._inflight.pop(webhook_id, None)
+        self._more.set()  # there may be more for it, or for a webhook it held back
+
+    async def _deliver(self, claim: Claim) -> None:
+        status: int | None = None
+        error: str | None = None
+        bodies: list[bytes] = []
+        upto = claim.after
+        try:
+            bodies, upto = await self._bodies(claim)
+            for body in bodies:
+                status, error = await self._post(claim, body)
+                if error is not None:
+                    break
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the events could not be read: a failure, tried again after the backoff
+            log.warning("webhooks: could not prepare a delivery of %s (%s)", claim.webhook_id, exc)
+            error = f"the server could not prepare the delivery ({type(exc).__name__})"
+        try:
+            await self._record(claim, upto, bool(bodies), status, error)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
+            # not recorded: the lease lapses and the events are delivered again (at least once)
+            log.warning("webhooks: could not record a delivery of %s (%s)", claim.webhook_id, exc)
+
+    async def _record(self, claim: Claim, upto: int, posted: bool, status: int | None, error: str | None) -> None:
+        """The delivery's outcome: the version delivered, or the failure and the next attempt's time."""
+        if error is None:
+            async with self.pool.acquire() as conn, conn.transaction():
+                await conn.execute(_DELIVERED, claim.webhook_id, claim.encounter_id, upto, self.owner)
+                if posted:
+                    await conn.execute(_SUCCEEDED, claim.webhook_id, status)
+            return
+        async with self.pool.acquire() as conn, conn.transaction():
+            failures = await conn.fetchval("SELECT failures FROM webhooks WHERE id = $1", claim.webhook_id) or 0
+            await conn.execute(_FAILED, claim.webhook_id, status, error[:500],
+                               self.settings.backoff(failures + 1), self.settings.max_failures)
+            await conn.execute(_RELEASE, claim.webhook_id, claim.encounter_id, self.owner)
+        log.warning("webhooks: delivery to %s failed (%s)", claim.webhook_id, error)
+
+    async def _bodies(self, claim: Claim) -> tuple[list[bytes], int]:
+        """What to post for the claim's next events, and the version they reach."""
+        from server.encounters import event_view, visible_events
+        from server.history import log_event
+
+        service, enc = self.service, claim.encounter_id
+        state = await service.current(enc)  # read first: the events are judged by a state at least as new
+        upto = min(state.version, claim.after + self.settings.batch)
+        if upto <= claim.after:
+            return [], claim.after
+        viewer = GM if claim.view == "gm" else Viewer("spectator")
+        history = visible_events([event_view(r) for r in await service.store.read(enc, 0, upto)], state, viewer)
+        fresh = [v for v in history if v.version > claim.after]
+        kept = [v for v in fresh if claim.event_types is None or v.type in claim.event_types]
+        if not kept:
+            return [], upto
+        ruleset = await service.ruleset_of(enc)
+        told = {v.version for v in kept}
+        lines = [e.sentence for e in render([log_event(v, ruleset) for v in history], ruleset)
+                 if told.intersection(e.versions)]
+        if claim.format == "discord":
+            return discord_messages(lines), upto
+        delivery = Delivery(webhook_id=claim.webhook_id, encounter_id=enc, view=claim.view, after_version=claim.after,
+                            version=upto, events=[_delivered(v) for v in kept], log=lines)
+        return [_encode(delivery)], upto
+
+    async def _post(self, claim: Claim, body: bytes) -> tuple[int | None, str | None]:
+        """Post one body: (the status, None) on a 2xx, else (the status if any, why it failed)."""
+        refused = await refused_address(claim.url, self.settings.allow_private)
+        if refused is not None:
+            return None, f"address refused: {refused}"
+        now = int(time.time())
+        headers = {"Content-Type": "application/json", "User-Agent": "Fracas-Webhooks/1",
+                   WEBHOOK_ID: claim.webhook_id, TIMESTAMP: str(now), SIGNATURE: signature(claim.secret, now, body)}
+        assert self._client is not None
+        try:
+            async with self._client.stream("POST", claim.url, content=body, headers=headers) as r:
+                read = 0
+                async for chunk in r.aiter_raw():
+                    read += len(chunk)
+                    if read >= self.settings.max_response_bytes:
+                        break  # the answer's status is all that counts: read no more of it
+                status = r.status_code
+        except httpx.HTTPError as exc:
+            return None, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        if 200 <= status < 300:
+            return status, None
+        if 300 <= status < 400:
+            return status, f"the receiver answered {status}: redirects are not followed"
+        return status, f"the receiver answered {status}"
+
+
+def _delivered(v: EventView) -> DeliveredEvent:
+    return DeliveredEvent(version=v.version, event_id=v.event_id, type=v.type, data=v.data,
+                          recorded_at=v.recorded_at, hash=v.hash)
+
+
+def known_event_types(types: Iterable[str]) -> set[str]:
+    """The event types a webhook may ask for: the rulesets' own and ``Redacted``."""
+    return {*types, REDACTED}

@@ -1,0 +1,54 @@
+"""Issue 24: "a server killed mid-delivery resumes from its checkpoint". ``fracas serve`` as
+deployed delivers a webhook; it is killed (SIGKILL) while the receiver holds its first
+delivery; a new server on the same database delivers again once the dead one's claim lapses,
+from the last version the receiver acknowledged: every event arrives, in order, none missing."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+
+from tests.e2e.test_cli import env, serving  # noqa: F401  (env is a fixture)
+from tests.integration.receiver import HANG, receiving
+
+
+def test_a_server_killed_mid_delivery_delivers_again_from_its_checkpoint(env: dict[str, str]) -> None:  # noqa: F811
+    env = {**env, "FRACAS_WEBHOOK_ALLOW_PRIVATE": "1", "FRACAS_WEBHOOK_LEASE": "2", "FRACAS_WEBHOOK_BACKOFF": "0.1"}
+    with receiving(plan=lambda n: HANG if n == 1 else 200) as receiver:  # the second delivery is held
+        with serving(env) as (base, proc):
+            r = httpx.post(f"{base}/encounters", json={"ruleset": "places-of-power", "name": "Killed mid-delivery"})
+            assert r.status_code == 201, r.text
+            enc, gm = r.json()["encounter_id"], {"Authorization": f"Bearer {r.json()['gm_token']['token']}"}
+            r = httpx.post(f"{base}/encounters/{enc}/webhooks", headers=gm,
+                           json={"url": receiver.url(), "after_version": 0})
+            assert r.status_code == 201, r.text
+            for arrived, (name, controller) in enumerate((("Mira", "player"), ("Bandit", "gm")), start=1):
+                r = httpx.post(f"{base}/encounters/{enc}/combatants", headers=gm, json={
+                    "name": name, "side": "party" if controller == "player" else "enemies",
+                    "controller": controller, "sheet": {"initiative_modifier": 1}})
+                assert r.status_code == 201, r.text
+                deadline = time.monotonic() + 30
+                while len(receiver.arrived) < arrived:  # the first acknowledged, the second held
+                    assert time.monotonic() < deadline, "no delivery came"
+                    time.sleep(0.05)
+            checkpoint = receiver.versions()[-1]  # what the receiver acknowledged before the kill
+            proc.kill()  # SIGKILL, mid-delivery
+            proc.wait(timeout=20)
+        with serving(env) as (base, _proc):
+            for body in ({"type": "RollInitiative"}, {"type": "StartEncounter"}):
+                r = httpx.post(f"{base}/encounters/{enc}/commands", headers=gm, json=body)
+                assert r.status_code == 200, r.text
+            version = httpx.get(f"{base}/encounters/{enc}", headers=gm).json()["version"]
+            deadline = time.monotonic() + 30
+            while receiver.versions()[-1:] != [version]:
+                assert time.monotonic() < deadline, f"not every event came: {receiver.versions()}"
+                time.sleep(0.1)
+            [hook] = httpx.get(f"{base}/encounters/{enc}/webhooks", headers=gm).json()
+        # (the dead server's delivery is still held: it never got its answer)
+        resumed = [r.json["after_version"] for r in receiver.ok()][1]
+        delivered = receiver.versions()
+    assert resumed == checkpoint, "the new server delivers again from the last acknowledged version"
+    assert delivered[0] == 1 and sorted(set(delivered)) == list(range(1, version + 1)), delivered
+    assert delivered == sorted(delivered)
+    assert hook["delivered_version"] == version and hook["status"] == "active"
