@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from domain.core.log import Sentence, cap, listed
-from domain.realms.conditions import LEVELED
+from domain.realms.conditions import LEVELED, ConditionName
+
+CONDITIONS = frozenset(ConditionName.__args__)  # type: ignore[attr-defined]
 
 DEFENCES = {"evasion": "Evasion", "might": "Might", "fortitude": "Fortitude", "reflexes": "Reflexes",
             "discernment": "Discernment", "mental_fortitude": "Mental Fortitude", "resolve": "Resolve"}
@@ -193,8 +195,13 @@ def _initiative_set(d: Any, s: Any) -> str:
     return f"{s.Who(d.get('combatant_id'))} {', '.join(parts) or 'rolls initiative with Acuity'}."
 
 
+def _condition_name(name: Any) -> str:
+    """A condition's name, in the game's words only (a payload's stray text is not told)."""
+    return name if name in CONDITIONS else "a condition"
+
+
 def _condition(d: Any, s: Any) -> str:
-    name = d.get("condition")
+    name = _condition_name(d.get("condition"))
     told = f"{name} {d.get('level')}" if d.get("level", 1) != 1 or name in LEVELED else name
     text = f"{s.Who(d.get('combatant_id'))} is {told}"
     if d.get("defence") and d.get("score") is not None:
@@ -213,8 +220,8 @@ def _overcame(d: Any, s: Any) -> str:
     parts = []
     for r in d.get("rolls") or []:
         total = f", total {r['total']}" if "total" in r else ""
-        against = ", ".join(f"{n} {v}" for n, v in (r.get("against") or {}).items())
-        won = ", ".join(r.get("overcome") or []) or "nothing"
+        against = ", ".join(f"{_condition_name(n)} {v}" for n, v in (r.get("against") or {}).items())
+        won = ", ".join(_condition_name(n) for n in r.get("overcome") or []) or "nothing"
         parts.append(f"{DEFENCES.get(r.get('defence'), r.get('defence'))} {_face(r.get('die'))}"
                      f"{_natural(_face(r.get('die')))}{total} against {against}: overcomes {won}")
     when = " (the Overcome Action, earlier in the turn)" if d.get("early") else ""
@@ -283,7 +290,8 @@ SENTENCES: dict[str, Sentence] = {
     "RealmsPowerImprovised": _improvised,
     "RealmsGrappleRolled": _grappled,
     "RealmsConditionApplied": _condition,
-    "RealmsConditionRemoved": lambda d, s: f"{s.Who(d.get('combatant_id'))} is no longer {d.get('condition')}.",
+    "RealmsConditionRemoved": lambda d, s: (f"{s.Who(d.get('combatant_id'))} is no longer "
+                                            f"{_condition_name(d.get('condition'))}."),
     "RealmsOvercomeDue": lambda d, s: (f"The end of {s.whose(d.get('combatant_id'))} turn: before gaining AP, they "
                                        "may attempt to overcome their conditions."),
     "RealmsOvercame": _overcame,

@@ -578,6 +578,8 @@ class Realms(Ruleset):
                                 "reaction at the start of its turn to control its actions for the turn”.")
         if rules(state).window is not None and not rules(state).window.settled:
             raise RuleViolation("realms_attack_waiting", OWN_CODES["realms_attack_waiting"])
+        if b.overcome_due:  # the turn is ending: "At the end of your turn, before gaining Action Points"
+            raise RuleViolation("realms_overcome_due", OWN_CODES["realms_overcome_due"])
         return b
 
     def _cost(self, state: EncounterState, c: Combatant, cost: int) -> tuple[int, bool]:
