@@ -6,8 +6,6 @@ document per encounter (``SetRealmsRules``), each default the one realms-gaps.md
   2d8, 4d8 ("irreducible", at the start of the turn).
 - ``evade_bonus``: R1's Evade ("+2 against each of several attacks in the next round"), to
   Evasion until the start of one's next turn.
-- ``partial_success``: U-R5, a narrative flag only: whether a make by at most 1 is told as a
-  Partial Success.
 """
 
 from __future__ import annotations
@@ -27,7 +25,6 @@ DYING_STEPS: dict[str, tuple[tuple[int, int], ...]] = {
 class RealmsRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     dying_damage: DyingDamage = "chapter"
     evade_bonus: Annotated[int, msgspec.Meta(ge=0, le=10)] = 2
-    partial_success: bool = True
 
     def dying_step(self, step: int) -> tuple[int, int]:
         """The dice of the ``step``-th escalation (0: the first): "doubling the number of dice"."""
