@@ -1,0 +1,84 @@
+"""RealmsRPG's Power Improvisation and Grapple, and the RM's own damage, rule by rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.core.encounter import RollInitiative, StartEncounter
+from domain.realms.events import (
+    ConditionApplied, DealDamage, Grapple, GrappleRolled, Harmed, ImprovisePower, Overcame, Overcome, PowerImprovised,
+    PowerPart,
+)
+from tests.rulesets.realms.fight import ARWEN, BRIGAND, Fight, of, started
+
+SAGE = {**ARWEN, "power_proficiency": 2, "power_ability": "intelligence", "abilities": {"intelligence": 3}, "energy": 12}
+
+
+@pytest.mark.parametrize(("face", "degrees", "multiplier", "energy"), [
+    (16, 1, "2", 8),  # 16 + 5 = 21 meets 21: 1 Success, ×2
+    (20, 2, "3/2", 6),  # 20 + 2 + 5 = 27: 2 Successes, ×1.5
+    (15, -1, "3", 12),  # 20: 1 Failure, ×3
+    (1, -4, "5", 20),  # 1 - 2 + 5 = 4: 17 short, 4 Failures ("3 or more"), ×5
+])
+def test_power_improvisation_multiplies_the_energy_by_the_result(face: int, degrees: int, multiplier: str,
+                                                                  energy: int) -> None:
+    """"The Difficulty Score is equal to 10 + the Training Point cost of each Power Part ... If you
+    already have proficiency with any of the Power Parts, use half of those Parts' Training Point
+    costs instead"; R3: "3 Failures → ×5; 2 Failures → ×4; 1 Failure → ×3; 1 Success → ×2; 2 Successes
+    → ×1.5; 3 Successes → ×1"; "If this final cost exceeds your Energy reserves, you simply fail to
+    create the Power; retaining your Energy, but losing the Action"."""
+    f = started(arwen=SAGE)
+    parts = [PowerPart(name="Deafening", cost=8), PowerPart(name="Blast", cost=5, proficient=True)]  # 10 + 8 + 3
+    done = of(f.send(ImprovisePower(combatant_id="arwen", description="a deafening fireball", parts=parts, energy=4,
+                                    dice=[face])), PowerImprovised)
+    assert (done.difficulty, done.degrees, done.multiplier, done.energy) == (21, degrees, multiplier, energy)
+    assert done.created == (energy <= 12)
+    assert f.body("arwen").energy_spent == (energy if energy <= 12 else 0)
+    assert f.ap("arwen") == 2  # the Action is spent either way
+
+
+def test_grapple_on_might_grapples_and_is_escaped_by_overcome() -> None:
+    """Grapple: "If you Overcome their Might or Reflex, the target is grappled. You may choose whether
+    or not to deal unarmed damage, using Strength"; "Grappled targets can attempt to escape on their
+    turn by rolling Might vs. your Strength Score using the Overcome action"."""
+    f = started(arwen={**ARWEN, "unarmed_prowess": 2}, brigand={**BRIGAND, "size": "small"})
+    events = f.send(Grapple(combatant_id="arwen", target="brigand", damage=True, dice=[8, 2]))
+    rolled = of(events, GrappleRolled)
+    # MP 2 + Strength 1, +2 for a size smaller: 8 + 5 = 13 against Might 12; damage 1d2 + 3
+    assert (rolled.total, rolled.score, rolled.hit, rolled.strength_score) == (13, 12, True, 13)
+    applied = of(events, ConditionApplied)
+    assert (applied.condition, applied.defence, applied.score) == ("grappled", "might", 13)
+    assert of(events, Harmed).damage == 5
+    f.end_turn("arwen")
+    f.end_turn("brigand")  # the End-of-Turn Overcome is due
+    escaped = of(f.send(Overcome(combatant_id="brigand", dice=[11])), Overcame)
+    assert escaped.rolls[0].overcome == ["grappled"]  # 11 + 2 = 13 meets 13
+
+
+def test_you_cannot_grapple_creatures_more_than_one_size_larger() -> None:
+    """"If the target is larger than you, you suffer a -2 penalty for each size they are larger. You
+    cannot grapple creatures more than one size larger than you"."""
+    f = started(brigand={**BRIGAND, "size": "huge"})
+    assert f.refused(Grapple(combatant_id="arwen", target="brigand")).code == "realms_too_large"
+    g = started(brigand={**BRIGAND, "size": "large"})
+    assert of(g.send(Grapple(combatant_id="arwen", target="brigand", dice=[10])), GrappleRolled).size == -2
+
+
+def test_the_rm_deals_damage_reduced_as_an_attacks_would_be() -> None:
+    """R16: armour "cuts each applicable hit (minimum 1)"; the RM's damage (a hazard, an improvised
+    Power's effect) goes through the same reductions."""
+    f = started(brigand={**BRIGAND, "armour": {"damage_reduction": 2}})
+    harmed = of(f.send(DealDamage(combatant_id="brigand", amount=5, damage_type="fire")), Harmed)
+    assert (harmed.armour, harmed.damage, f.health("brigand")) == (2, 3, 9)
+    assert of(f.send(DealDamage(combatant_id="brigand", dice_count=2, dice_sides=4, damage_type="psychic",
+                                dice=[3, 4])), Harmed).damage == 7
+
+
+def test_a_grapple_is_an_action_on_ones_own_turn() -> None:
+    """"Actions are the things your Character does during their turn"."""
+    f = Fight()
+    f.add("arwen", ARWEN)
+    f.add("brigand", BRIGAND, side="enemies", controller="gm")
+    f.send(RollInitiative(dice=[15, 3]))
+    f.send(StartEncounter())
+    assert f.refused(Grapple(combatant_id="brigand", target="arwen")).code == "not_your_turn"
