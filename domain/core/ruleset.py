@@ -270,8 +270,11 @@ class Ruleset(ABC):
         try:
             return self.decide(state, command, dice, **context)
         except RuleViolation as refused:
+            # explained from what the sender may see: a refusal there is the answer (even when the
+            # whole state refuses for another reason, such as an exchange of a hidden attacker's:
+            # telling that would tell of them); else the code alone, with its table's words
             told = self._refusal_unseen(self.conceal(state, hidden), command, context)
-            if told is not None and told.code == refused.code:
+            if told is not None:
                 raise told from None
             raise RuleViolation(refused.code, self.violation_codes.get(refused.code, "This command is refused.")) from None
 

@@ -192,3 +192,30 @@ async def test_presence_tells_nothing_of_a_hidden_combatants_player(database_url
                 assert "presence" not in seen.json(), seen.text
         finally:
             await w.stop()
+
+
+async def test_a_refusal_does_not_tell_of_an_exchange_with_a_hidden_combatant(client: httpx.AsyncClient) -> None:
+    """On Mira's turn the GM has her attack the hidden NPC (the GM may name anyone) and the
+    exchange waits for its Defend: her player's commands naming a stranger and naming the hidden
+    NPC get one answer, explained from what the player may see (there is no exchange there),
+    never ``exchange_pending``, which would tell of the hidden one. (Found by the
+    hidden-information property, now and then.)"""
+    a = await ambush(client)
+    await gm(client, a, {"type": "EndTurn", "combatant_id": a.assassin})  # Mira's turn
+    await gm(client, a, {"type": "SetRange", "a": a.assassin, "b": a.mira, "band": "Melee"})
+    await gm(client, a, {"type": "Attack", "combatant_id": a.mira, "target": a.assassin, "attack": "LightMelee",
+                         "band": "Melee", "dice": [4, 5]})
+    assert (await client.get(f"/encounters/{a.enc}", headers=a.gm)).json()["rules"]["exchange"] is not None
+    assert (await client.get(f"/encounters/{a.enc}", headers=a.player)).json()["rules"]["exchange"] is None
+    nobody = str(uuid.uuid4())
+    for body in ({"type": "Attack", "combatant_id": a.mira, "target": "{}", "attack": "LightMelee", "band": "Melee"},
+                 {"type": "Taunt", "combatant_id": a.mira, "target": "{}"},
+                 {"type": "Move", "combatant_id": a.mira, "toward": "{}", "band": "Near"}):
+        answers = []
+        for who in (a.assassin, nobody):
+            sent = {k: (who if v == "{}" else v) for k, v in body.items()}
+            r = await client.post(f"/encounters/{a.enc}/commands", json=sent, headers=a.player)
+            assert r.status_code in (400, 422), r.text
+            answers.append((r.status_code, r.json()["code"], r.json()["detail"].replace(who, "<id>")))
+        assert answers[0] == answers[1], answers
+        assert answers[0][1] != "exchange_pending", answers
