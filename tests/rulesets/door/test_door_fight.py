@@ -5,41 +5,21 @@ durations, several-dice initiative and end-of-round step, and its replay equals 
 from __future__ import annotations
 
 import msgspec
-import pytest
 
 from domain.core import reactions
-from domain.core.dice import ReportedDice, SeededDice, choose_dice, seed_commitment
-from domain.core.encounter import AddCombatant, Command, EndTurn, Event, RollInitiative, RoundStarted, StartEncounter, TurnEnded
-from domain.core.errors import RuleViolation
+from domain.core.encounter import AddCombatant, EndTurn, RollInitiative, RoundStarted, StartEncounter, TurnEnded
 from domain.core.resources import held
+from tests.rulesets.decider import DeciderFight
 from tests.rulesets.door.ruleset import (
     ActionDeclared, Bled, Braced, CancelDeclared, Declare, Door, Parried, Resolve, StrikeRolled, Waited, rules,
 )
 
-SEED = bytes(range(32))
 ENCOUNTER = "0d00d00d-0000-4000-8000-000000000001"
 
 
-class Fight:
+class Fight(DeciderFight):
     def __init__(self) -> None:
-        self.ruleset = Door()
-        self.events: list[Event] = list(self.ruleset.open(ENCOUNTER, "At the door", "mixed", seed_commitment(SEED)))
-        self.state = self.ruleset.replay(self.events)
-
-    def send(self, command: Command) -> list[Event]:
-        dice = choose_dice(self.state.dice_policy, command.dice, SeededDice(SEED, ENCOUNTER, self.state.rolls_used))
-        new = self.ruleset.decide(self.state, command, dice, seed=SEED)
-        if isinstance(dice, ReportedDice):
-            dice.check_all_used()
-        for e in new:
-            self.state = self.ruleset.evolve(self.state, e)
-        self.events.extend(new)
-        return new
-
-    def refused(self, command: Command) -> RuleViolation:
-        with pytest.raises(RuleViolation) as refused:
-            self.send(command)
-        return refused.value
+        super().__init__(Door(), ENCOUNTER, "At the door")
 
     def held(self, cid: str) -> dict[str, int]:
         return held(self.state.combatants[cid])

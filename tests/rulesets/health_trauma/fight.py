@@ -5,18 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-import pytest
 
-from domain.core.dice import ReportedDice, SeededDice, choose_dice, seed_commitment
-from domain.core.encounter import AddCombatant, Command, EndTurn, Event, RollInitiative, StartEncounter
-from domain.core.errors import RuleViolation
+from domain.core.encounter import (
+    AddCombatant,
+    EndTurn,
+    Event,
+    RollInitiative,
+    StartEncounter,
+)
 from domain.core.resources import held
 from domain.health_trauma.body import Body, current, maximum
 from domain.health_trauma.data import HealthTraumaData
 from domain.health_trauma.events import SetHealthTraumaRules
 from domain.health_trauma.ruleset import HealthTrauma, body_of
+from tests.rulesets.decider import DeciderFight
 
-SEED = bytes(range(32))
 ENCOUNTER = "0d00d00d-0000-4000-8000-0000000000a1"
 
 MIRA = {"physique": 1, "combat_skill": 5, "guard": 3, "protection": 1,
@@ -27,27 +30,9 @@ BANDIT = {"physique": 0, "combat_skill": 3, "guard": 2, "protection": 0,
 PLAIN = HealthTraumaData(defence_die=0, reactions=[])
 
 
-class Fight:
+class Fight(DeciderFight):
     def __init__(self) -> None:
-        self.ruleset = HealthTrauma()
-        self.events: list[Event] = list(self.ruleset.open(ENCOUNTER, "At the mill", "mixed", seed_commitment(SEED)))
-        self.state = self.ruleset.replay(self.events)
-
-    def send(self, command: Command) -> list[Event]:
-        dice = choose_dice(self.state.dice_policy, command.dice, SeededDice(SEED, ENCOUNTER, self.state.rolls_used))
-        new = self.ruleset.decide(self.state, command, dice, seed=SEED)
-        if isinstance(dice, ReportedDice):
-            dice.check_all_used()
-        for e in new:
-            self.state = self.ruleset.evolve(self.state, e)
-        self.events.extend(new)
-        assert self.ruleset.replay(self.events) == self.state, "replay differs from the live state"
-        return new
-
-    def refused(self, command: Command) -> RuleViolation:
-        with pytest.raises(RuleViolation) as refused:
-            self.send(command)
-        return refused.value
+        super().__init__(HealthTrauma(), ENCOUNTER, "At the mill")
 
     def body(self, cid: str) -> Body:
         return body_of(self.state, cid)

@@ -5,17 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
-import pytest
 
-from domain.core.dice import ReportedDice, SeededDice, choose_dice, seed_commitment
-from domain.core.encounter import AddCombatant, Command, EndTurn, Event, RollInitiative, StartEncounter
-from domain.core.errors import RuleViolation
+from domain.core.encounter import (
+    AddCombatant,
+    EndTurn,
+    Event,
+    RollInitiative,
+    StartEncounter,
+)
 from domain.core.reactions import PassReaction, React
 from domain.core.resources import held
 from domain.realms.body import Body, health
 from domain.realms.ruleset import Realms, body_of, rules
+from tests.rulesets.decider import DeciderFight
 
-SEED = bytes(range(32))
 ENCOUNTER = "0d00d00d-0000-4000-8000-0000000000b2"
 
 # Arwen: Martial Proficiency 2, Agility 3 (Evasion 13), a finesse Rapier 1d6 piercing she is proficient with
@@ -28,27 +31,9 @@ BRIGAND = {"health": 12, "martial_proficiency": 1, "abilities": {"agility": 1, "
            "proficiencies": {"bludgeoning": 6}}
 
 
-class Fight:
+class Fight(DeciderFight):
     def __init__(self) -> None:
-        self.ruleset = Realms()
-        self.events: list[Event] = list(self.ruleset.open(ENCOUNTER, "At the ford", "mixed", seed_commitment(SEED)))
-        self.state = self.ruleset.replay(self.events)
-
-    def send(self, command: Command) -> list[Event]:
-        dice = choose_dice(self.state.dice_policy, command.dice, SeededDice(SEED, ENCOUNTER, self.state.rolls_used))
-        new = self.ruleset.decide(self.state, command, dice, seed=SEED)
-        if isinstance(dice, ReportedDice):
-            dice.check_all_used()
-        for e in new:
-            self.state = self.ruleset.evolve(self.state, e)
-        self.events.extend(new)
-        assert self.ruleset.replay(self.events) == self.state, "replay differs from the live state"
-        return new
-
-    def refused(self, command: Command) -> RuleViolation:
-        with pytest.raises(RuleViolation) as refused:
-            self.send(command)
-        return refused.value
+        super().__init__(Realms(), ENCOUNTER, "At the ford")
 
     def add(self, cid: str, sheet: dict[str, Any], side: str = "party", controller: str = "player") -> None:
         self.send(AddCombatant(combatant_id=cid, name=cid.title(), side=side, controller=controller, sheet=sheet))  # type: ignore[arg-type]
