@@ -11,7 +11,7 @@ the next one; the driver does the talking.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,6 +63,15 @@ class Table:
     players: frozenset[str]
     rounds: int
     state: Json = field(default_factory=dict)
+
+
+def beaten_side(state: Json, down: Callable[[Json, str], bool]) -> str | None:
+    """The side (of the GM's view ``state``) all of whose combatants are ``down`` (the ruleset
+    says what that is: dead, dying, out of Hits), if any: a demo fight is over then."""
+    sides: dict[str, list[str]] = {}
+    for cid, c in state["combatants"].items():
+        sides.setdefault(c["side"], []).append(cid)
+    return next((side for side, members in sides.items() if all(down(state, cid) for cid in members)), None)
 
 
 class Stuck(Exception):

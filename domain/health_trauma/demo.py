@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core.demo import DemoFight, Json, Script, Seat, Send, Table
+from domain.core.demo import DemoFight, Json, Script, Seat, Send, Table, beaten_side
 
 
 def _sheet(physique: int, skill: int, guard: int, protection: int, weapon: Json, **extra: Any) -> Json:
@@ -36,10 +36,7 @@ def out_of_it(state: Json, cid: str) -> bool:
 
 
 def beaten(state: Json) -> bool:
-    sides: dict[str, list[str]] = {}
-    for cid, c in state["combatants"].items():
-        sides.setdefault(c["side"], []).append(cid)
-    return any(all(out_of_it(state, cid) for cid in members) for members in sides.values())
+    return beaten_side(state, out_of_it) is not None
 
 
 class RaidOnTheMill(DemoFight):

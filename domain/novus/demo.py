@@ -6,7 +6,7 @@ Daze Foe. The fight stops once a side is all helpless, or after the rounds asked
 
 from __future__ import annotations
 
-from domain.core.demo import DemoFight, Json, Script, Seat, Send, Table
+from domain.core.demo import DemoFight, Json, Script, Seat, Send, Table, beaten_side
 from domain.novus.sheet import STATS
 
 
@@ -42,10 +42,7 @@ def down(state: Json, cid: str) -> bool:
 
 
 def beaten(state: Json) -> bool:
-    sides: dict[str, list[str]] = {}
-    for cid, c in state["combatants"].items():
-        sides.setdefault(c["side"], []).append(cid)
-    return any(all(down(state, cid) for cid in members) for members in sides.values())
+    return beaten_side(state, down) is not None
 
 
 class AmbushAtTheFord(DemoFight):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core.demo import Aside, DemoFight, Json, Script, Seat, Send, Stuck, Table
+from domain.core.demo import Aside, DemoFight, Json, Script, Seat, Send, Stuck, Table, beaten_side
 from domain.core.log import count
 from domain.core.names import called
 from domain.places_of_power.harm import HIT_LEVELS, penalty_points
@@ -73,18 +73,9 @@ def down(c: Json) -> bool:
     return bool(s["dead"] or s["hits"] >= 4 or s.get("helpless_for_fight"))
 
 
-def sides(state: Json) -> dict[str, list[Json]]:
-    out: dict[str, list[Json]] = {}
-    for c in state["combatants"].values():
-        out.setdefault(c["side"], []).append(c)
-    return out
-
-
-def beaten_side(state: Json) -> str | None:
-    for side, members in sides(state).items():
-        if all(down(c) for c in members):
-            return side
-    return None
+def beaten(state: Json) -> str | None:
+    """The side all of whose combatants are down, if any."""
+    return beaten_side(state, lambda st, cid: down(st["combatants"][cid]))
 
 
 def wound_level(hits: int, dead: bool) -> str:
@@ -122,14 +113,14 @@ class AmbushAtTheFord(DemoFight):
     def play(self, table: Table) -> Script:
         yield Send({"type": "RollInitiative"})
         yield Send({"type": "StartEncounter"})
-        while (beaten_side(table.state) is None and table.state["round"] <= table.rounds
+        while (beaten(table.state) is None and table.state["round"] <= table.rounds
                and table.state["status"] == "active"):
             yield from self.take_turn(table, table.state["turn"])
 
     def take_turn(self, table: Table, cid: str) -> Script:
         if not down(combatant(table, cid)):
             yield from self.act_on_turn(table, cid)
-            if beaten_side(table.state) is not None:
+            if beaten(table.state) is not None:
                 return
         yield Send({"type": "EndTurn", "combatant_id": cid}, cid)
 
@@ -145,7 +136,7 @@ class AmbushAtTheFord(DemoFight):
         for n in range(ATTACKS_PER_TURN):
             if not (yield from self.attack(table, cid, first=n == 0)):
                 return
-            if beaten_side(table.state) is not None:
+            if beaten(table.state) is not None:
                 return
 
     def heal_a_friend(self, table: Table, cid: str) -> Script:
@@ -231,11 +222,12 @@ class AmbushAtTheFord(DemoFight):
 
     def summary(self, table: Table) -> list[str]:
         state = table.state
-        beaten = beaten_side(state)
+        lost = beaten(state)
         played = min(state["round"], table.rounds)
-        if beaten:
-            winners = " and the ".join(s for s in sides(state) if s != beaten)
-            lines = [f"After {count(played, 'round')} every one of the {beaten} is down: the {winners} win."]
+        if lost:
+            others = dict.fromkeys(c["side"] for c in state["combatants"].values() if c["side"] != lost)
+            winners = " and the ".join(others)
+            lines = [f"After {count(played, 'round')} every one of the {lost} is down: the {winners} win."]
         else:
             lines = [f"After {count(played, 'round')} both sides still stand."]
         for c in state["combatants"].values():
