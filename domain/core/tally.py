@@ -40,3 +40,29 @@ class Step(msgspec.Struct, frozen=True):
 
     id: int
     opens: Exchange | None = None
+
+
+def attack_tallies(attacker: str, target: str, *, hit: bool, rolled: bool = True, damage: int = 0,
+                   defended: bool = False) -> list[Tally]:
+    """An attack's count: made (and a roll, if one was rolled), landed on a hit, the Hits it
+    dealt and the target took, and whether the target tried a defence and won it (a miss)."""
+    out = [Tally(attacker, "attacks_made", 1, target)]
+    if rolled:
+        out.append(Tally(attacker, "rolls", 1, target))
+    if hit:
+        out.append(Tally(attacker, "attacks_landed", 1, target))
+    out += harm_tallies(attacker, target, damage)
+    if defended:
+        out.append(Tally(target, "defences_tried", 1, attacker))
+        if not hit:
+            out.append(Tally(target, "defences_won", 1, attacker))
+    return out
+
+
+def harm_tallies(dealer: str | None, taker: str, damage: int) -> list[Tally]:
+    """Hits ``taker`` took (from ``dealer``, None: from no one), and the dealer dealt."""
+    if not damage:
+        return []
+    if dealer is None:
+        return [Tally(taker, "hits_taken", damage)]
+    return [Tally(dealer, "hits_dealt", damage, taker), Tally(taker, "hits_taken", damage, dealer)]

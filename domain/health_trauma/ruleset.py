@@ -18,7 +18,7 @@ from domain.core.names import called_of
 from domain.core.pending import Decision, Refusal
 from domain.core.resources import Resource, Resources, held
 from domain.core.ruleset import CommandInfo, Ruleset
-from domain.core.tally import Exchange, Tally
+from domain.core.tally import Exchange, Tally, attack_tallies
 from domain.health_trauma import body as bodies
 from domain.health_trauma.body import ARMS, LEGS, Body
 from domain.health_trauma.codes import OWN_CODES
@@ -539,17 +539,8 @@ class HealthTrauma(Ruleset):
     def tally(self, event: Event, exchange: Exchange | None) -> list[Tally]:
         match event:
             case AttackRolled():
-                a, t = event.combatant_id, event.target
-                out = [Tally(a, "attacks_made", 1, t), Tally(a, "rolls", 1, t)]
-                if event.hit:
-                    out.append(Tally(a, "attacks_landed", 1, t))
-                if event.damage:
-                    out += [Tally(a, "hits_dealt", event.damage, t), Tally(t, "hits_taken", event.damage, a)]
-                if event.reaction is not None:
-                    out.append(Tally(t, "defences_tried", 1, a))
-                    if not event.hit:
-                        out.append(Tally(t, "defences_won", 1, a))
-                return out
+                return attack_tallies(event.combatant_id, event.target, hit=event.hit, damage=event.damage,
+                                      defended=event.reaction is not None)
             case InjuryRolled() | FearSave() | GutWoundSave():
                 return [Tally(event.combatant_id, "rolls", 1)]
         return []

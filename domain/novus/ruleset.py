@@ -26,15 +26,15 @@ from domain.core.errors import CODES, RuleViolation
 from domain.core.initiative import Entry, order_descending
 from domain.core.log import Sentence
 from domain.core.pending import Choice, Decision
-from domain.core.phases import Phase, PhasePosition, Phases
+from domain.core.phases import Phase, PhasePosition
 from domain.core.resources import Resource, Resources, held
 from domain.core.ruleset import CommandInfo, Ruleset
-from domain.core.tally import Exchange, Tally
+from domain.core.tally import Exchange, Tally, attack_tallies, harm_tallies
 from domain.novus import actions as ap_table
 from domain.novus.attacking import Attacking
 from domain.novus.actions import HASTED_AP, ROUND_AP, SPELLS, Action
 from domain.novus.codes import OWN_CODES
-from domain.novus.dice import boon_points, roll_2d10, save_bonus, succeeds
+from domain.novus.dice import roll_2d10, save_bonus, succeeds
 from domain.novus.events import (
     COMMANDS, EVENTS, ActHeld, ActionHeld, ActionTaken, ActionsCancelled, ActionsDeclared, ActionsResolved,
     AttackRolled, BlockRolled, BoonsSpent, Cancel, Damaged, Declare, Harm, HasteSet, Heal, Healed, HeldActionsTaken,
@@ -43,7 +43,7 @@ from domain.novus.events import (
     SetNovusRules, SetSurprised, SkillRolled, SpendBoons, StraySaveRolled, SurpriseSet,
 )
 from domain.novus.odds import AttackOdds, AttackOddsQuery, attack_odds
-from domain.novus.sheet import NovusSheet, Skill
+from domain.novus.sheet import NovusSheet
 from domain.novus.shown import VISIBLE, with_hits_shown
 from domain.novus.state import (
     AP, _NO_SKILL, PHASES, SURPRISE, RESOLVE_FIRST, LATE_FIRST, BOONS_DUE, OPPORTUNITY, STRAY, WAITS, ATTACKS,
@@ -993,17 +993,12 @@ class Novus(Attacking, Ruleset):
 
     def tally(self, event: Event, exchange: Exchange | None) -> list[Tally]:
         match event:
-            case AttackRolled():
-                a, t = event.combatant_id, event.target
-                out = [Tally(a, "attacks_made", 1, t), Tally(a, "rolls", 1, t)]
-                if event.hit:
-                    out.append(Tally(a, "attacks_landed", 1, t))
-                if event.damage and not (event.boon_points or event.head_boon_points):
-                    out += [Tally(a, "hits_dealt", event.damage, t), Tally(t, "hits_taken", event.damage, a)]
-                return out
+            case AttackRolled():  # with Boon Points to spend, the damage is counted once they are
+                boons = event.boon_points or event.head_boon_points
+                return attack_tallies(event.combatant_id, event.target, hit=event.hit,
+                                      damage=0 if boons else event.damage)
             case BoonsSpent():
-                a, t = event.combatant_id, event.target
-                return [Tally(a, "hits_dealt", event.damage, t), Tally(t, "hits_taken", event.damage, a)] if event.damage else []
+                return harm_tallies(event.combatant_id, event.target, event.damage)
             case Damaged():
                 return [Tally(event.combatant_id, "hits_taken", event.damage)] if not event.from_attack else []
             case ActionsDeclared():

@@ -26,7 +26,7 @@ from domain.core.names import called_of
 from domain.core.pending import Choice, Decision, Refusal
 from domain.core.resources import Resource, Resources, held
 from domain.core.ruleset import CommandInfo, Ruleset
-from domain.core.tally import Exchange, Tally
+from domain.core.tally import Exchange, Tally, attack_tallies, harm_tallies
 from domain.realms import body as bodies
 from domain.realms import conditions as conds
 from domain.realms import scores
@@ -1416,18 +1416,9 @@ class Realms(Ruleset):
     def tally(self, event: Event, exchange: Exchange | None) -> list[Tally]:
         match event:
             case AttackRolled():
-                a, t = event.combatant_id, event.target
-                out = [Tally(a, "attacks_made", 1, t)]
-                if event.die is not None:
-                    out.append(Tally(a, "rolls", 1, t))
-                if event.hit:
-                    out.append(Tally(a, "attacks_landed", 1, t))
-                return out
-            case Harmed() if event.by is not None:
-                return [Tally(event.by, "hits_dealt", event.damage, event.combatant_id),
-                        Tally(event.combatant_id, "hits_taken", event.damage, event.by)]
+                return attack_tallies(event.combatant_id, event.target, hit=event.hit, rolled=event.die is not None)
             case Harmed():
-                return [Tally(event.combatant_id, "hits_taken", event.damage)]
+                return harm_tallies(event.by, event.combatant_id, event.damage)
             case Reacted():
                 out = [Tally(event.combatant_id, "defences_tried", 1), Tally(event.combatant_id, "action_points_spent", 1)]
                 if event.die is not None:
