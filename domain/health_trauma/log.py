@@ -100,7 +100,7 @@ def _healed(d: Any, s: Any) -> str:
 
 SENTENCES: dict[str, Sentence] = {
     "HTRulesSet": lambda d, s: "The GM sets the encounter's Health/Trauma data.",
-    "HTInitiativeTestRolled": lambda d, s: _test(d, s),
+    "HTInitiativeTestRolled": _test,
     "HTActionTaken": lambda d, s: (f"{s.Who(d.get('combatant_id'))} takes the {d.get('action')} action "
                                    f"({SIZES.get(d.get('size'), d.get('size'))})."),
     "HTAttackDeclared": lambda d, s: (f"{s.Who(d.get('combatant_id'))} attacks {s.who(d.get('target'))} with the "

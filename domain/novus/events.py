@@ -177,10 +177,9 @@ class MountedSet(Event, tag="NovusMountedSet"):
     trained: bool = False
 
 
-class RidingRolled(Event, tag="NovusRidingRolled"):
-    """A Riding skill roll, which costs no AP: each round a mounted character attacks (TN 23, 18 on a
-    mount trained for combat), or a Mounted Charge's pace (TN 20, 25, 30 at 2x, 3x, 4x); a failure
-    is "an additional -1 modifier to both his DEF and AB" this round."""
+class RollMade(Event):
+    """A roll of 2d10 (exploding, imploding: ``nova`` a Nova Roll) + a bonus off the roller's
+    sheet: a skill, a save, a Riding roll. The fields every such event has."""
 
     combatant_id: CombatantId
     dice: list[DieRoll]
@@ -188,12 +187,19 @@ class RidingRolled(Event, tag="NovusRidingRolled"):
     nova: bool
     bonus: SheetValue[int, "combatant_id"]
     total: SheetValue[int, "combatant_id"]
-    tn: int
-    passed: bool
-    charge: bool = False
 
     def dice_rolled(self) -> list[DieRoll]:
         return list(self.dice)
+
+
+class RidingRolled(RollMade, tag="NovusRidingRolled"):
+    """A Riding skill roll, which costs no AP: each round a mounted character attacks (TN 23, 18 on a
+    mount trained for combat), or a Mounted Charge's pace (TN 20, 25, 30 at 2x, 3x, 4x); a failure
+    is "an additional -1 modifier to both his DEF and AB" this round."""
+
+    tn: int
+    passed: bool
+    charge: bool = False
 
 
 class SurpriseSet(Event, tag="NovusSurpriseSet"):
@@ -354,56 +360,29 @@ class InitiativeRerolled(Event, tag="NovusInitiativeRerolled"):
         return self.roll.all_dice
 
 
-class StraySaveRolled(Event, tag="NovusStraySaveRolled"):
+class StraySaveRolled(RollMade, tag="NovusStraySaveRolled"):
     """A Saving Throw vs Spd of one near the path of a missed shot into melee: the TN is the
     attacker's total; on a failure ``damage``: Base Damage + 1 a point failed by, less AR."""
 
-    combatant_id: CombatantId
     attacker: CombatantId
-    dice: list[DieRoll]
-    rolled: int
-    nova: bool
-    bonus: SheetValue[int, "combatant_id"]
-    total: SheetValue[int, "combatant_id"]
     tn: SheetValue[int, "attacker"]
     passed: bool
     damage: int = 0
 
-    def dice_rolled(self) -> list[DieRoll]:
-        return list(self.dice)
 
-
-class SkillRolled(Event, tag="NovusSkillRolled"):
+class SkillRolled(RollMade, tag="NovusSkillRolled"):
     """A skill roll; ``group``: the side a group Perception roll was made for."""
 
-    combatant_id: CombatantId
     skill: str
-    dice: list[DieRoll]
-    rolled: int
-    nova: bool
-    bonus: SheetValue[int, "combatant_id"]
-    total: SheetValue[int, "combatant_id"]
     tn: int | None = None
     passed: bool | None = None
     group: str | None = None
 
-    def dice_rolled(self) -> list[DieRoll]:
-        return list(self.dice)
 
-
-class SaveRolled(Event, tag="NovusSaveRolled"):
-    combatant_id: CombatantId
+class SaveRolled(RollMade, tag="NovusSaveRolled"):
     stat: Stat
-    dice: list[DieRoll]
-    rolled: int
-    nova: bool
-    bonus: SheetValue[int, "combatant_id"]
-    total: SheetValue[int, "combatant_id"]
     tn: int
     passed: bool
-
-    def dice_rolled(self) -> list[DieRoll]:
-        return list(self.dice)
 
 
 EVENTS = (RulesSet, HasteSet, MountedSet, RidingRolled, SurpriseSet, ActionsDeclared, ActionHeld, HeldActionsTaken, ActionsCancelled, AttackRolled, BlockRolled, BoonsSpent, Damaged,
