@@ -116,8 +116,10 @@ def state_for(state: EncounterState, viewer: Viewer) -> Any:
         return state
     scope = Scope.of(state, viewer)
     view = msgspec.to_builtins(ruleset.conceal(state, scope.hidden))
-    # the ruleset's part without the values off an NPC's sheet (typed SheetValue)
-    view["rules"] = shape_of(type(state.rules)).prune(view.get("rules"), frozenset(), scope.sheet_is_private)
+    # the ruleset's part without the values off an NPC's sheet (typed SheetValue), where it holds any
+    rules_shape = shape_of(type(state.rules))
+    if rules_shape.carries_sheet_values:
+        view["rules"] = rules_shape.prune(view.get("rules"), frozenset(), scope.sheet_is_private)
     for key in _GM_ONLY:
         view.pop(key, None)
     if state.initiative_version in scope.secret_versions:

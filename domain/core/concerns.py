@@ -144,6 +144,21 @@ def _shape(t: mi.Type, seen: dict[type, Any]) -> Any:
     return None
 
 
+def _carries_sheet(shape: Any, seen: set[int]) -> bool:
+    if shape is None or id(shape) in seen:
+        return False
+    seen.add(id(shape))
+    if isinstance(shape, _Struct):
+        return bool(shape.sheet) or any(_carries_sheet(inner, seen) for _, _, inner in shape.fields)
+    if isinstance(shape, (_Seq, _Parties)):
+        return _carries_sheet(shape.item, seen)
+    if isinstance(shape, _Map):
+        return _carries_sheet(shape.value, seen)
+    if isinstance(shape, _Union):
+        return any(_carries_sheet(o, seen) for o in shape.options)
+    return False
+
+
 def _encode_name(t: mi.StructType, attribute: str) -> str:
     for f in t.fields:
         if f.name == attribute:
@@ -154,10 +169,11 @@ def _encode_name(t: mi.StructType, attribute: str) -> str:
 class Shape:
     """What a command or event type names, worked out once from its type."""
 
-    __slots__ = ("_root", "_subjects", "_refs")
+    __slots__ = ("_root", "_subjects", "_refs", "carries_sheet_values")
 
     def __init__(self, kind: type) -> None:
         self._root = _shape(mi.type_info(kind), {})
+        self.carries_sheet_values = _carries_sheet(self._root, set())  # anywhere in it
         self._subjects = _subjects_reader(self._root) if self._root is not None else None
         # the fields that refer to an earlier event, at the top of the payload
         self._refs = tuple(a for a, _, inner in self._root.fields if _refers(inner)) \

@@ -107,3 +107,13 @@ def test_a_sheet_value_in_a_map_by_combatant_belongs_to_its_key() -> None:
     data = {"bodies": {"npc": {"health": 2, "trauma": 1}, "pc": {"health": 4, "trauma": 0}}}
     pruned = shape_of(Tolls).prune(data, frozenset(), lambda owner: owner == "npc")
     assert pruned == {"bodies": {"npc": {"trauma": 1}, "pc": {"health": 4, "trauma": 0}}}
+
+
+class Names(msgspec.Struct, kw_only=True):
+    by_id: dict[CombatantId, list[CombatantId]] = {}
+
+
+def test_a_shape_knows_whether_it_carries_sheet_values() -> None:
+    """The served state's ruleset part is pruned of sheet values only where it can hold some."""
+    assert shape_of(Tolls).carries_sheet_values and shape_of(MoraleRow).carries_sheet_values
+    assert not shape_of(Names).carries_sheet_values
