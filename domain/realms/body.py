@@ -33,7 +33,8 @@ class Stealth(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Body(msgspec.Struct, frozen=True, kw_only=True):
-    """``damage``: Health lost (past the maximum: Negative Health); ``dying_step``: the next
+    """``damage``: Health lost (past the maximum: Negative Health; below 0: Overheal, Health over
+    the maximum, R20); ``dying_step``: the next
     step of the Dying damage; ``armour_uses``: the times armour reduced damage this turn (R16:
     "its reduction drops by 1 until the start of the next turn"); ``evade``: Evade's bonus lasts
     one round; ``repeats``: the D20 Actions taken this turn by type (the Multiple Action
@@ -67,6 +68,7 @@ class Body(msgspec.Struct, frozen=True, kw_only=True):
     detects: int = 0
     helped: int = 0  # Help Dice waiting for its next Ability or Skill roll this round
     helped_round: int = 0
+    determination: int | None = None  # Determination Dice held (None: the encounter's setting, R10)
 
 
 

@@ -30,5 +30,7 @@ OWN_CODES = ruleset_codes({
     "realms_hiding_immobile": "While hiding, you remain immobile: switch to Stealthing (1 AP) to move.",
     "realms_no_coup_de_grace": "A Coup de Grâce is outside of Combat, on a creature unconscious or asleep.",
     "realms_no_help": "A Help is for an ally, with a bonus of at least +1 in the Ability or Skill.",
+    "realms_in_combat": "Recovery is rest: it is taken outside of combat (before the fight starts or once it has ended).",
+    "realms_no_determination": "The creature holds no Determination Die to spend.",
     "realms_too_large": "You cannot grapple creatures more than one size larger than you.",
 })

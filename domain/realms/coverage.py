@@ -118,6 +118,14 @@ SECTIONS = [
          "finesse Agility, thrown Strength) or the Power Bonus (Power Proficiency + Power Ability), never both; "
          "natural 20 +2, natural 1 -2 (R8); a hit when the total meets or beats Evasion or the Power's Defence; "
          "Successes and Failures (R9) told. Potency is the Bonus + 10.",
+         "The Determination Die (R10): a player's character holds the determination_dice setting (1) as the "
+         "encounter starts, the RM setting what it holds (RealmsSetDetermination, up to 3: a later fight of the "
+         "session); spent on an attack, an Action's roll or a Grapple (determination), the d20 is re-rolled and "
+         "the better kept. Not yet: it is asked for with the roll, not after seeing it, and not on a Reaction's, "
+         "an Overcome's, a Stealth's or a Detect's roll.",
+         "Setting: partial_success (U-R5, \"unclear\"): a Partial Success meets the Score or exceeds it by at most "
+         "1 (default, the gap file's) or exceeds it by exactly 1; a Partial Failure misses by 1. A narrative flag, "
+         "told on an Action's roll against the RM's Score (not on an attack: it would tell an NPC's Defence).",
          "Several Defences at once (a Power's also_targets): the attacker's one roll against Evasion or the first "
          "Defence and each further one but the last; the defender rolls the last (the untargeted Defence) against "
          "the attacker's Potency, overcoming it on meeting it; the effects on each are the RM's.",
@@ -139,6 +147,16 @@ SECTIONS = [
          "being stabilised or revived.",
          "Setting: dying_damage, the chapter's 1d4, 2d4, 4d4 (default) or the appendix's 1d4, 1d8, 2d8, 4d8 (R22: "
          "the publisher contradicts itself).",
+         "Energy (R20): one's own Powers, Counters, Prepared attacks and Improvisations are refused beyond one's "
+         "Energy; an effect draining it (RealmsChangeEnergy, the RM's) stops at 0, each point it would go below "
+         "dealing 1 damage; restored Energy stops at the maximum. Healing from a Power adds the healer's Power "
+         "Bonus (RealmsHeal healer); Overheal (RealmsHeal overheal, the RM's to say of an effect) goes over the "
+         "maximum and stacks, damage taking it first, until a recovery.",
+         "Ours: the damage of Energy below 0 is the points themselves, not reduced by armour or resistances.",
+         "Recovery (R25, RealmsRecover, outside of combat): a partial recovery of 1 to 3 2-hour blocks, each ¼ of "
+         "the maximum Health and Energy or ½ of one, rounded up (R14); a full recovery restores both and takes one "
+         "Exhausted level; either ends Overheal. The 24 hours without a Full recovery (maxima cut by ¼) are the "
+         "RM's, who keeps the time.",
          "Ours: an unconscious creature (U-R4: not a condition of the rulebook) cannot act; healing above 0 wakes it."),
     _row("Critical Hits", "enforced",
          "A Critical Hit at the Critical Range over the Defence (10, less the sheet's and the weapon's adjustments, "

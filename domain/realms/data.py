@@ -6,6 +6,13 @@ document per encounter (``SetRealmsRules``), each default the one realms-gaps.md
   2d8, 4d8 ("irreducible", at the start of the turn).
 - ``evade_bonus``: R1's Evade ("+2 against each of several attacks in the next round"), to
   Evasion until the start of one's next turn.
+- ``determination_dice``: R10, the Determination Dice each player's character holds as the encounter
+  starts ("each character starts every session with one and can hold up to 3"): 1 by default; a
+  later fight of the session starts with what is left (the RM's ``SetDetermination``).
+- ``partial_success``: U-R5, "unclear whether it means 'exceeds by exactly 1' or 'meets the
+  Score'": the gap file's default "meets or exceeds by at most 1" (``at_most_1``) or "exceeds by
+  exactly 1" (``exactly_1``); and a Partial Failure misses by 1. A narrative flag only, told with
+  the roll.
 """
 
 from __future__ import annotations
@@ -25,6 +32,16 @@ DYING_STEPS: dict[str, tuple[tuple[int, int], ...]] = {
 class RealmsRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     dying_damage: DyingDamage = "chapter"
     evade_bonus: Annotated[int, msgspec.Meta(ge=0, le=10)] = 2
+    determination_dice: Annotated[int, msgspec.Meta(ge=0, le=3)] = 1
+    partial_success: Literal["at_most_1", "exactly_1"] = "at_most_1"
+
+    def partial(self, total: int, score: int) -> str | None:
+        """U-R5: "A Partial Success or Failure is a miss or make by 1" (a narrative flag)."""
+        margin = total - score
+        if margin == -1:
+            return "partial failure"
+        low = 0 if self.partial_success == "at_most_1" else 1
+        return "partial success" if low <= margin <= 1 else None
 
     def dying_step(self, step: int) -> tuple[int, int]:
         """The dice of the ``step``-th escalation (0: the first): "doubling the number of dice"."""

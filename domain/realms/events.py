@@ -66,12 +66,15 @@ class Attack(Command, tag="RealmsAttack"):
     quick: bool = False
     thrown: bool = False
     non_lethal: bool = False
+    determination: bool = False  # R10: spend a Determination Die: the d20 re-rolled, the better kept
 
 
 class TakeAction(Command, tag="RealmsTakeAction"):
     """Take an Action of the Action table. ``roll_with``: for one with a D20 roll (an Ability
     Roll, a Skill Encounter Action, a Search...), the Ability, Skill or Defence rolled, against
-    ``against`` if the RM names a Score; ``spaces``: a Movement's spaces (at most the Speed)."""
+    ``against`` if the RM names a Score; ``spaces``: a Movement's spaces (at most the Speed);
+    ``determination``: spend a Determination Die on the roll (R10: "Spending it re-rolls any roll,
+    and you keep the result you prefer": the two d20s are rolled, the better kept)."""
 
     actor_field = "combatant_id"
     combatant_id: CombatantId
@@ -79,6 +82,7 @@ class TakeAction(Command, tag="RealmsTakeAction"):
     roll_with: Name | None = None
     against: Annotated[int, msgspec.Meta(ge=0, le=100)] | None = None
     spaces: Spaces = 0
+    determination: bool = False  # R10: spend a Determination Die: the d20 re-rolled, the better kept
 
 
 class ImprovisedAction(Command, tag="RealmsImprovisedAction"):
@@ -91,15 +95,50 @@ class ImprovisedAction(Command, tag="RealmsImprovisedAction"):
 
 
 class Heal(Command, tag="RealmsHeal"):
-    """Healing (a Power, a potion, Medicine): ``amount``, or ``dice_count``d``dice_sides`` + ``bonus`` (a
-    Power's healing adds the healer's Power Bonus: the RM gives it as ``bonus``). R20: "Healing
-    restores Health up to the maximum"."""
+    """Healing (a Power, a potion, Medicine): ``amount``, or ``dice_count``d``dice_sides`` + ``bonus``.
+    R20: "Healing restores Health up to the maximum; healing from a Power adds the healer's Power
+    Bonus" (``healer``: the creature whose Power heals, its Power Bonus added); ``overheal``: the
+    effect Overheals ("can go over the maximum, stacks, and lasts until damage would take you below
+    the maximum or until a recovery"), the RM's to say of it."""
 
     combatant_id: CombatantId
     amount: Annotated[int, msgspec.Meta(ge=0, le=1000)] | None = None
     dice_count: Annotated[int, msgspec.Meta(ge=0, le=20)] = 0
     dice_sides: Annotated[int, msgspec.Meta(ge=2, le=20)] = 4
     bonus: Bonus = 0
+    healer: CombatantId | None = None
+    overheal: bool = False
+
+
+class ChangeEnergy(Command, tag="RealmsChangeEnergy"):
+    """An effect drains (``amount`` below 0) or restores (above 0) a creature's Energy, as the RM
+    rules. R20: "If Energy drops below 0, the creature takes 1 damage per point below 0. Energy
+    can't go below 0"; restoring stops at the maximum. (One's own Powers are refused beyond one's
+    Energy: "you can't push your own Energy below 0".)"""
+
+    combatant_id: CombatantId
+    amount: Annotated[int, msgspec.Meta(ge=-1000, le=1000)]
+
+
+class Recover(Command, tag="RealmsRecover"):
+    """Rest, outside combat (R25): a ``partial`` recovery of ``blocks`` 2-hour blocks ("up to 6
+    hours"), each giving back "¼ of maximum Health and ¼ of maximum Energy, or ½ of one of them"
+    (``restore``); a ``full`` recovery (8-10 hours) "restores everything", and one level of
+    Exhausted goes with it. A recovery ends Overheal."""
+
+    combatant_id: CombatantId
+    recovery: Literal["partial", "full"]
+    blocks: Annotated[int, msgspec.Meta(ge=1, le=3)] = 1
+    restore: Literal["both", "health", "energy"] = "both"
+
+
+class SetDetermination(Command, tag="RealmsSetDetermination"):
+    """The RM sets how many Determination Dice a creature holds (R10: "each character starts every
+    session with one and can hold up to 3"; the encounter starts each player's creature with the
+    ``determination_dice`` setting: a later fight of the session gives what is left): ``count``."""
+
+    combatant_id: CombatantId
+    count: Annotated[int, msgspec.Meta(ge=0, le=3)]
 
 
 class Stabilise(Command, tag="RealmsStabilise"):
@@ -170,6 +209,7 @@ class Grapple(Command, tag="RealmsGrapple"):
     target: CombatantId
     defence: Literal["might", "reflexes"] = "might"
     damage: bool = False
+    determination: bool = False  # R10: spend a Determination Die: the d20 re-rolled, the better kept
 
 
 class DealDamage(Command, tag="RealmsDealDamage"):
@@ -269,7 +309,7 @@ class Help(Command, tag="RealmsHelp"):
 
 COMMANDS = (SetRealmsRules, SetInitiative, Attack, TakeAction, ImprovisedAction, Heal, Stabilise, ApplyCondition,
             RemoveCondition, Overcome, ImprovisePower, Grapple, DealDamage, CommandCompanion, Prepare, UsePrepared,
-            StealthHide, Detect, CoupDeGrace, Help)
+            StealthHide, Detect, CoupDeGrace, Help, ChangeEnergy, Recover, SetDetermination)
 
 # ------------------------------------------------------------------ events
 
@@ -299,12 +339,14 @@ class ActionTaken(Event, tag="RealmsActionTaken"):
     total: SheetValue[int, "combatant_id"] | None = None
     against: int | None = None
     degrees: int | None = None  # Successes (positive) or Failures (negative) against ``against``
+    partial: str | None = None  # U-R5: "partial success" or "partial failure" (the RM's setting)
     help: int = 0  # the Help Dice added
     spaces: int = 0
     description: str = ""
+    discarded: DieRoll | None = None  # a Determination Die's re-roll: the d20 not kept
 
     def dice_rolled(self) -> list[DieRoll]:
-        return [self.die] if self.die else []
+        return [d for d in (self.die, self.discarded) if d is not None]
 
 
 class AttackDeclared(Event, tag="RealmsAttackDeclared"):
@@ -326,6 +368,7 @@ class AttackDeclared(Event, tag="RealmsAttackDeclared"):
     thrown: bool = False
     non_lethal: bool = False
     prepared: bool = False  # a Prepared Action's attack, paid for on one's turn
+    determination: bool = False  # a Determination Die spent on the attack roll
 
 
 class Reacted(Event, tag="RealmsReacted"):
@@ -385,9 +428,11 @@ class AttackRolled(Event, tag="RealmsAttackRolled"):
     counter_total: SheetValue[int, "counterer"] | None = None
     countered: bool = False
     defences: list[DefenceRolled] = []
+    discarded: DieRoll | None = None  # a Determination Die's re-roll: the d20 not kept
 
     def dice_rolled(self) -> list[DieRoll]:
-        return [*([self.die] if self.die else []), *([self.counter_die] if self.counter_die else []),
+        return [*([self.die] if self.die else []), *([self.discarded] if self.discarded else []),
+                *([self.counter_die] if self.counter_die else []),
                 *[d.die for d in self.defences if d.die is not None], *self.damage_dice]
 
 
@@ -431,12 +476,15 @@ class Harmed(Event, tag="RealmsHarmed"):
 
 class Healed(Event, tag="RealmsHealed"):
     """``bleed``: the Bleed levels the healing took away ("healing reduces Bleed by the amount healed
-    but restores that much less Health")."""
+    but restores that much less Health"); ``overheal``: the Health it left above the maximum;
+    ``power_bonus``: the healer's Power Bonus added."""
 
     combatant_id: CombatantId
     amount: int
     health: int
     bleed: int = 0
+    overheal: int = 0
+    power_bonus: int = 0
     dice: list[DieRoll] = []
     revived: bool = False  # above 0: no longer Dying
     exhausted: bool = False  # "When a dying character is stabilised or revived it gains 1 level of Exhausted"
@@ -536,9 +584,10 @@ class GrappleRolled(Event, tag="RealmsGrappleRolled"):
     strength_score: SheetValue[int, "combatant_id"] = 0
     damage_dice: list[DieRoll] = []
     damage: SheetValue[int, "combatant_id"] = 0
+    discarded: DieRoll | None = None  # a Determination Die's re-roll: the d20 not kept
 
     def dice_rolled(self) -> list[DieRoll]:
-        return [self.die, *self.damage_dice]
+        return [self.die, *([self.discarded] if self.discarded else []), *self.damage_dice]
 
 
 class Commanded(Event, tag="RealmsCommanded"):
@@ -612,6 +661,33 @@ class Helped(Event, tag="RealmsHelped"):
         return [self.die]
 
 
+class EnergyChanged(Event, tag="RealmsEnergyChanged"):
+    """Energy drained or restored: ``change`` as the effect had it, ``energy`` after (never below 0),
+    ``below``: the points it would have gone below 0, each 1 damage (the ``Harmed`` that follows)."""
+
+    combatant_id: CombatantId
+    change: int
+    energy: SheetValue[int, "combatant_id"]
+    below: int = 0
+
+
+class Recovered(Event, tag="RealmsRecovered"):
+    """A recovery: Health and Energy after (Overheal ended), ``exhausted``: the Exhausted level left
+    (a full recovery takes one away)."""
+
+    combatant_id: CombatantId
+    recovery: str
+    health: SheetValue[int, "combatant_id"]
+    energy: SheetValue[int, "combatant_id"]
+    blocks: int = 0
+    exhausted: int = 0
+
+
+class DeterminationSet(Event, tag="RealmsDeterminationSet"):
+    combatant_id: CombatantId
+    count: int
+
+
 EVENTS = (RulesSet, InitiativeSet, ActionTaken, AttackDeclared, Reacted, AttackRolled, Defended, Harmed, Healed,
           Stabilised, ConditionApplied, ConditionRemoved, OvercomeDue, Overcame, PowerImprovised, GrappleRolled, Commanded, Prepared,
-          HidingRolled, Detected, Helped)
+          HidingRolled, Detected, Helped, EnergyChanged, Recovered, DeterminationSet)

@@ -51,7 +51,14 @@ def _action(d: Any, s: Any) -> str:
         text += f": {d.get('roll_with')} roll {_face(d.get('die'))}{_natural(_face(d.get('die')))}{pen}{total}"
         if d.get("against") is not None:
             text += f" against {d['against']}, {_degrees(d.get('degrees'))}"
+            text += f" (a {d['partial']})" if d.get("partial") else ""
+        text += _determined(d)
     return text + "."
+
+
+def _determined(d: Any) -> str:
+    """R10: the Determination Die's re-roll, the d20 not kept."""
+    return f"; a Determination Die re-rolls it, {_face(d['discarded'])} set aside" if d.get("discarded") else ""
 
 
 def _declared(d: Any, s: Any) -> str:
@@ -101,7 +108,7 @@ def _rolled(d: Any, s: Any) -> str:
     else:
         total = f", total {d['total']}" if "total" in d else ""
         head = (f"{s.Whose(d.get('combatant_id'))} attack roll {_face(d.get('die'))}{_natural(_face(d.get('die')))}"
-                f"{total} against {s.whose(d.get('target'))} {defence}{score}")
+                f"{total}{_determined(d)} against {s.whose(d.get('target'))} {defence}{score}")
     if d.get("help"):
         head += f" (Help Dice +{d['help']})"
     if d.get("counter_die"):
@@ -147,6 +154,8 @@ def _harmed(d: Any, s: Any) -> str:
         cut = [f"armour {d['armour']}"] if d.get("armour") else []
         how = f" ({d.get('rolled')} less {', '.join(cut)})" if cut else ""
         text = f"{who} takes {d.get('damage')} damage{how}: Health {d.get('health')}."
+    elif d.get("cause") == "energy":
+        text = f"{who}'s Energy would go below 0: {d.get('damage')} damage, Health {d.get('health')}."
     elif d.get("cause") == "bleed":
         text = f"{who} bleeds: {d.get('damage')} Health lost, Health {d.get('health')}."
     elif d.get("cause") == "dying":
@@ -175,12 +184,33 @@ def _healed(d: Any, s: Any) -> str:
     rolled = d.get("dice") or []
     how = f" (rolled {' + '.join(str(_face(x)) for x in rolled)})" if rolled else ""
     text = f"{s.Who(d.get('combatant_id'))} is healed {d.get('amount')}{how}: Health {d.get('health')}."
+    if d.get("power_bonus"):
+        text += f" (the healer's Power Bonus +{d['power_bonus']} in it)"
+    if d.get("overheal"):
+        text += f" Overheal: {d['overheal']} above the maximum."
     if d.get("bleed"):
         text += f" The healing stops {d['bleed']} Bleed."
     if d.get("revived"):
         text += " No longer Dying."
     if d.get("exhausted"):
         text += " One level of Exhausted."
+    return text
+
+
+def _energy_changed(d: Any, s: Any) -> str:
+    change = d.get("change") or 0
+    how = f"loses {-change} Energy" if change < 0 else f"regains {change} Energy"
+    energy = f": Energy {d['energy']}" if "energy" in d else ""
+    return f"{s.Who(d.get('combatant_id'))} {how}{energy}{' (it cannot go below 0)' if d.get('below') else ''}."
+
+
+def _recovered(d: Any, s: Any) -> str:
+    how = "a Full Recovery" if d.get("recovery") == "full" else f"a Partial Recovery of {2 * (d.get('blocks') or 1)} hours"
+    told = [f"Health {d['health']}"] if "health" in d else []
+    told += [f"Energy {d['energy']}"] if "energy" in d else []
+    text = f"{s.Who(d.get('combatant_id'))} rests: {how}{': ' + ', '.join(told) if told else ''}."
+    if d.get("recovery") == "full":
+        text += f" Exhausted {d.get('exhausted')}." if d.get("exhausted") else ""
     return text
 
 
@@ -305,6 +335,10 @@ SENTENCES: dict[str, Sentence] = {
     "RealmsDefended": _defended,
     "RealmsHarmed": _harmed,
     "RealmsHealed": _healed,
+    "RealmsEnergyChanged": _energy_changed,
+    "RealmsRecovered": _recovered,
+    "RealmsDeterminationSet": lambda d, s: f"{s.Who(d.get('combatant_id'))} holds {d.get('count')} Determination "
+                                           f"Di{'e' if d.get('count') == 1 else 'ce'}.",
     "RealmsStabilised": lambda d, s: (f"{s.Who(d.get('combatant_id'))} is stabilised: the Dying damage stops"
                                       f"{'; one level of Exhausted' if d.get('exhausted') else ''}."),
 }

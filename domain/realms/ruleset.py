@@ -41,7 +41,9 @@ from domain.realms.events import (
     ConditionApplied, ConditionRemoved, DealDamage, Defended, Grapple, GrappleRolled, Harmed, Heal, Healed,
     ImprovisedAction, ImprovisePower, InitiativeSet, Overcame, Overcome, OvercomeDue, OvercomeRoll, PowerImprovised,
     Reacted, RemoveCondition, RulesSet, SetInitiative, SetRealmsRules, Stabilise, Stabilised, TakeAction,
+    ChangeEnergy, DeterminationSet, EnergyChanged, Recover, Recovered, SetDetermination,
 )
+from domain.realms import recovery
 from domain.realms.odds import AttackOdds, AttackOddsQuery, attack_odds
 from domain.realms.sheet import ABILITIES, ARMOUR_IGNORES, DEFENCE_ABILITY, SIZES, RealmsSheet, half_up
 from domain.realms.shown import VISIBLE, with_health_shown
@@ -95,6 +97,7 @@ class PendingAttack(msgspec.Struct, frozen=True, kw_only=True):
     help: int = 0  # Combination Attacks' Help Dice
     counters: list[CombatantId] = []  # who counters the Power, the first rolling
     counter_energy: int = 0  # the Energy the counterers spent
+    determination: bool = False  # the attacker spends a Determination Die on the roll
 
 
 class RealmsState(msgspec.Struct, kw_only=True):
@@ -138,7 +141,7 @@ class Realms(Ruleset):
     extra_commands = (*COMMANDS, *reactions.COMMANDS)
     extra_events = (*EVENTS, *reactions.EVENTS)
     rule_texts = {"combat": "realms-combat.txt"}
-    after_fight_commands = (Heal, Stabilise, CoupDeGrace)
+    after_fight_commands = (Heal, Stabilise, CoupDeGrace, ChangeEnergy, Recover, SetDetermination)
     odds_query = AttackOddsQuery
     odds_answer = AttackOdds
     odds_operation_id = "getRealmsAttackOdds"
@@ -456,7 +459,24 @@ class Realms(Ruleset):
                 return [InitiativeSet(combatant_id=c.id, roll_with=command.roll_with, surprised=command.surprised,
                                       initiator=command.initiator)]
             case Heal():
-                return [self._heal(state, command, dice)]
+                c = self.combatant(state, command.combatant_id)
+                healer = self.combatant(state, command.healer) if command.healer is not None else None
+                return [recovery.heal(c, body_of(state, c.id), command, dice, healer)]
+            case ChangeEnergy():
+                c = self.combatant(state, command.combatant_id)
+                changed = recovery.change_energy(c, body_of(state, c.id), command)
+                if not changed.below:
+                    return [changed]
+                # "the creature takes 1 damage per point below 0"
+                return [changed, self._harm(self.evolve(state, changed), c.id, changed.below, "energy")]
+            case Recover():
+                c = self.combatant(state, command.combatant_id)
+                if state.status == "active":
+                    raise RuleViolation("realms_in_combat", f"{c.name} recovers by resting, outside of combat.")
+                return [recovery.recover(c, body_of(state, c.id), command)]
+            case SetDetermination():
+                c = self.combatant(state, command.combatant_id)
+                return [DeterminationSet(combatant_id=c.id, count=command.count)]
             case CoupDeGrace():
                 return self._coup_de_grace(state, command, dice)
             case ApplyCondition():
@@ -603,12 +623,37 @@ class Realms(Ruleset):
         raise RuleViolation("realms_unknown_roll", f"“{name}” is neither an Ability, a Defence nor one of "
                             f"{c.name}'s Skills.")
 
-    def _roll(self, c: Combatant, name: str, dice: Dice, penalty: int) -> tuple[Any, int]:
+    def _roll(self, c: Combatant, name: str, dice: Dice, penalty: int, determination: bool = False,
+              ) -> tuple[Any, int, Any]:
         bonus = self._bonus(c, name)
-        die = dice.roll(20, name, c.id)
-        return die, die.face + scores.natural(die.face) + bonus + penalty
+        die, discarded = self._d20(c, name, dice, determination)
+        return die, die.face + scores.natural(die.face) + bonus + penalty, discarded
+
+    @staticmethod
+    def determination(state: EncounterState, c: Combatant) -> int:
+        """R10: the Determination Dice ``c`` holds: "each character starts every session with one" (the
+        encounter's ``determination_dice`` for a player's creature), as the RM set them since."""
+        held_now = body_of(state, c.id).determination
+        if held_now is not None:
+            return held_now
+        return rules(state).data.determination_dice if c.controller == "player" else 0
+
+    def _check_determination(self, state: EncounterState, c: Combatant, spend: bool) -> None:
+        if spend and self.determination(state, c) < 1:
+            raise RuleViolation("realms_no_determination", f"{c.name} holds no Determination Die to spend.")
+
+    @staticmethod
+    def _d20(c: Combatant, purpose: str, dice: Dice, determination: bool) -> tuple[Any, Any]:
+        """A d20 roll, and with a Determination Die its re-roll: "Spending it re-rolls any roll, and you
+        keep the result you prefer" (the higher: every modifier is the same). The kept die, the other."""
+        die = dice.roll(20, purpose, c.id)
+        if not determination:
+            return die, None
+        again = dice.roll(20, f"{purpose} (Determination Die)", c.id)
+        return (again, die) if again.face > die.face else (die, again)
 
     def _action(self, state: EncounterState, cmd: TakeAction, dice: Dice) -> list[Event]:
+        r = rules(state)
         c = self.require_turn(state, cmd.combatant_id)
         b = self._able(state, c)
         action = cmd.action
@@ -628,6 +673,7 @@ class Realms(Ruleset):
         if action == "Overcome" and (b.overcome_round == state.round or not self._to_overcome(b)):
             raise RuleViolation("realms_no_overcome_due", f"{c.name} has no condition to overcome with a roll now "
                                 "(or has taken the Overcome this turn).")
+        self._check_determination(state, c, cmd.determination and cmd.roll_with is not None)
         self.spend_action_points(c, cost, f"the {action}")
         event = ActionTaken(combatant_id=c.id, action=action, action_points=cost, free=free,
                             spaces=cmd.spaces if action == "Movement" else 0)
@@ -635,10 +681,12 @@ class Realms(Ruleset):
             kind = "action" if action in ONE_TYPE else action
             penalty = scores.repeat_penalty(b.repeats.get(kind, 0))
             helped = b.helped if b.helped_round == state.round else 0
-            die, total = self._roll(c, cmd.roll_with, dice, penalty + conds.d20(afflictions(b)) + helped)
+            die, total, discarded = self._roll(c, cmd.roll_with, dice, penalty + conds.d20(afflictions(b)) + helped,
+                                               cmd.determination)
             event = replace(event, die=die, roll_with=cmd.roll_with, penalty=penalty, total=total, help=helped,
-                            against=cmd.against,
-                            degrees=scores.degrees(total, cmd.against) if cmd.against is not None else None)
+                            against=cmd.against, discarded=discarded,
+                            degrees=scores.degrees(total, cmd.against) if cmd.against is not None else None,
+                            partial=r.data.partial(total, cmd.against) if cmd.against is not None else None)
         if action == "Overcome":
             # "You may spend 1 Action Point to take this action earlier in your turn instead of at the end"
             return [event, self._overcome(self.evolve(state, event), c, None, dice, early=True)]
@@ -719,11 +767,12 @@ class Realms(Ruleset):
             raise RuleViolation("realms_too_large", f"{called_of(t)} is more than one size larger than {c.name}: "
                                 "“You cannot grapple creatures more than one size larger than you”.")
         cost, free = self._cost(state, c, 2)
+        self._check_determination(state, c, cmd.determination)
         self.spend_action_points(c, cost, "a Grapple")
         strength = c.sheet.abilities.strength
         bonus = c.sheet.martial_proficiency + strength if c.sheet.unarmed_prowess else half_up(strength)
         penalty = scores.repeat_penalty(b.repeats.get("Grapple", 0))
-        die = dice.roll(20, "grapple", c.id)
+        die, discarded = self._d20(c, "grapple", dice, cmd.determination)
         total = die.face + scores.natural(die.face) + bonus + 2 * smaller + penalty + conds.attacking(afflictions(b))
         tb = body_of(state, t.id)
         score = t.sheet.defence_score(cmd.defence) + conds.defence(tb.conditions, cmd.defence)
@@ -736,7 +785,7 @@ class Realms(Ruleset):
             damage = max(sum(d.face for d in rolled) + bonus, 0)
         event = GrappleRolled(combatant_id=c.id, target=t.id, defence=cmd.defence, die=die, total=total, score=score,
                               size=2 * smaller, penalty=penalty, action_points=cost, hit=hit, strength_score=hold,
-                              damage_dice=rolled, damage=damage)
+                              damage_dice=rolled, damage=damage, discarded=discarded)
         out: list[Event] = [event]
         if hit:
             had = tb.conditions.get("grappled")
@@ -861,6 +910,7 @@ class Realms(Ruleset):
                                     "”: once a turn.")
             cost = 1
         cost, free = self._cost(state, c, cost) if not prepared else (0, False)
+        self._check_determination(state, c, cmd.determination and not target.sheet.object)
         self.spend_action_points(c, cost, f"an attack with the {p.name}")
         if not prepared and p.energy > bodies.energy(c.sheet, b):
             raise RuleViolation("realms_not_enough_energy", f"{c.name} has {bodies.energy(c.sheet, b)} Energy; the "
@@ -872,7 +922,7 @@ class Realms(Ruleset):
             combatant_id=c.id, target=target.id, attack=p.name, kind=p.kind, targets=p.targets,  # type: ignore[arg-type]
             distance=cmd.distance, action_points=cost, energy=0 if prepared else p.energy, free=free, penalty=penalty,
             range_penalty=ranged, off_hand=cmd.off_hand, quick=cmd.quick, thrown=cmd.thrown,
-            non_lethal=cmd.non_lethal, prepared=prepared)
+            non_lethal=cmd.non_lethal, prepared=prepared, determination=cmd.determination and not target.sheet.object)
         after = self.evolve(state, declared)
         window = f"attack:{state.version + 1}:roll"
         probe = reactions.ReactionWindow(id=window, actor=c.id, may_react=(), reactions=())
@@ -916,9 +966,9 @@ class Realms(Ruleset):
         if tgt.sheet.object:
             # "You automatically hit any attack directed at an inanimate object ... No attack roll
             # is required ... attacks against objects cannot be critical hits."
-            die, total, hit, critical = None, score, True, False
+            die, total, hit, critical, discarded = None, score, True, False, None
         else:
-            die = dice.roll(20, "attack", atk.id)
+            die, discarded = self._d20(atk, "attack", dice, a.determination)
             melee = a.distance <= 1 and not p.ranged
             total = (die.face + scores.natural(die.face) + p.bonus + a.penalty + a.range_penalty
                      + conds.attacking(afflictions(ab)) + conds.attacked(tb.conditions, melee))
@@ -962,6 +1012,7 @@ class Realms(Ruleset):
         event = AttackRolled(combatant_id=atk.id, target=tgt.id, attack=a.attack, targets=a.targets,  # type: ignore[arg-type]
                              die=die, total=total, score=score, hit=hit, critical=critical,
                              degrees=scores.degrees(total, score), damage_dice=rolled, damage=damage,
+                             discarded=discarded,
                              multiplier=multiplier, help=a.help, counterer=a.counters[0] if a.counters else None,
                              counter_die=counter_die, counter_total=counter_total, countered=countered,
                              defences=further)
@@ -1103,27 +1154,13 @@ class Realms(Ruleset):
                       armour=armour, shield=shield, resisted=note, dying=dying, dead=dead, unconscious=unconscious,
                       dice=list(dice or []))
 
-    def _heal(self, state: EncounterState, cmd: Heal, dice: Dice) -> Healed:
-        c = self.combatant(state, cmd.combatant_id)
-        b = body_of(state, c.id)
-        if b.dead:
-            raise RuleViolation("realms_dead", f"{c.name} is dead.")
-        if (cmd.amount is None) == (cmd.dice_count == 0):
-            raise RuleViolation("realms_bad_amount", "Heal by an amount, or by dice to roll: one of them.")
-        now = bodies.health(c.sheet, b)
-        if now >= c.sheet.health:
-            raise RuleViolation("realms_full_health", f"{c.name} is at their maximum Health ({c.sheet.health}).")
-        rolled = [dice.roll(cmd.dice_sides, "healing", c.id) for _ in range(cmd.dice_count)]
-        amount = max(cmd.amount if cmd.amount is not None else sum(d.face for d in rolled) + cmd.bonus, 0)
-        bleed = min(conds.level(b.conditions, "bleed"), amount)  # "restores that much less Health"
-        health = min(now + amount - bleed, c.sheet.health)
-        revived = b.dying and health > 0
-        return Healed(combatant_id=c.id, amount=health - now, health=health, bleed=bleed, dice=rolled, revived=revived,
-                      exhausted=revived and not b.stabilised)
-
     # ---------------------------------------------------------- evolve
 
     def evolve_action(self, state: EncounterState, event: Event) -> EncounterState:
+        if getattr(event, "discarded", None) is not None:  # a Determination Die spent on the roll
+            who = state.combatants[event.combatant_id]  # type: ignore[attr-defined]
+            state = self._with_body(state, who.id, replace(body_of(state, who.id),
+                                                           determination=self.determination(state, who) - 1))
         r = rules(state)
         match event:
             case RulesSet():
@@ -1168,7 +1205,7 @@ class Realms(Ruleset):
                     window=f"attack:{state.version + 1}:roll", attacker=event.combatant_id, target=event.target,
                     attack=event.attack, kind=event.kind, targets=event.targets, distance=event.distance,
                     penalty=event.penalty, range_penalty=event.range_penalty, off_hand=event.off_hand,
-                    thrown=event.thrown, non_lethal=event.non_lethal)
+                    thrown=event.thrown, non_lethal=event.non_lethal, determination=event.determination)
                 return replace(state, rules=replace(rules(state), attack=attack, window=None))
             case reactions.ReactionsOpened() | reactions.ReactionPassed() | reactions.ReactionsClosed():
                 return replace(state, rules=replace(r, window=reactions.evolve_window(r.window, event)))
@@ -1214,6 +1251,27 @@ class Realms(Ruleset):
                 return state
             case Harmed():
                 return self._harmed(state, event)
+            case EnergyChanged():
+                b = body_of(state, event.combatant_id)
+                sheet = state.combatants[event.combatant_id].sheet
+                return self._with_body(state, event.combatant_id, replace(b, energy_spent=sheet.energy - event.energy))
+            case Recovered():
+                b = body_of(state, event.combatant_id)
+                sheet = state.combatants[event.combatant_id].sheet
+                changes = {"damage": sheet.health - event.health, "energy_spent": sheet.energy - event.energy}
+                if event.health > 0:
+                    changes.update(unconscious=False, dying=False, dying_step=0, stabilised=False)
+                if event.recovery == "full":
+                    had = b.conditions.get("exhausted")
+                    kept = {k: v for k, v in b.conditions.items() if k != "exhausted"}
+                    if event.exhausted:
+                        kept["exhausted"] = Affliction(level=event.exhausted, defence=had.defence if had else None,
+                                                       score=had.score if had else None)
+                    changes.update(exhausted=0, conditions=kept)
+                return self._with_body(state, event.combatant_id, replace(b, **changes))
+            case DeterminationSet():
+                b = body_of(state, event.combatant_id)
+                return self._with_body(state, event.combatant_id, replace(b, determination=event.count))
             case Healed():
                 b = body_of(state, event.combatant_id)
                 sheet = state.combatants[event.combatant_id].sheet
