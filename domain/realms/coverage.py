@@ -85,7 +85,11 @@ SECTIONS = [
          "would hit, with its damage known, Defend. A Dazed creature takes none.",
          "Help (RealmsHelp, 1 AP, 2 with an Interaction): the helper's Help Die (R12, from its bonus in the "
          "Ability or Skill named) added to the ally's next Ability or Skill roll this round; Detect: see "
-         "Stealth/Hide. A Reaction's repeated D20 roll in a turn takes the Multiple Action Penalty."),
+         "Stealth/Hide. A Reaction's repeated D20 roll in a turn takes the Multiple Action Penalty.",
+         "An attack by a creature hidden from the defender is prompted all the same (Dodge, Counter Power, "
+         "Defend), from what the defender may know: an attack comes, on which Defence, whether a Power, and once it "
+         "would hit its damage; not who makes it, with what, from where, nor its roll (Hidden: \"location "
+         "unknown\")."),
     _row("Additional Reactions", "enforced", "The section: the Reactions below."),
     _row("Counter Power (X AP)", "partial",
          "Before a Power attack's roll, anyone with a Power they can pay for may counter it (the Power's AP and "

@@ -129,6 +129,22 @@ def _seen_body(b: Body, hidden: frozenset[str]) -> Body:
     return b
 
 
+UNSEEN = ""  # who attacks, to a viewer the attacker is hidden from
+UNSEEN_ATTACK = "an attack by a creature unseen"
+
+
+def _unseen_attacker(a: PendingAttack, w: reactions.ReactionWindow | None,
+                     ) -> tuple[PendingAttack, reactions.ReactionWindow | None]:
+    """An attack by a creature hidden from the viewer, as the viewer may know it: that it comes, what
+    it targets, whether a Power ("You can React to a Power you see or hear being used") and, once it
+    would hit, its damage (Defend "can be done after knowing the damage"); not who makes it, with what,
+    from where ("Hidden: ... location unknown"), nor its roll. Its Reactions are prompted from this."""
+    a = replace(a, attacker=UNSEEN, attack="", distance=0, penalty=0, range_penalty=0, total=0, help=0)
+    if w is not None:
+        w = replace(w, actor=UNSEEN, trigger=UNSEEN_ATTACK)
+    return a, w
+
+
 def is_companion(c: Combatant) -> bool:
     return c.sheet.companion_of is not None
 
@@ -401,8 +417,9 @@ class Realms(Ruleset):
         out = []
         if c.id == a.target and a.targets == "evasion" and not c.sheet.object:
             out.append(DODGE)
-        attacker = state.combatants[a.attacker]
-        if c.id != a.attacker and c.side == attacker.side and c.id != a.target and self._help_die(c) \
+        attacker = state.combatants.get(a.attacker)  # None: hidden from the one asking
+        if attacker is not None and c.id != a.attacker and c.side == attacker.side and c.id != a.target \
+                and self._help_die(c) \
                 and COMBINATION not in self._reacted_by(state, c.id):
             out.append(COMBINATION)
         # a hidden creature counters only a hidden one's Power (the RM reveals it first otherwise: the
@@ -1078,8 +1095,8 @@ class Realms(Ruleset):
     def _carry_on(self, state: EncounterState, dice: Dice) -> list[Event]:
         """Once nobody is left to answer the window, the attack goes on."""
         r = rules(state)
-        if r.window is None or not r.window.settled or r.attack is None:
-            return []
+        if r.window is None or not r.window.settled or r.attack is None or r.attack.attacker not in state.combatants:
+            return []  # (an unseen attacker's: a viewer's state does not resolve it)
         if r.attack.stage == "declared":
             return self._roll_attack(state, dice)
         return self._settle(state, dice)
@@ -1451,8 +1468,10 @@ class Realms(Ruleset):
         if not hidden:
             return r
         attack, window = r.attack, r.window
-        if attack is not None and (attack.attacker in hidden or attack.target in hidden):
+        if attack is not None and attack.target in hidden:
             attack, window = None, None
+        elif attack is not None and attack.attacker in hidden:
+            attack, window = _unseen_attacker(attack, window)
         if attack is not None and (attack.body_shield in hidden or any(d in hidden for d in attack.defenders)
                                    or any(d in hidden for d in attack.counters)):
             attack = replace(attack, body_shield=None if attack.body_shield in hidden else attack.body_shield,

@@ -80,7 +80,8 @@ class Fight:
         replayed = RULESET.replay([RULESET.decode_event(r["type"], r["schema_version"], r["data"]) for r in rows])
         served = await self.state()
         assert replayed.version == len(rows) == served["version"]
-        assert msgspec.to_builtins(RULESET.shown(replayed)) == served
+        # through JSON, as served (a map keyed by versions has string keys there)
+        assert msgspec.json.decode(msgspec.json.encode(RULESET.shown(replayed))) == served
 
 
 def health(state: dict[str, Any], cid: str) -> int:
@@ -249,4 +250,36 @@ async def test_the_end_of_turn_overcome_is_prompted_to_the_player_and_answered(d
         state = await f.state()
         assert state["turn"] == "brigand" and state["combatants"]["arwen"]["action_points"] == 4
         assert "stunned" not in state["rules"]["bodies"]["arwen"]["conditions"]
+        await f.assert_replays(conn)
+
+
+async def test_a_player_attacked_by_a_hidden_npc_is_prompted_and_learns_nothing_of_it(
+        database_url: str, conn: Any) -> None:
+    """R2: "Dodge 1 (+1 Evasion, declared before you know whether the attack hits)"; Defend "can be done
+    after knowing the damage"; R24 Hidden: "location unknown". The player is asked for a Dodge, then for
+    a Shield Defense, from what they may know: an attack comes, on their Evasion, and then its damage;
+    neither the prompts nor their state name the hidden creature or its weapon."""
+    async with client_for(database_url) as client:
+        f = await Fight(client).open([("arwen", "party", ARWEN), ("bram", "party", BRAM)])
+        await f.rm({"type": "AddCombatant", "combatant_id": "lurker", "name": "Lurker", "side": "enemies",
+                    "controller": "gm", "hidden": True, "sheet": BRIGAND})
+        await f.rm({"type": "RollInitiative", "dice": [3, 2, 15]})
+        await f.rm({"type": "StartEncounter"})
+        await f.rm({"type": "RealmsAttack", "combatant_id": "lurker", "target": "arwen"})
+        [dodge] = await f.prompts(f.players["arwen"])
+        assert dodge["command"] == "React" and [c["name"] for c in dodge["choices"]] == ["Dodge"]
+        seen = msgspec.json.encode(await f.state(f.players["arwen"])).decode()
+        told = msgspec.json.encode(dodge).decode() + seen
+        for secret in ("lurker", "Lurker", "Club"):
+            assert secret not in told, f"the player learns {secret}"
+        assert "an attack by a creature unseen" in seen
+        # the Dodge: Evasion 13 + 1; the Club 13 + 3 = 16 hits; 5 + 3 = 8 damage
+        await f.player("arwen", {**dodge["body"], "type": "React", "reaction": "Dodge", "dice": [13, 5]})
+        [defend] = await f.prompts(f.players["bram"])
+        assert [c["name"] for c in defend["choices"]] == ["Shield Defense", "Body Shield"]
+        told = msgspec.json.encode(defend).decode() + msgspec.json.encode(await f.state(f.players["bram"])).decode()
+        assert "lurker" not in told and "Lurker" not in told and "Club" not in told
+        await f.player("bram", {**defend["body"], "type": "React", "reaction": "Shield Defense", "dice": [11, 6]})
+        state = await f.state()
+        assert health(state, "arwen") == 20 - 2 and state["rules"]["attack"] is None
         await f.assert_replays(conn)
