@@ -96,7 +96,9 @@ SECTIONS = [
          "Energy); the first counterer's Power attack roll, with the other counterers' Power Proficiency and +1 "
          "per 5 Energy they spent, against the attack roll with +1 per 5 of its Energy: exceeding it nullifies "
          "the Power (no hit).",
-         "Ours: one Reaction per creature in a window (a Counter or a Dodge, not both).",
+         "Before the roll a creature takes each Reaction it may (a Dodge and a Counter, its AP permitting: the "
+         "text limits Reactions by AP only), one of each; once the attack would hit, one Defend (in one of its "
+         "three ways).",
          "Not yet: countering a Power already in effect, part of a Power, or collateral countering (the RM's)."),
     _row("Combination Attack (1 AP)", "enforced",
          "Before the roll, each ally of the attacker with AP and an Attack Bonus (its first weapon's) may add its "

@@ -386,6 +386,7 @@ class Reacted(Event, tag="RealmsReacted"):
     energy: int = 0  # Counter Power: the Power's Energy
     help_die: DieRoll | None = None  # Combination Attack
     penalty: int = 0  # the Multiple Action Penalty of a Reaction's repeated D20 roll in the turn
+    again: bool = False  # it may take another Reaction before the roll (the window still waits on it)
 
     def dice_rolled(self) -> list[DieRoll]:
         return [d for d in (self.die, self.shield_die, self.help_die) if d is not None]

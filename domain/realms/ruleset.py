@@ -98,6 +98,7 @@ class PendingAttack(msgspec.Struct, frozen=True, kw_only=True):
     counters: list[CombatantId] = []  # who counters the Power, the first rolling
     counter_energy: int = 0  # the Energy the counterers spent
     determination: bool = False  # the attacker spends a Determination Die on the roll
+    taken: dict[CombatantId, list[str]] = {}  # the Reactions each creature took before the roll
 
 
 class RealmsState(msgspec.Struct, kw_only=True):
@@ -415,12 +416,12 @@ class Realms(Ruleset):
         one can pay for ("spend the same number of Action Points and Energy as you would normally
         spend to use your Power")."""
         out = []
-        if c.id == a.target and a.targets == "evasion" and not c.sheet.object:
+        taken = a.taken.get(c.id, [])
+        if c.id == a.target and a.targets == "evasion" and not c.sheet.object and DODGE not in taken:
             out.append(DODGE)
         attacker = state.combatants.get(a.attacker)  # None: hidden from the one asking
         if attacker is not None and c.id != a.attacker and c.side == attacker.side and c.id != a.target \
-                and self._help_die(c) \
-                and COMBINATION not in self._reacted_by(state, c.id):
+                and self._help_die(c) and COMBINATION not in taken:
             out.append(COMBINATION)
         # a hidden creature counters only a hidden one's Power (the RM reveals it first otherwise: the
         # attack's roll would name it)
@@ -1090,6 +1091,12 @@ class Realms(Ruleset):
             event = replace(event, die=die, total=total, penalty=scores.repeat_penalty(b.repeats.get(cmd.reaction, 0)))
             if total >= a.total:
                 event = replace(event, shield_die=dice.roll(c.sheet.shield.sides, "shield die", c.id))
+        if window.id.endswith(":roll"):
+            # before the roll each Reaction is one's own to take (its AP permitting): Dodge, Combination
+            # Attack, Counter Power; Defend is one Reaction, in one of its three ways
+            tentative = self.evolve(state, replace(event, again=True))
+            if self._options(tentative, rules(tentative).window, c.id):
+                event = replace(event, again=True)
         return [event, *self._carry_on(self.evolve(state, event), dice)]
 
     def _carry_on(self, state: EncounterState, dice: Dice) -> list[Event]:
@@ -1253,7 +1260,9 @@ class Realms(Ruleset):
                                 defenders=[*a.defenders, c.id])
                 elif event.reaction == BODY_SHIELD:
                     a = replace(a, body_shield=c.id, defenders=[*a.defenders, c.id])
-                window = reactions.answered(r.window, c.id, event.reaction)
+                if event.window.endswith(":roll"):
+                    a = replace(a, taken={**a.taken, c.id: [*a.taken.get(c.id, []), event.reaction]})
+                window = r.window if event.again else reactions.answered(r.window, c.id, event.reaction)
                 return replace(state, rules=replace(r, attack=a, window=window))
             case AttackRolled():
                 a = r.attack
@@ -1473,8 +1482,10 @@ class Realms(Ruleset):
         elif attack is not None and attack.attacker in hidden:
             attack, window = _unseen_attacker(attack, window)
         if attack is not None and (attack.body_shield in hidden or any(d in hidden for d in attack.defenders)
-                                   or any(d in hidden for d in attack.counters)):
+                                   or any(d in hidden for d in attack.counters)
+                                   or any(d in hidden for d in attack.taken)):
             attack = replace(attack, body_shield=None if attack.body_shield in hidden else attack.body_shield,
+                             taken={k: v for k, v in attack.taken.items() if k not in hidden},
                              defenders=[d for d in attack.defenders if d not in hidden],
                              counters=[d for d in attack.counters if d not in hidden])
         if window is not None:

@@ -16,6 +16,7 @@ from domain.realms.events import (
     Attack, AttackDeclared, AttackRolled, Defended, Harmed, Heal, Healed, SetRealmsRules, Stabilise, TakeAction,
 )
 from domain.realms.odds import AttackOddsQuery, attack_odds
+from domain.realms.ruleset import rules
 from domain.realms.sheet import RealmsSheet
 from tests.rulesets.realms.fight import ARWEN, BRIGAND, Fight, of, started
 
@@ -476,9 +477,10 @@ def test_a_counter_that_does_not_exceed_the_attack_roll_leaves_the_power() -> No
     f.send(RollInitiative(dice=[15, 3]))
     f.send(StartEncounter())
     f.send(Attack(combatant_id="mage", target="warden", power="Fire Bolt", distance=4))
-    # the window settles with the Warden's answer: the attack roll 10 + 5 + 1 = 16 against the Ward's
-    # 10 + 5 + 1 = 16, not exceeded; a hit on Evasion 10, 2d6 + 5
-    rolled = of(f.react("warden", "Counter Power: Ward", dice=[10, 10, 3, 3]), AttackRolled)
+    # the Warden counters, may still Dodge, and passes: the attack roll 10 + 5 + 1 = 16 against the
+    # Ward's 10 + 5 + 1 = 16, not exceeded; a hit on Evasion 10, 2d6 + 5
+    f.react("warden", "Counter Power: Ward")
+    rolled = of(f.pass_("warden", dice=[10, 10, 3, 3]), AttackRolled)
     assert (rolled.countered, rolled.hit, rolled.counter_total) == (False, True, 16)
     assert f.health("warden") == 14 - 11
 
@@ -569,3 +571,30 @@ def test_a_reactions_repeated_d20_roll_in_a_turn_takes_the_multiple_action_penal
     f.pass_("arwen", dice=[20, 1])  # 20 + 2 + 3 - 5 = 20
     second = of(f.react("bram", "Shield Defense", dice=[10]), Reacted)
     assert (first.penalty, first.total, second.penalty, second.total) == (0, 15, -5, 10)
+
+
+def test_a_creature_takes_several_reactions_before_the_roll_its_ap_permitting_but_one_defend() -> None:
+    """"The Actions you take outside of your turn are Reactions"; "outside your turn, AP can be used
+    for Reactions": the text limits them by AP, not to one an attack. Dodge "+1 Evasion", Counter Power
+    "spend the same number of Action Points and Energy": the target may do both; Defend (1 AP) is one
+    Reaction, by a shield, a weapon or one's body."""
+    f = Fight()
+    f.add("mage", MAGE, side="enemies", controller="gm")
+    f.add("warden", {**WARDEN, "shield": {"sides": 4}})
+    f.send(RollInitiative(dice=[15, 3]))
+    f.send(StartEncounter())
+    f.send(Attack(combatant_id="mage", target="warden", power="Fire Bolt", distance=4))
+    f.react("warden", "Dodge")
+    [decision] = f.ruleset.pending(f.state)  # still the Warden's: the Counter is left
+    assert [c.name for c in decision.choices] == ["Counter Power: Ward"]
+    assert f.refused(React(combatant_id="warden", window=f.window(), reaction="Dodge")).code == "realms_cannot_react"
+    # the Counter settles the window (nothing left to take): 12 + 5 + 1 = 18 against the Ward's 4 + 5 + 1 = 10;
+    # Evasion 10 + 1 (the Dodge) is hit, 2d6 + 5
+    rolled = of(f.react("warden", "Counter Power: Ward", dice=[12, 4, 3, 3]), AttackRolled)
+    assert (rolled.score, rolled.hit, rolled.countered) == (11, True, False)
+    assert f.ap("warden") == 4 - 2
+    [defend] = f.ruleset.pending(f.state)
+    assert [c.name for c in defend.choices] == ["Shield Defense"]
+    f.react("warden", "Shield Defense", dice=[1])  # 1 - 2 misses the attack roll: no Shield Die
+    assert f.ap("warden") == 1 and rules(f.state).attack is None  # one Defend: the attack is done
+    assert f.health("warden") == 14 - 11
