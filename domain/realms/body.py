@@ -68,6 +68,8 @@ class Body(msgspec.Struct, frozen=True, kw_only=True):
     detects: int = 0
     helped: int = 0  # Help Dice waiting for its next Ability or Skill roll this round
     helped_round: int = 0
+    evade_split: bool = False  # the Evade is split (R1): no bonus but where allotted
+    split_evades: int = 0  # split Evades left to allot, one attack each, while ``evade`` lasts
     determination: int | None = None  # Determination Dice held (None: the encounter's setting, R10)
 
 

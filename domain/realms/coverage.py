@@ -34,8 +34,9 @@ SECTIONS = [
          "1, Overcome 1), and outside it for Reactions. One free Interaction and one free Ability Roll at the end of "
          "each turn. The Multiple Action Penalty: -5 per repeat of a D20 Action or Reaction in a turn, stacking, "
          "Basic, Quick and Free one type. Improvised actions at the RM's cost (RealmsImprovisedAction).",
-         "Setting: Evade gives +evade_bonus (2, R1) to Evasion until the start of one's next turn; the split Evade "
-         "(+2 against each of several attacks) is not yet offered.",
+         "Setting: Evade gives +evade_bonus (2, R1) to Evasion until the start of one's next turn. Split "
+         "(RealmsTakeAction split), each Evade is allotted to one attack on the creature in that time, before its "
+         "roll (the Split Evade Reaction, no AP), +evade_bonus against it alone.",
          "Ours: the free Interaction and Ability Roll are there at the start of combat too.",
          "The End-of-Turn Overcome: as a turn ends, before its AP, a creature with conditions the RM gave a "
          "Defence and a Score (RealmsApplyCondition) is asked (RealmsOvercome: roll or decline, in the order it "

@@ -83,6 +83,7 @@ class TakeAction(Command, tag="RealmsTakeAction"):
     against: Annotated[int, msgspec.Meta(ge=0, le=100)] | None = None
     spaces: Spaces = 0
     determination: bool = False  # R10: spend a Determination Die: the d20 re-rolled, the better kept
+    split: bool = False  # an Evade split: R1 "+2 against each of several attacks in the next round"
 
 
 class ImprovisedAction(Command, tag="RealmsImprovisedAction"):
@@ -344,6 +345,7 @@ class ActionTaken(Event, tag="RealmsActionTaken"):
     spaces: int = 0
     description: str = ""
     discarded: DieRoll | None = None  # a Determination Die's re-roll: the d20 not kept
+    split: bool = False  # a split Evade: allotted to one attack each (the "Split Evade" Reaction)
 
     def dice_rolled(self) -> list[DieRoll]:
         return [d for d in (self.die, self.discarded) if d is not None]

@@ -42,6 +42,8 @@ def _action(d: Any, s: Any) -> str:
     text = f"{who} takes {'the ' + what if not d.get('description') else what}"
     if d.get("spaces"):
         text += f", {d['spaces']} spaces"
+    if d.get("split"):
+        text += ", split (allotted to one attack each)"
     free = " (free)" if d.get("free") else ""
     text += f" ({_ap(d.get('action_points'))}{free})"
     if d.get("die"):

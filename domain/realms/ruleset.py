@@ -54,6 +54,7 @@ AP = 4  # "your Action Points (AP) are set to 4"
 FREE_INTERACTION = "free interaction"
 FREE_ABILITY_ROLL = "free ability roll"
 DODGE, SHIELD, BLOCK, BODY_SHIELD = "Dodge", "Shield Defense", "Weapon Block", "Body Shield"
+SPLIT_EVADE = "Split Evade"  # allotting one split Evade to this attack (no AP: the Evade paid them)
 COMBINATION, COUNTER = "Combination Attack", "Counter Power: "
 MENTAL = frozenset({"mental_fortitude", "resolve", "discernment"})
 WAITING = Refusal(code="realms_attack_waiting", message=OWN_CODES["realms_attack_waiting"])
@@ -99,6 +100,7 @@ class PendingAttack(msgspec.Struct, frozen=True, kw_only=True):
     counter_energy: int = 0  # the Energy the counterers spent
     determination: bool = False  # the attacker spends a Determination Die on the roll
     taken: dict[CombatantId, list[str]] = {}  # the Reactions each creature took before the roll
+    evade: int = 0  # a split Evade allotted to this attack
 
 
 class RealmsState(msgspec.Struct, kw_only=True):
@@ -271,7 +273,7 @@ class Realms(Ruleset):
             if b.armour_uses:
                 changes["armour_uses"] = 0
             if b.evade is not None and has_run_out(b.evade, at):
-                changes["evade"] = None
+                changes.update(evade=None, split_evades=0, evade_split=False)
             if cid == combatant_id and (b.attacks or b.quick_attacked or b.off_hand_attacked or b.free_actions):
                 changes.update(attacks=[], quick_attacked=False, off_hand_attacked=False, free_actions=0)
             if cid == combatant_id and b.prepared is not None:
@@ -382,7 +384,10 @@ class Realms(Ruleset):
 
     @staticmethod
     def _reaction_cost(c: Combatant, reaction: str) -> int:
-        """1 AP (R2), but Counter Power: "the same number of Action Points ... as you would normally spend"."""
+        """1 AP (R2), but Counter Power: "the same number of Action Points ... as you would normally spend";
+        a split Evade is allotted without AP (the Evade Actions paid for it)."""
+        if reaction == SPLIT_EVADE:
+            return 0
         power = c.sheet.power(reaction.removeprefix(COUNTER)) if reaction.startswith(COUNTER) else None
         return power.action_points if power is not None else 1
 
@@ -391,10 +396,13 @@ class Realms(Ruleset):
         hit, Defend with a shield, a weapon with the Block property, or one's body (for an ally)."""
         c = state.combatants.get(cid)
         a = rules(state).attack
-        if c is None or a is None or c.action_points < 1 or not self._can_react(state, cid):
+        if c is None or a is None or not self._can_react(state, cid):
             return ()
         if w.id.endswith(":roll"):
-            return self._offered(w, self._before_roll(state, a, c))
+            return self._offered(w, tuple(o for o in self._before_roll(state, a, c)
+                                          if self._reaction_cost(c, o) <= c.action_points))
+        if c.action_points < 1:
+            return ()
         out = []
         if c.sheet.shield is not None:
             out.append(SHIELD)
@@ -419,6 +427,9 @@ class Realms(Ruleset):
         taken = a.taken.get(c.id, [])
         if c.id == a.target and a.targets == "evasion" and not c.sheet.object and DODGE not in taken:
             out.append(DODGE)
+        if c.id == a.target and a.targets == "evasion" and body_of(state, c.id).split_evades \
+                and SPLIT_EVADE not in taken:
+            out.append(SPLIT_EVADE)  # R1: "allocated before anyone rolls"
         attacker = state.combatants.get(a.attacker)  # None: hidden from the one asking
         if attacker is not None and c.id != a.attacker and c.side == attacker.side and c.id != a.target \
                 and self._help_die(c) and COMBINATION not in taken:
@@ -694,7 +705,7 @@ class Realms(Ruleset):
         self._check_determination(state, c, cmd.determination and cmd.roll_with is not None)
         self.spend_action_points(c, cost, f"the {action}")
         event = ActionTaken(combatant_id=c.id, action=action, action_points=cost, free=free,
-                            spaces=cmd.spaces if action == "Movement" else 0)
+                            spaces=cmd.spaces if action == "Movement" else 0, split=cmd.split and action == "Evade")
         if cmd.roll_with is not None:
             kind = "action" if action in ONE_TYPE else action
             penalty = scores.repeat_penalty(b.repeats.get(kind, 0))
@@ -978,7 +989,8 @@ class Realms(Ruleset):
         score = tgt.sheet.defence_score(a.targets) + a.dodge
         tb, ab = body_of(state, tgt.id), body_of(state, atk.id)
         if a.targets == "evasion":
-            score += conds.evasion(afflictions(tb)) + (r.data.evade_bonus if tb.evade is not None else 0)
+            whole = tb.evade is not None and not tb.evade_split  # a split Evade counts where allotted only
+            score += conds.evasion(afflictions(tb)) + (r.data.evade_bonus if whole else 0) + a.evade
         else:
             score += conds.defence(tb.conditions, a.targets)
         if tgt.sheet.object:
@@ -1205,6 +1217,8 @@ class Realms(Ruleset):
                     changes["free_actions"] = b.free_actions + 1
                 if event.action == "Evade":
                     changes["evade"] = Duration.one_round_from(event.combatant_id, state.round)
+                    # R1: split, "up to the number of Evades taken"
+                    changes.update(split_evades=b.split_evades + 1 if event.split else 0, evade_split=event.split)
                 if event.free and event.action in ("Interaction", "Ability Roll") and not self._initiator_free(r, event):
                     name = FREE_INTERACTION if event.action == "Interaction" else FREE_ABILITY_ROLL
                     state = self.spent(state, event.combatant_id, name, 1)
@@ -1253,6 +1267,11 @@ class Realms(Ruleset):
                     a = replace(a, help=a.help + (event.help_die.face if event.help_die else 0))
                 elif event.reaction == DODGE:
                     a = replace(a, dodge=a.dodge + 1)  # R2: "Dodge 1 (+1 Evasion...)"
+                elif event.reaction == SPLIT_EVADE:
+                    a = replace(a, evade=r.data.evade_bonus)  # "+2 against each of several attacks"
+                    b = body_of(state, c.id)
+                    state = self._with_body(state, c.id, replace(b, split_evades=b.split_evades - 1))
+                    r = rules(state)
                 elif event.reaction == BLOCK:
                     a = replace(a, block=max(a.block or 0, event.total or 0), defenders=[*a.defenders, c.id])
                 elif event.reaction == SHIELD:

@@ -598,3 +598,23 @@ def test_a_creature_takes_several_reactions_before_the_roll_its_ap_permitting_bu
     f.react("warden", "Shield Defense", dice=[1])  # 1 - 2 misses the attack roll: no Shield Die
     assert f.ap("warden") == 1 and rules(f.state).attack is None  # one Defend: the attack is done
     assert f.health("warden") == 14 - 11
+
+
+def test_a_split_evade_gives_two_against_each_attack_it_is_allotted_to() -> None:
+    """R1: "Evade can also be split: +2 against each of several attacks in the next round, up to the
+    number of Evades taken, allocated before anyone rolls"."""
+    f = started()
+    f.send(TakeAction(combatant_id="arwen", action="Evade", split=True))
+    f.send(TakeAction(combatant_id="arwen", action="Evade", split=True))
+    assert f.ap("arwen") == 2 and f.body("arwen").split_evades == 2
+    f.end_turn("arwen")
+    f.send(Attack(combatant_id="brigand", target="arwen"))
+    [decision] = f.ruleset.pending(f.state)
+    assert [(c.name, c.action_points) for c in decision.choices] == [("Dodge", 1), ("Split Evade", 0)]
+    f.react("arwen", "Split Evade")  # before the roll; she may still Dodge
+    first = of(f.pass_("arwen", dice=[1]), AttackRolled)
+    assert first.score == 13 + 2 and f.body("arwen").split_evades == 1
+    f.send(Attack(combatant_id="brigand", target="arwen"))
+    second = of(f.pass_("arwen", dice=[1]), AttackRolled)
+    assert second.score == 13  # not allotted: a split Evade counts only where it is
+    assert f.body("arwen").split_evades == 1
