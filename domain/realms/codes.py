@@ -32,5 +32,7 @@ OWN_CODES = ruleset_codes({
     "realms_no_help": "A Help is for an ally, with a bonus of at least +1 in the Ability or Skill.",
     "realms_in_combat": "Recovery is rest: it is taken outside of combat (before the fight starts or once it has ended).",
     "realms_no_determination": "The creature holds no Determination Die to spend.",
+    "realms_charmed": "A Charmed creature can't harm the charmer.",
+    "realms_restrained": "A Restrained creature takes no actions or reactions that need the arms (a weapon needs a hand).",
     "realms_too_large": "You cannot grapple creatures more than one size larger than you.",
 })

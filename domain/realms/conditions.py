@@ -14,6 +14,7 @@ from typing import Literal
 
 import msgspec
 
+from domain.core.concerns import CombatantId
 from domain.realms.sheet import half_up
 
 Unleveled = Literal["blinded", "charmed", "restrained", "dazed", "deafened", "faint", "grappled", "hidden",
@@ -29,11 +30,13 @@ COMPLETE_OBSCURITY = 4  # R11: "Complete ±4"; "Attacks take −1 per level"
 
 class Affliction(msgspec.Struct, frozen=True, kw_only=True):
     """One condition on a creature: its ``level`` (1 for an unleveled one), and the Defence and
-    the Difficulty Score or Potency an Overcome rolls against (None: it is not overcome by a roll)."""
+    the Difficulty Score or Potency an Overcome rolls against (None: it is not overcome by a roll);
+    ``source``: the charmer, or the source of fear."""
 
     level: int = 1
     defence: str | None = None
     score: int | None = None
+    source: CombatantId | None = None
 
 
 Conditions = Mapping[str, Affliction]
@@ -122,3 +125,25 @@ def may_react(conds: Conditions) -> bool:
 
 def words(name: str, a: Affliction) -> str:
     return f"{name} {a.level}" if name in LEVELED else name
+
+
+def of_source(conds: Conditions, name: str, source: str) -> Affliction | None:
+    a = conds.get(name)
+    return a if a is not None and a.source is not None and a.source == source else None
+
+
+def against(conds: Conditions, target: str) -> int:
+    """Frightened: "−level against the source of fear" (on attacks and grapples against it)."""
+    a = of_source(conds, "frightened", target)
+    return -a.level if a is not None else 0
+
+
+def charmed_by(conds: Conditions, charmer: str) -> bool:
+    """Charmed: "can't harm the charmer; the charmer gets +2 on Charisma rolls and potencies against it"."""
+    return of_source(conds, "charmed", charmer) is not None
+
+
+def restrained(conds: Conditions) -> bool:
+    """Restrained: "no actions or reactions that need the arms" (a weapon: "all weapons require at
+    least one hand to use"; a shield)."""
+    return "restrained" in conds

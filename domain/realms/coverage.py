@@ -48,8 +48,14 @@ SECTIONS = [
          "hit it, no Movement), Prone (+2 from melee, -2 from afar, Speed halved), Blinded and Invisible (-4, "
          "Complete Obscurity), Hidden (+2), Immobile, Slowed, Bleed (Health at the turn's start; healing takes it "
          "off first), Resilient, Susceptible, Deafened (resistant to Sonic).",
-         "Not yet: Charmed, Frightened and Restrained are shown and told; their effects name a source or the arms, "
-         "the RM's to apply. Brace, Focus and Search are recorded with their AP and roll, their effects the RM's."),
+         "Charmed and Frightened name their source (RealmsApplyCondition source): the Charmed creature's attacks on "
+         "its charmer are refused (\"can't harm the charmer\"), the charmer's Potency against it +2; the "
+         "Frightened creature's attacks and grapples against the source take -level. Restrained: no weapon attack "
+         "(\"all weapons require at least one hand\"), Shield Defense or Weapon Block.",
+         "Not yet (the RM's): the charmer's +2 on Charisma rolls (a roll names no target), Frightened's -½ level "
+         "\"while seeing it\" (sight is the table's, no map), which other Actions need the arms (Grapple is "
+         "\"an open hand or appendage\"). Brace, Focus and Search are recorded with their AP and roll, their "
+         "effects the RM's."),
     _row("Additional Actions", "enforced", "The section: the Actions below."),
     _row("Stealth/Hide Action (2 AP)", "enforced",
          "RealmsStealthHide: the sheet's Stealth or Hide Skill (else Stealth, else Agility), +1 per level of "

@@ -152,13 +152,15 @@ class Stabilise(Command, tag="RealmsStabilise"):
 class ApplyCondition(Command, tag="RealmsApplyCondition"):
     """The RM puts a condition on a creature (R24), ``level`` for a leveled one, and the Defence and
     Difficulty Score or Potency its End-of-Turn Overcome rolls against (none: not overcome by a
-    roll). "Conditions don't stack": a creature has each once; the RM's new one replaces the old."""
+    roll), and for Charmed or Frightened its ``source``. "Conditions don't stack": a creature has each
+    once; the RM's new one replaces the old."""
 
     combatant_id: CombatantId
     condition: ConditionName
     level: Annotated[int, msgspec.Meta(ge=1, le=20)] = 1
     defence: Defence | None = None
     score: Annotated[int, msgspec.Meta(ge=0, le=100)] | None = None
+    source: CombatantId | None = None  # Charmed: the charmer; Frightened: the source of fear
 
 
 class RemoveCondition(Command, tag="RealmsRemoveCondition"):
@@ -512,6 +514,7 @@ class ConditionApplied(Event, tag="RealmsConditionApplied"):
     score: int | None = None
     replaced: str | None = None
     action_points: int | None = None
+    source: CombatantId | None = None
 
 
 class ConditionRemoved(Event, tag="RealmsConditionRemoved"):

@@ -127,6 +127,9 @@ def _seen_body(b: Body, hidden: frozenset[str]) -> Body:
     """A body as a viewer may see it: without a prepared attack on, or a hiding from, the hidden."""
     if b.prepared is not None and b.prepared.target in hidden:
         b = replace(b, prepared=None)
+    if any(a.source in hidden for a in b.conditions.values() if a.source is not None):
+        b = replace(b, conditions={k: replace(a, source=None) if a.source in hidden else a
+                                   for k, a in b.conditions.items()})
     if b.stealth is not None and any(x in hidden for x in b.stealth.hidden_from):
         b = replace(b, stealth=replace(b.stealth, hidden_from=[x for x in b.stealth.hidden_from if x not in hidden]))
     return b
@@ -404,9 +407,10 @@ class Realms(Ruleset):
         if c.action_points < 1:
             return ()
         out = []
-        if c.sheet.shield is not None:
+        arms = not conds.restrained(body_of(state, cid).conditions)  # Restrained: none "that need the arms"
+        if c.sheet.shield is not None and arms:
             out.append(SHIELD)
-        if a.targets == "evasion" and any(x.has("block") for x in c.sheet.weapons) \
+        if arms and a.targets == "evasion" and any(x.has("block") for x in c.sheet.weapons) \
                 and c.sheet.proficient_with_property("block"):
             out.append(BLOCK)
         if cid != a.target and a.body_shield is None and a.targets == "evasion":
@@ -515,7 +519,10 @@ class Realms(Ruleset):
                     raise RuleViolation("realms_dead", f"{c.name} is dead.")
                 had = b.conditions.get(command.condition)
                 level = command.level if command.condition in conds.LEVELED else 1
-                event = ConditionApplied(combatant_id=c.id, condition=command.condition, level=level,
+                source = command.source if command.condition in ("charmed", "frightened") else None
+                if source is not None and (self.combatant(state, source).id == c.id):
+                    raise RuleViolation("realms_not_a_target", f"{c.name} is not its own charmer or source of fear.")
+                event = ConditionApplied(combatant_id=c.id, condition=command.condition, level=level, source=source,
                                          defence=command.defence, score=command.score,
                                          replaced=conds.words(command.condition, had) if had else None)
                 if command.condition == "stunned" and state.status == "active":
@@ -802,7 +809,8 @@ class Realms(Ruleset):
         bonus = c.sheet.martial_proficiency + strength if c.sheet.unarmed_prowess else half_up(strength)
         penalty = scores.repeat_penalty(b.repeats.get("Grapple", 0))
         die, discarded = self._d20(c, "grapple", dice, cmd.determination)
-        total = die.face + scores.natural(die.face) + bonus + 2 * smaller + penalty + conds.attacking(afflictions(b))
+        total = (die.face + scores.natural(die.face) + bonus + 2 * smaller + penalty + conds.attacking(afflictions(b))
+                 + conds.against(b.conditions, t.id))
         tb = body_of(state, t.id)
         score = t.sheet.defence_score(cmd.defence) + conds.defence(tb.conditions, cmd.defence)
         hit = total >= score
@@ -928,6 +936,12 @@ class Realms(Ruleset):
             raise RuleViolation("realms_no_effect", f"An attack on {called_of(target)}'s {p.targets.replace('_', ' ')} "
                                 "automatically fails: an inanimate object has no such Defence.")
         ranged = range_penalty(p, cmd.distance, target.name)
+        if conds.charmed_by(b.conditions, target.id):
+            raise RuleViolation("realms_charmed", f"{c.name} is Charmed by {called_of(target)}: it “can't harm "
+                                "the charmer”.")
+        if conds.restrained(b.conditions) and p.kind == "martial" and p.name != "Unarmed":
+            raise RuleViolation("realms_restrained", f"{c.name} is Restrained: “no actions or reactions that need "
+                                "the arms”, and “all weapons require at least one hand to use”.")
         cost = p.action_points
         if cmd.off_hand:
             self._check_off_hand(c, b, p)
@@ -1001,7 +1015,8 @@ class Realms(Ruleset):
             die, discarded = self._d20(atk, "attack", dice, a.determination)
             melee = a.distance <= 1 and not p.ranged
             total = (die.face + scores.natural(die.face) + p.bonus + a.penalty + a.range_penalty
-                     + conds.attacking(afflictions(ab)) + conds.attacked(tb.conditions, melee))
+                     + conds.attacking(afflictions(ab)) + conds.attacked(tb.conditions, melee)
+                     + conds.against(ab.conditions, tgt.id))
             total += a.help  # "add it to their Attack and Damage Rolls"
             hit = total >= score
             armour = tgt.sheet.armour.critical_range if tgt.sheet.armour else 0
@@ -1028,7 +1043,7 @@ class Realms(Ruleset):
                 s_d = tgt.sheet.defence_score(d) + conds.defence(tb.conditions, d)
                 further.append(DefenceRolled(defence=d, roller=atk.id, total=total, score=s_d, hit=total >= s_d))
             # "The defending creature then rolls their untargeted Defense ... against the attacker's Attack Score"
-            potency = atk.sheet.power_potency
+            potency = atk.sheet.power_potency + (2 if conds.charmed_by(tb.conditions, atk.id) else 0)
             own = dice.roll(20, f"defence: {untargeted.replace('_', ' ')}", tgt.id)
             resist = (own.face + scores.natural(own.face) + tgt.sheet.defence_bonus(untargeted)
                       + conds.defence(tb.conditions, untargeted) + conds.d20(afflictions(tb)))
@@ -1407,7 +1422,7 @@ class Realms(Ruleset):
                     b, repeats={**b.repeats, "Grapple": b.repeats.get("Grapple", 0) + 1}))
             case ConditionApplied():
                 b = body_of(state, event.combatant_id)
-                a = Affliction(level=event.level, defence=event.defence, score=event.score)
+                a = Affliction(level=event.level, defence=event.defence, score=event.score, source=event.source)
                 state = self._with_body(state, event.combatant_id, replace(b, conditions={**b.conditions, event.condition: a}))
                 if event.action_points is not None:
                     c = state.combatants[event.combatant_id]

@@ -118,3 +118,36 @@ def test_resilient_and_susceptible_change_the_damage_taken() -> None:
     f.send(ApplyCondition(combatant_id="brigand", condition="susceptible", level=1))
     f.send(Attack(combatant_id="arwen", target="brigand"))
     assert of(f.pass_("brigand", dice=[19, 4]), Harmed).damage == 9 + 1
+
+
+def test_a_charmed_creature_cannot_harm_its_charmer() -> None:
+    """R24 Charmed: "can't harm the charmer"."""
+    f = started()
+    f.send(ApplyCondition(combatant_id="arwen", condition="charmed", source="brigand"))
+    assert f.body("arwen").conditions["charmed"].source == "brigand"
+    refused = f.refused(Attack(combatant_id="arwen", target="brigand"))
+    assert refused.code == "realms_charmed" and f.ap("arwen") == 4
+
+
+def test_a_frightened_creature_takes_its_level_off_attacks_against_the_source_of_fear() -> None:
+    """R24 Frightened: "−level against the source of fear"."""
+    f = started()
+    f.send(ApplyCondition(combatant_id="arwen", condition="frightened", level=2, source="brigand"))
+    f.send(Attack(combatant_id="arwen", target="brigand"))
+    rolled = of(f.pass_("brigand", dice=[8, 1]), AttackRolled)
+    assert (rolled.total, rolled.hit) == (8 + 5 - 2, True)  # 11 meets Evasion 11
+
+
+def test_a_restrained_creature_takes_no_weapon_attack_nor_shield_or_block() -> None:
+    """R24 Restrained: "no actions or reactions that need the arms"; "As a general rule, all weapons
+    require at least one hand to use"."""
+    bram = {"health": 18, "martial_proficiency": 2, "abilities": {"strength": 3},
+            "weapons": [{"name": "Sword", "dice": 1, "sides": 8, "properties": ["Block"]}],
+            "proficiencies": {"slashing": 8}, "property_proficiencies": ["Block"], "shield": {"sides": 6}}
+    f = started(arwen=bram)
+    f.send(ApplyCondition(combatant_id="arwen", condition="restrained"))
+    assert f.refused(Attack(combatant_id="arwen", target="brigand")).code == "realms_restrained"
+    f.end_turn("arwen")
+    f.send(Attack(combatant_id="brigand", target="arwen"))
+    f.pass_("arwen", dice=[15, 3])  # 15 + 3 = 18 hits Evasion 10: no Defend for a Restrained creature
+    assert f.ruleset.pending(f.state) == [] and f.health("arwen") == 18 - 6
