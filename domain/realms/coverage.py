@@ -106,7 +106,12 @@ SECTIONS = [
          "Before the roll a creature takes each Reaction it may (a Dodge and a Counter, its AP permitting: the "
          "text limits Reactions by AP only), one of each; once the attack would hit, one Defend (in one of its "
          "three ways).",
-         "Not yet: countering a Power already in effect, part of a Power, or collateral countering (the RM's)."),
+         "Countering a Power already in effect (RealmsCounterInEffect, on one's turn or as a Reaction, at the "
+         "Power's AP and Energy): the Power attack roll, +1 per 5 Energy, against the original attack score the RM "
+         "gives, +1 per 5 Energy spent on it; exceeding it nullifies the Power, or the part of it named (\"at the "
+         "discretion of the Realm Master\"); what ending it undoes is the RM's (RealmsRemoveCondition...).",
+         "Not yet: collateral countering (one roll for an attack and a counter) and countering a counter; the "
+         "RM's: a Power in effect is not kept as state, so its attack score comes from the log."),
     _row("Combination Attack (1 AP)", "enforced",
          "Before the roll, each ally of the attacker with AP and an Attack Bonus (its first weapon's) may add its "
          "Help Die (R12: the bonus rounded up to an even number, d2 to d12), rolled once for both, to the Attack "

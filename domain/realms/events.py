@@ -133,6 +133,23 @@ class Recover(Command, tag="RealmsRecover"):
     restore: Literal["both", "health", "energy"] = "both"
 
 
+class CounterInEffect(Command, tag="RealmsCounterInEffect"):
+    """Countering a Power already in effect: "You can also attempt to end or dispel a Power that is
+    already in effect by targeting its original attack score with your own Power" (``power``, one's own,
+    at its AP and Energy, on one's turn or as a Reaction); ``score``: that original attack score and
+    ``energy`` the Energy spent on it (the RM's, from the log: "Both sides add +1 to their roll or
+    Score for every 5 energy spent"); ``part``: "only ... a specific part of an opponent's Power", as
+    the RM rules. What ending it undoes is the RM's (RealmsRemoveCondition...). Dice: the d20."""
+
+    actor_field = "combatant_id"
+    combatant_id: CombatantId
+    power: Name
+    score: Annotated[int, msgspec.Meta(ge=0, le=100)]
+    energy: Annotated[int, msgspec.Meta(ge=0, le=200)] = 0
+    part: Annotated[str, msgspec.Meta(max_length=200)] = ""
+    determination: bool = False  # R10: spend a Determination Die: the d20 re-rolled, the better kept
+
+
 class SetDetermination(Command, tag="RealmsSetDetermination"):
     """The RM sets how many Determination Dice a creature holds (R10: "each character starts every
     session with one and can hold up to 3"; the encounter starts each player's creature with the
@@ -312,7 +329,7 @@ class Help(Command, tag="RealmsHelp"):
 
 COMMANDS = (SetRealmsRules, SetInitiative, Attack, TakeAction, ImprovisedAction, Heal, Stabilise, ApplyCondition,
             RemoveCondition, Overcome, ImprovisePower, Grapple, DealDamage, CommandCompanion, Prepare, UsePrepared,
-            StealthHide, Detect, CoupDeGrace, Help, ChangeEnergy, Recover, SetDetermination)
+            StealthHide, Detect, CoupDeGrace, Help, ChangeEnergy, Recover, SetDetermination, CounterInEffect)
 
 # ------------------------------------------------------------------ events
 
@@ -689,6 +706,25 @@ class Recovered(Event, tag="RealmsRecovered"):
     exhausted: int = 0
 
 
+class CounteredInEffect(Event, tag="RealmsCounteredInEffect"):
+    """A Power in effect countered: the counterer's Power attack roll (+1 per 5 Energy it spent)
+    against the original attack score (+1 per 5 Energy spent on it); ``nullified`` if it exceeds it."""
+
+    combatant_id: CombatantId
+    power: str
+    action_points: int
+    energy: int
+    die: DieRoll
+    total: SheetValue[int, "combatant_id"]
+    score: int
+    nullified: bool
+    part: str = ""
+    discarded: DieRoll | None = None
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return [self.die, *([self.discarded] if self.discarded else [])]
+
+
 class DeterminationSet(Event, tag="RealmsDeterminationSet"):
     combatant_id: CombatantId
     count: int
@@ -696,4 +732,4 @@ class DeterminationSet(Event, tag="RealmsDeterminationSet"):
 
 EVENTS = (RulesSet, InitiativeSet, ActionTaken, AttackDeclared, Reacted, AttackRolled, Defended, Harmed, Healed,
           Stabilised, ConditionApplied, ConditionRemoved, OvercomeDue, Overcame, PowerImprovised, GrappleRolled, Commanded, Prepared,
-          HidingRolled, Detected, Helped, EnergyChanged, Recovered, DeterminationSet)
+          HidingRolled, Detected, Helped, EnergyChanged, Recovered, DeterminationSet, CounteredInEffect)

@@ -206,6 +206,15 @@ def _energy_changed(d: Any, s: Any) -> str:
     return f"{s.Who(d.get('combatant_id'))} {how}{energy}{' (it cannot go below 0)' if d.get('below') else ''}."
 
 
+def _countered_in_effect(d: Any, s: Any) -> str:
+    what = f"part of a Power in effect ({d['part']})" if d.get("part") else "a Power in effect"
+    total = f", total {d['total']}" if "total" in d else ""
+    return (f"{s.Who(d.get('combatant_id'))} counters {what} with the {d.get('power')} ({_ap(d.get('action_points'))}, "
+            f"{d.get('energy')} Energy): {_face(d.get('die'))}{_natural(_face(d.get('die')))}{total}{_determined(d)} "
+            f"against its attack score {d.get('score')}: "
+            f"{'nullified' if d.get('nullified') else 'it stays in effect'}.")
+
+
 def _recovered(d: Any, s: Any) -> str:
     how = "a Full Recovery" if d.get("recovery") == "full" else f"a Partial Recovery of {2 * (d.get('blocks') or 1)} hours"
     told = [f"Health {d['health']}"] if "health" in d else []
@@ -339,6 +348,7 @@ SENTENCES: dict[str, Sentence] = {
     "RealmsHealed": _healed,
     "RealmsEnergyChanged": _energy_changed,
     "RealmsRecovered": _recovered,
+    "RealmsCounteredInEffect": _countered_in_effect,
     "RealmsDeterminationSet": lambda d, s: f"{s.Who(d.get('combatant_id'))} holds {d.get('count')} Determination "
                                            f"Di{'e' if d.get('count') == 1 else 'ce'}.",
     "RealmsStabilised": lambda d, s: (f"{s.Who(d.get('combatant_id'))} is stabilised: the Dying damage stops"

@@ -41,7 +41,8 @@ from domain.realms.events import (
     ConditionApplied, ConditionRemoved, DealDamage, Defended, Grapple, GrappleRolled, Harmed, Heal, Healed,
     ImprovisedAction, ImprovisePower, InitiativeSet, Overcame, Overcome, OvercomeDue, OvercomeRoll, PowerImprovised,
     Reacted, RemoveCondition, RulesSet, SetInitiative, SetRealmsRules, Stabilise, Stabilised, TakeAction,
-    ChangeEnergy, DeterminationSet, EnergyChanged, Recover, Recovered, SetDetermination,
+    ChangeEnergy, DeterminationSet, EnergyChanged, Recover, Recovered, SetDetermination, CounterInEffect,
+    CounteredInEffect,
 )
 from domain.realms import recovery
 from domain.realms.odds import AttackOdds, AttackOddsQuery, attack_odds
@@ -584,6 +585,8 @@ class Realms(Ruleset):
                 return self._attack(state, attack, dice, prepared=True)
             case Grapple():
                 return self._grapple(state, command, dice)
+            case CounterInEffect():
+                return [self._counter_in_effect(state, command, dice)]
             case DealDamage():
                 c = self.combatant(state, command.combatant_id)
                 if body_of(state, c.id).dead:
@@ -783,6 +786,30 @@ class Realms(Ruleset):
         return PowerImprovised(combatant_id=c.id, description=cmd.description, difficulty=ds, die=die, total=total,
                                degrees=degrees, multiplier=str(multiplier), estimate=cmd.energy, energy=energy,
                                created=energy <= bodies.energy(c.sheet, b), action_points=cost)
+
+    def _counter_in_effect(self, state: EncounterState, cmd: CounterInEffect, dice: Dice) -> CounteredInEffect:
+        """"Countering Powers Already in Effect. You can also attempt to end or dispel a Power that is
+        already in effect by targeting its original attack score with your own Power"; "Both sides add +1
+        to their roll or Score for every 5 energy spent on their respective Powers. If your roll exceeds
+        the target roll or Score, you successfully nullify their Power"."""
+        c = self.combatant(state, cmd.combatant_id)
+        b = self._able(state, c)
+        if not self._can_react(state, c.id):
+            raise RuleViolation("realms_cannot_react", f"{c.name} cannot take a Reaction now.")
+        power = c.sheet.power(cmd.power)
+        if power is None:
+            raise RuleViolation("realms_unknown_attack", f"{c.name} has no Power “{cmd.power}”.")
+        if power.energy > bodies.energy(c.sheet, b):
+            raise RuleViolation("realms_not_enough_energy", f"{c.name} has {bodies.energy(c.sheet, b)} Energy; the "
+                                f"{power.name} costs {power.energy}.")
+        self._check_determination(state, c, cmd.determination)
+        self.spend_action_points(c, power.action_points, f"countering with the {power.name}")
+        die, discarded = self._d20(c, "counter power", dice, cmd.determination)
+        total = (die.face + scores.natural(die.face) + c.sheet.power_bonus + power.energy // 5
+                 + conds.d20(afflictions(b)))
+        return CounteredInEffect(combatant_id=c.id, power=power.name, action_points=power.action_points,
+                                 energy=power.energy, die=die, total=total, score=cmd.score,
+                                 nullified=total > cmd.score + cmd.energy // 5, part=cmd.part, discarded=discarded)
 
     def _grapple(self, state: EncounterState, cmd: Grapple, dice: Dice) -> list[Event]:
         """Grapple: a Strength Unarmed Prowess attack against Might or Reflexes; "If you attempt to
@@ -1329,6 +1356,12 @@ class Realms(Ruleset):
                                                        score=had.score if had else None)
                     changes.update(exhausted=0, conditions=kept)
                 return self._with_body(state, event.combatant_id, replace(b, **changes))
+            case CounteredInEffect():
+                c = state.combatants[event.combatant_id]
+                state = replace(state, combatants={**state.combatants, c.id: replace(
+                    c, action_points=c.action_points - event.action_points)})
+                b = body_of(state, c.id)
+                return self._with_body(state, c.id, replace(b, energy_spent=b.energy_spent + event.energy))
             case DeterminationSet():
                 b = body_of(state, event.combatant_id)
                 return self._with_body(state, event.combatant_id, replace(b, determination=event.count))

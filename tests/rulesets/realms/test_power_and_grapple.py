@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from domain.core.encounter import RollInitiative, StartEncounter
+from domain.realms.body import energy
 from domain.realms.events import (
-    ConditionApplied, DealDamage, Grapple, GrappleRolled, Harmed, ImprovisePower, Overcame, Overcome, PowerImprovised,
+    ConditionApplied, CounteredInEffect, CounterInEffect, DealDamage, Grapple, GrappleRolled, Harmed, ImprovisePower, Overcame, Overcome, PowerImprovised,
     PowerPart,
 )
 from tests.rulesets.realms.fight import ARWEN, BRIGAND, Fight, of, started
@@ -82,3 +83,24 @@ def test_a_grapple_is_an_action_on_ones_own_turn() -> None:
     f.send(RollInitiative(dice=[15, 3]))
     f.send(StartEncounter())
     assert f.refused(Grapple(combatant_id="brigand", target="arwen")).code == "not_your_turn"
+
+
+def test_a_power_already_in_effect_is_countered_against_its_original_attack_score() -> None:
+    """"Countering Powers Already in Effect. You can also attempt to end or dispel a Power that is already
+    in effect by targeting its original attack score with your own Power"; "Both sides add +1 to their roll
+    or Score for every 5 energy spent"; "If your roll exceeds the target roll or Score, you successfully
+    nullify their Power"."""
+    warden = {"health": 14, "power_proficiency": 3, "power_ability": "charisma", "energy": 10,
+              "abilities": {"charisma": 2}, "powers": [{"name": "Ward", "range": 10, "energy": 5, "action_points": 1}]}
+    f = started(arwen=warden)
+    # the Power in effect: attack score 16 with 5 Energy (17); the Ward 11 + 5 + 1 = 17 does not exceed it
+    held = of(f.send(CounterInEffect(combatant_id="arwen", power="Ward", score=16, energy=5, dice=[11])),
+              CounteredInEffect)
+    assert (held.total, held.nullified, f.ap("arwen")) == (17, False, 3)
+    # outside its turn too (a Reaction), on a part of it
+    f.end_turn("arwen")
+    done = of(f.send(CounterInEffect(combatant_id="arwen", power="Ward", score=16, energy=5, part="the poison cloud",
+                                     dice=[12])), CounteredInEffect)
+    assert done.nullified and f.ap("arwen") == 3 and energy(f.state.combatants["arwen"].sheet, f.body("arwen")) == 0
+    refused = f.refused(CounterInEffect(combatant_id="arwen", power="Ward", score=10, dice=[20]))
+    assert refused.code == "realms_not_enough_energy"
