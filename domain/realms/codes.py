@@ -34,5 +34,6 @@ OWN_CODES = ruleset_codes({
     "realms_no_determination": "The creature holds no Determination Die to spend.",
     "realms_charmed": "A Charmed creature can't harm the charmer.",
     "realms_restrained": "A Restrained creature takes no actions or reactions that need the arms (a weapon needs a hand).",
+    "realms_too_heavy": "Moving while grappling needs the Strength to drag half the grappled one's weight (+1 Strength per 200 kg).",
     "realms_too_large": "You cannot grapple creatures more than one size larger than you.",
 })

@@ -72,8 +72,12 @@ SECTIONS = [
          "than one size larger; on a success the target is Grappled (-2 to its attacks, +2 to hit it, no Movement), "
          "escaped by the Overcome, Might against the grappler's Strength Score (10 + Strength, +2 per size smaller); "
          "optional unarmed damage.",
-         "Not yet: moving while grappling (dragging half the weight, half Speed) and other escape rolls (the RM's: "
-         "RealmsRemoveCondition)."),
+         "Moving while grappling: the grappler's Speed halved (rounded up), refused without the Strength to drag "
+         "half the grappled one's weight (the sheet's weight, in kg: +1 Strength per 200 kg); a weight not on the "
+         "sheet is the RM's to judge.",
+         "Ours: the Strength needed is half the weight / 200 kg, rounded up.",
+         "Not yet (the RM's): carrying the grappled one instead (no carrying capacity in the texts), the grappled "
+         "one staying within melee range (no map), and other escape rolls (RealmsRemoveCondition)."),
     _row("Prepared Actions (X AP)", "partial",
          "A prepared attack (RealmsPrepare: its trigger, target, weapon or Power, distance), its AP and Energy paid "
          "on one's turn, used as a Reaction later (RealmsUsePrepared: no AP then); unused by the start of one's next "
@@ -129,8 +133,12 @@ SECTIONS = [
          "it (RealmsCommand, the owner's 1 AP, at any time: at the start of its turn or for its Reaction); each "
          "further Command by the owner in the round controls one AP less; once a Companion a round.",
          "Ours: being aware of the Companion and able to communicate with it is the table's."),
-    _row("Attacking", "enforced", "An attack names its target, in range: melee 1 space, a weapon's or Power's own "
-         "range; ranged attacks within 1 space at -5, up to four times the normal distance at -5."),
+    _row("Attacking", "partial", "An attack names its target, in range: melee 1 space, a weapon's or Power's own "
+         "range; ranged attacks within 1 space at -5, up to four times the normal distance at -5.",
+         "The table's (no map is kept): the distance an attack names is the attacker's claim, checked only "
+         "against the range; so are \"within 1 space\" (Defend, Coup de Grâce, Search's 2 spaces), line of "
+         "sight (\"Most Powers require sight\") and the Obscurity levels a Stealth/Hide claims (R11: "
+         "attacks at -1 per level are the RM's to give as a penalty)."),
     _row("Attack Rolls", "enforced",
          "D20 + the Martial Bonus (Martial Proficiency + the weapon's Ability, R4: melee Strength, ranged Acuity, "
          "finesse Agility, thrown Strength) or the Power Bonus (Power Proficiency + Power Ability), never both; "
@@ -190,5 +198,6 @@ SECTIONS = [
          "prowess level's die (R5); the Quick Attack once a turn after an unarmed attack Action, without the "
          "penalty. Dual wielding: two Interchangeable weapons, the off-hand Quick Action attack without the penalty "
          "and without the bonus to its damage.",
-         "Not yet: the carrying-capacity limit on throwing."),
+         "Not yet (the RM's): \"it must weigh less than ½ of your carrying capacity\": neither the chapter nor "
+         "the gap file gives a carrying capacity, so what is thrown stays the thrower's claim."),
 ]

@@ -704,6 +704,8 @@ class Realms(Ruleset):
             if kept and held(c).get(kept, 0) > 0:
                 cost, free = 0, True  # "one free Interaction and one free Ability Roll Action"
         speed = conds.speed(c.sheet.movement, afflictions(b))
+        if action == "Movement":
+            speed = self._dragging(state, c, speed)
         if action == "Movement" and not 1 <= cmd.spaces <= speed:
             raise RuleViolation("realms_too_far", f"{c.name}'s Speed is {speed} spaces now: a Movement covers 1 to "
                                 f"{speed}.", speed=speed)
@@ -730,6 +732,23 @@ class Realms(Ruleset):
             # "You may spend 1 Action Point to take this action earlier in your turn instead of at the end"
             return [event, self._overcome(self.evolve(state, event), c, None, dice, early=True)]
         return [event]
+
+    def _dragging(self, state: EncounterState, c: Combatant, speed: int) -> int:
+        """Movement with Grapple: "Moving while grappling a target requires you to have enough Strength to
+        drag at least half of their weight (+1 Strength per 200 kg), and it reduces your Speed by ½"
+        (R14: rounded up). A weight not on the sheet is the RM's to judge."""
+        held_ones = [cid for cid, b in rules(state).bodies.items() if cid in state.combatants
+                     and conds.of_source(b.conditions, "grappled", c.id) is not None]
+        if not held_ones:
+            return speed
+        for cid in held_ones:
+            weight = state.combatants[cid].sheet.weight
+            needed = ceil(weight / 2 / 200) if weight is not None else None
+            if needed is not None and c.sheet.abilities.strength < needed:
+                raise RuleViolation("realms_too_heavy", f"{c.name} needs Strength {needed} to drag "
+                                    f"{called_of(state.combatants[cid])} (half of {weight} kg, +1 Strength per "
+                                    "200 kg).")
+        return half_up(speed)
 
     def _command(self, state: EncounterState, cmd: CommandCompanion) -> Commanded:
         """Command: "A Companion can only be Commanded once each round, and can not be granted additional
@@ -853,7 +872,7 @@ class Realms(Ruleset):
         out: list[Event] = [event]
         if hit:
             had = tb.conditions.get("grappled")
-            out.append(ConditionApplied(combatant_id=t.id, condition="grappled", defence="might", score=hold,
+            out.append(ConditionApplied(combatant_id=t.id, condition="grappled", defence="might", score=hold, source=c.id,
                                         replaced=conds.words("grappled", had) if had else None))
             if damage:
                 after = self.evolve(self.evolve(state, event), out[-1])

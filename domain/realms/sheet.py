@@ -128,7 +128,8 @@ class RealmsSheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_on
     1d6 slashing"); ``property_proficiencies``: the weapon properties it may use;
     ``unarmed_prowess``: its prowess level (0: untrained); ``initiative``: the Ability or Skill
     its initiative adds (Acuity by default); ``companion_of``: the creature whose Companion it is;
-    ``object``: an inanimate object (auto-hit, never critically)."""
+    ``object``: an inanimate object (auto-hit, never critically); ``weight``: in kg (None: the RM's to
+    judge whether a grappler can drag it)."""
 
     level: Annotated[int, msgspec.Meta(ge=1, le=30)] = 1
     abilities: Abilities = Abilities()
@@ -153,6 +154,7 @@ class RealmsSheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_on
     critical_range: Adjustment = 0
     critical_multiplier: Adjustment = 0
     size: Size = "medium"
+    weight: Annotated[int, msgspec.Meta(ge=0, le=1_000_000)] | None = None  # kg: for dragging a grappled one
     initiative: Name = "acuity"
     companion_of: CombatantId | None = None
     object: bool = False

@@ -7,8 +7,8 @@ import pytest
 from domain.core.encounter import RollInitiative, StartEncounter
 from domain.realms.body import energy
 from domain.realms.events import (
-    ConditionApplied, CounteredInEffect, CounterInEffect, DealDamage, Grapple, GrappleRolled, Harmed, ImprovisePower, Overcame, Overcome, PowerImprovised,
-    PowerPart,
+    ActionTaken, ConditionApplied, CounteredInEffect, CounterInEffect, DealDamage, Grapple, GrappleRolled, Harmed, ImprovisePower, Overcame, Overcome, PowerImprovised,
+    PowerPart, TakeAction,
 )
 from tests.rulesets.realms.fight import ARWEN, BRIGAND, Fight, of, started
 
@@ -104,3 +104,17 @@ def test_a_power_already_in_effect_is_countered_against_its_original_attack_scor
     assert done.nullified and f.ap("arwen") == 3 and energy(f.state.combatants["arwen"].sheet, f.body("arwen")) == 0
     refused = f.refused(CounterInEffect(combatant_id="arwen", power="Ward", score=10, dice=[20]))
     assert refused.code == "realms_not_enough_energy"
+
+
+def test_moving_while_grappling_halves_the_speed_and_needs_the_strength_to_drag_half_the_weight() -> None:
+    """Movement with Grapple: "Moving while grappling a target requires you to have enough Strength to
+    drag at least half of their weight (+1 Strength per 200 kg), and it reduces your Speed by ½"."""
+    f = started(brigand={**BRIGAND, "weight": 300})
+    assert of(f.send(Grapple(combatant_id="arwen", target="brigand", dice=[15])), GrappleRolled).hit
+    assert f.body("brigand").conditions["grappled"].source == "arwen"
+    # Speed 6 + ½ Agility 3 = 8, halved: 4; half of 300 kg needs Strength 1
+    assert f.refused(TakeAction(combatant_id="arwen", action="Movement", spaces=5)).code == "realms_too_far"
+    assert of(f.send(TakeAction(combatant_id="arwen", action="Movement", spaces=4)), ActionTaken).spaces == 4
+    g = started(brigand={**BRIGAND, "weight": 500})  # half of 500 kg: Strength 2
+    g.send(Grapple(combatant_id="arwen", target="brigand", dice=[15]))
+    assert g.refused(TakeAction(combatant_id="arwen", action="Movement", spaces=1)).code == "realms_too_heavy"
