@@ -137,8 +137,9 @@ SECTIONS = [
          "range; ranged attacks within 1 space at -5, up to four times the normal distance at -5.",
          "The table's (no map is kept): the distance an attack names is the attacker's claim, checked only "
          "against the range; so are \"within 1 space\" (Defend, Coup de Grâce, Search's 2 spaces), line of "
-         "sight (\"Most Powers require sight\") and the Obscurity levels a Stealth/Hide claims (R11: "
-         "attacks at -1 per level are the RM's to give as a penalty)."),
+         "sight (\"Most Powers require sight\") and the Obscurity levels a Stealth/Hide claims.",
+         "Not yet: R11's \"Attacks take −1 per level\" of Obscurity, but for Blinded and Invisible (Complete "
+         "Obscurity, -4): an attack names no Obscurity."),
     _row("Attack Rolls", "enforced",
          "D20 + the Martial Bonus (Martial Proficiency + the weapon's Ability, R4: melee Strength, ranged Acuity, "
          "finesse Agility, thrown Strength) or the Power Bonus (Power Proficiency + Power Ability), never both; "
