@@ -283,3 +283,37 @@ async def test_a_player_attacked_by_a_hidden_npc_is_prompted_and_learns_nothing_
         state = await f.state()
         assert health(state, "arwen") == 20 - 2 and state["rules"]["attack"] is None
         await f.assert_replays(conn)
+
+
+async def test_energy_below_zero_overheal_a_determination_die_and_rest_through_the_server(
+        database_url: str, conn: Any) -> None:
+    """R20: "If Energy drops below 0, the creature takes 1 damage per point below 0"; "Overheal can go over
+    the maximum, stacks, and lasts until damage would take you below the maximum or until a recovery";
+    R10: "Spending it re-rolls any roll, and you keep the result you prefer"; R25: "Full recovery (8–10
+    hours) restores everything"."""
+    async with client_for(database_url) as client:
+        f = await Fight(client).open([("arwen", "party", {**ARWEN, "energy": 6}), ("brigand", "enemies", BRIGAND)])
+        await f.rm({"type": "RollInitiative", "dice": [15, 3]})
+        await f.rm({"type": "StartEncounter"})
+        out = await f.rm({"type": "RealmsChangeEnergy", "combatant_id": "arwen", "amount": -8})
+        assert [e["type"] for e in out["events"]] == ["RealmsEnergyChanged", "RealmsHarmed"]
+        sheet = (await f.state(f.players["arwen"]))["combatants"]["arwen"]["sheet"]
+        assert (sheet["current_energy"], sheet["current_health"]) == (0, 18)
+        await f.rm({"type": "RealmsHeal", "combatant_id": "arwen", "amount": 5, "overheal": True})
+        assert health(await f.state(), "arwen") == 23
+        # the player spends the Determination Die: 2, re-rolled 12 kept; 12 + 5 = 17 hits Evasion 11, 4 + 5
+        await f.player("arwen", {"type": "RealmsAttack", "combatant_id": "arwen", "target": "brigand",
+                                 "determination": True})
+        window = (await f.state())["rules"]["window"]["id"]
+        await f.rm({"type": "PassReaction", "combatant_id": "brigand", "window": window, "dice": [2, 12, 4]})
+        assert health(await f.state(), "brigand") == 12 - 9
+        refused = await f.player("arwen", {"type": "RealmsTakeAction", "combatant_id": "arwen",
+                                           "action": "Ability Roll", "roll_with": "agility", "determination": True},
+                                 expect=422)
+        assert refused["code"] == "realms_no_determination"
+        assert "a Determination Die re-rolls it, 2 set aside" in await f.log()
+        await f.rm({"type": "EndEncounter"})
+        await f.rm({"type": "RealmsRecover", "combatant_id": "arwen", "recovery": "full"})
+        sheet = (await f.state())["combatants"]["arwen"]["sheet"]
+        assert (sheet["current_health"], sheet["current_energy"]) == (20, 6)
+        await f.assert_replays(conn)
