@@ -11,6 +11,7 @@ from domain.core.ruleset import Ruleset
 from domain.realms.events import (
     ApplyCondition, Attack, CommandCompanion, DealDamage, Grapple, Heal, ImprovisedAction, ImprovisePower, Overcome,
     PowerPart, Prepare, RemoveCondition, SetInitiative, Stabilise, StealthHide, TakeAction, UsePrepared, Detect, Help,
+    ChangeEnergy, CounterInEffect,
 )
 from tests.contract.walk import Walk
 
@@ -70,7 +71,9 @@ def moves(ruleset: Ruleset, state: EncounterState, rng: random.Random) -> list[C
                 StealthHide(combatant_id=turn, mode=rng.choice(["stealth", "hide"]), obscurity=rng.randint(0, 4),
                             switch=rng.random() < 0.2),
                 Detect(combatant_id=target, target=turn), Detect(combatant_id=turn, target=target, search=True),
-                Help(combatant_id=rng.choice(others), ally=turn, skill=rng.choice(["agility", "acuity"]))]
+                Help(combatant_id=rng.choice(others), ally=turn, skill=rng.choice(["agility", "acuity"])),
+                TakeAction(combatant_id=turn, action="Evade", split=rng.random() < 0.5),
+                CounterInEffect(combatant_id=rng.choice(others), power="Flame", score=rng.randint(8, 20))]
     if rng.random() < 0.3:
         who = rng.choice(list(state.combatants))
         condition = rng.choice(["stunned", "dazed", "prone", "bleed", "exposed", "slowed", "grappled", "weakened"])
@@ -81,6 +84,10 @@ def moves(ruleset: Ruleset, state: EncounterState, rng: random.Random) -> list[C
     if rng.random() < 0.2:
         who = rng.choice(list(state.combatants))
         out += [Stabilise(combatant_id=who), Heal(combatant_id=who, amount=rng.randint(1, 6)),
+                Heal(combatant_id=who, amount=rng.randint(1, 6), overheal=True, healer=rng.choice([None, turn])),
+                ChangeEnergy(combatant_id=who, amount=rng.randint(-8, 4)),
+                ApplyCondition(combatant_id=who, condition=rng.choice(["charmed", "frightened"]), source=turn),
+                ApplyCondition(combatant_id=who, condition="restrained"),
                 ImprovisedAction(combatant_id=turn, description="an improvised stunt", action_points=rng.randint(0, 3)),
                 SetInitiative(combatant_id=who, surprised=True)]
     return out
