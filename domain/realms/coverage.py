@@ -147,9 +147,10 @@ SECTIONS = [
          "Successes and Failures (R9) told. Potency is the Bonus + 10.",
          "The Determination Die (R10): a player's character holds the determination_dice setting (1) as the "
          "encounter starts, the RM setting what it holds (RealmsSetDetermination, up to 3: a later fight of the "
-         "session); spent on an attack, an Action's roll or a Grapple (determination), the d20 is re-rolled and "
-         "the better kept. Not yet: it is asked for with the roll, not after seeing it, and not on a Reaction's, "
-         "an Overcome's, a Stealth's or a Detect's roll.",
+         "session); spent (determination) on an attack, an Action's roll, a Grapple, one Defence's Overcome roll, "
+         "a Stealth/Hide, a Detect or Search, or a counter of a Power in effect, the d20 is re-rolled and the "
+         "better kept. Not yet: it is asked for with the roll, not after seeing it (the roll resolves at once), "
+         "and not on the rolls of a Reaction in an attack's window, Power Improvisation or the Help Die.",
          "Setting: partial_success (U-R5, \"unclear\"): a Partial Success meets the Score or exceeds it by at most "
          "1 (default, the gap file's) or exceeds it by exactly 1; a Partial Failure misses by 1. A narrative flag, "
          "told on an Action's roll against the RM's Score (not on an attack: it would tell an NPC's Defence).",

@@ -197,6 +197,7 @@ class Overcome(Command, tag="RealmsOvercome"):
     combatant_id: CombatantId
     attempt: Literal["roll", "decline"] = "roll"
     order: list[Defence] | None = None
+    determination: Defence | None = None  # R10: the Defence whose roll a Determination Die re-rolls
 
 
 class PowerPart(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -290,6 +291,7 @@ class StealthHide(Command, tag="RealmsStealthHide"):
     mode: Literal["stealth", "hide"] = "stealth"
     obscurity: Annotated[int, msgspec.Meta(ge=0, le=4)] = 1
     switch: bool = False
+    determination: bool = False  # R10: spend a Determination Die: the d20 re-rolled, the better kept
 
 
 class Detect(Command, tag="RealmsDetect"):
@@ -301,6 +303,7 @@ class Detect(Command, tag="RealmsDetect"):
     combatant_id: CombatantId
     target: CombatantId
     search: bool = False
+    determination: bool = False  # R10: spend a Determination Die: the d20 re-rolled, the better kept
 
 
 class CoupDeGrace(Command, tag="RealmsCoupDeGrace"):
@@ -563,9 +566,10 @@ class Overcame(Event, tag="RealmsOvercame"):
     rolls: list[OvercomeRoll] = []
     declined: bool = False
     early: bool = False
+    discarded: DieRoll | None = None  # a Determination Die's re-roll of one Defence's roll: the d20 not kept
 
     def dice_rolled(self) -> list[DieRoll]:
-        return [r.die for r in self.rolls]
+        return [*[r.die for r in self.rolls], *([self.discarded] if self.discarded else [])]
 
 
 class PowerImprovised(Event, tag="RealmsPowerImprovised"):
@@ -652,9 +656,10 @@ class HidingRolled(Event, tag="RealmsHidingRolled"):
     switched: bool = False
     upkeep: bool = False
     ended: bool = False  # no AP left to stay hidden: revealed
+    discarded: DieRoll | None = None  # a Determination Die's re-roll: the d20 not kept
 
     def dice_rolled(self) -> list[DieRoll]:
-        return [self.die] if self.die else []
+        return [d for d in (self.die, self.discarded) if d is not None]
 
 
 class Detected(Event, tag="RealmsDetected"):
@@ -669,9 +674,10 @@ class Detected(Event, tag="RealmsDetected"):
     score: SheetValue[int, "target"]
     bonus: int = 0
     found: bool = False
+    discarded: DieRoll | None = None  # a Determination Die's re-roll: the d20 not kept
 
     def dice_rolled(self) -> list[DieRoll]:
-        return [self.die]
+        return [self.die, *([self.discarded] if self.discarded else [])]
 
 
 class Helped(Event, tag="RealmsHelped"):

@@ -607,7 +607,8 @@ class Realms(Ruleset):
                                         "it comes as the turn ends (or take the Overcome Action for 1 AP).")
                 if command.attempt == "decline":
                     return [Overcame(combatant_id=c.id, declined=True)]
-                return [self._overcome(state, c, command.order, dice, early=False)]
+                self._check_determination(state, c, command.determination is not None)
+                return [self._overcome(state, c, command.order, dice, early=False, determination=command.determination)]
             case ImprovisedAction():
                 c = self.require_turn(state, command.combatant_id)
                 self._able(state, c)
@@ -880,22 +881,23 @@ class Realms(Ruleset):
         return out
 
     def _overcome(self, state: EncounterState, c: Combatant, order: list[str] | None, dice: Dice, *,
-                  early: bool) -> Overcame:
+                  early: bool, determination: str | None = None) -> Overcame:
         """"Roll Might once and compare that single roll against the Difficulty Scores for both Slow
         and Stun"; R7: "a d20 roll that meets or beats a Score overcomes it"."""
         b = body_of(state, c.id)
         scored = self._to_overcome(b)
         chosen = [d for d in (order or []) if d in scored]
         chosen += [d for d in scored if d not in chosen]
-        rolls = []
+        rolls, discarded = [], None
         for defence in chosen:
-            die = dice.roll(20, f"overcome: {defence.replace('_', ' ')}", c.id)
+            die, other = self._d20(c, f"overcome: {defence.replace('_', ' ')}", dice, defence == determination)
+            discarded = other or discarded
             total = (die.face + scores.natural(die.face) + c.sheet.defence_bonus(defence)
                      + conds.d20(afflictions(b)) + conds.defence(b.conditions, defence))
             against = dict(scored[defence])
             rolls.append(OvercomeRoll(by=c.id, defence=defence, die=die, total=total, against=against,
                                       overcome=[n for n, score in against.items() if total >= score]))
-        return Overcame(combatant_id=c.id, rolls=rolls, early=early)
+        return Overcame(combatant_id=c.id, rolls=rolls, early=early, discarded=discarded)
 
     # ---------------------------------------------------------- attacks
 
@@ -913,18 +915,19 @@ class Realms(Ruleset):
             return HidingRolled(combatant_id=c.id, mode=mode, action_points=1, switched=True,
                                 hidden_from=list(b.stealth.hidden_from))
         cost, free = self._cost(state, c, 1 if b.detected_round == state.round else 2)
+        self._check_determination(state, c, cmd.determination)
         self.spend_action_points(c, cost, "the Stealth/Hide Action")
         skill = "Hide" if cmd.mode == "hide" else "Stealth"
         bonus = c.sheet.skills.get(skill, c.sheet.skills.get("Stealth", c.sheet.abilities.agility))
         penalty = scores.repeat_penalty(b.repeats.get("Stealth/Hide", 0))
-        die = dice.roll(20, skill.lower(), c.id)
+        die, discarded = self._d20(c, skill.lower(), dice, cmd.determination)
         total = (die.face + scores.natural(die.face) + bonus + (cmd.obscurity if cmd.obscurity else -4) + penalty
                  + conds.d20(afflictions(b)))
         hidden_from = [o for o, x in state.combatants.items()
                        if x.side != c.side and total > x.sheet.defence_score("discernment")
                        + conds.defence(body_of(state, o).conditions, "discernment")]
         return HidingRolled(combatant_id=c.id, mode=cmd.mode, action_points=cost, die=die, total=total,
-                            obscurity=cmd.obscurity, hidden_from=hidden_from)
+                            obscurity=cmd.obscurity, hidden_from=hidden_from, discarded=discarded)
 
     def _detect(self, state: EncounterState, cmd: Detect, dice: Dice) -> Detected:
         """"Targets can roll Perceive against your Stealth score or Search against your Hide score"; R2:
@@ -940,15 +943,16 @@ class Realms(Ruleset):
             cost = 1
         else:
             cost = 0 if b.detect_round != state.round or not b.detects else 1
+        self._check_determination(state, c, cmd.determination)
         self.spend_action_points(c, cost, "the Search Action" if cmd.search else "the Detect Reaction")
         skill = "Search" if cmd.search else "Perception"
         bonus = c.sheet.skills.get(skill, c.sheet.skills.get("Perception", c.sheet.abilities.acuity))
         extra = 3 if hiding.attacked else 0
         penalty = scores.repeat_penalty(b.repeats.get("Search", 0)) if cmd.search else 0
-        die = dice.roll(20, skill.lower(), c.id)
+        die, discarded = self._d20(c, skill.lower(), dice, cmd.determination)
         total = die.face + scores.natural(die.face) + bonus + extra + penalty + conds.d20(afflictions(b))
         return Detected(combatant_id=c.id, target=t.id, search=cmd.search, action_points=cost, die=die, total=total,
-                        score=hiding.score, bonus=extra, found=total >= hiding.score)
+                        score=hiding.score, bonus=extra, found=total >= hiding.score, discarded=discarded)
 
     def _prepare(self, state: EncounterState, cmd: Prepare) -> Prepared:
         """"You spend resources such as Energy, Feat uses, or Action Points to use a Prepared Action on

@@ -9,7 +9,8 @@ from domain.core.encounter import EndEncounter
 from domain.realms.data import RealmsRules
 from domain.realms.events import (
     ActionTaken, ApplyCondition, Attack, AttackRolled, ChangeEnergy, DealDamage, EnergyChanged, Grapple,
-    GrappleRolled, Harmed, Heal, Healed, Recover, Recovered, SetDetermination, SetRealmsRules, TakeAction,
+    GrappleRolled, Harmed, Heal, Healed, HidingRolled, Overcame, Overcome, Recover, Recovered, SetDetermination,
+    SetRealmsRules, StealthHide, TakeAction,
 )
 from domain.realms.body import energy
 from tests.rulesets.realms.fight import ARWEN, BRIGAND, Fight, of, started
@@ -175,3 +176,22 @@ def test_partial_success_is_the_rms_setting_with_the_gap_files_default() -> None
     meets = of(f.send(replace(roll, dice=[10])), ActionTaken)
     assert (meets.partial, meets.degrees) == (None, 1)  # a Success, not a partial one
     assert of(f.send(replace(roll, dice=[16])), ActionTaken).partial == "partial success"  # 16 + 3 - 5 = 14
+
+
+def test_a_determination_die_rerolls_one_defences_overcome_roll_or_a_stealth_roll() -> None:
+    """R10: "Spending it re-rolls any roll, and you keep the result you prefer"."""
+    f = started()
+    f.send(SetDetermination(combatant_id="arwen", count=2))
+    f.send(ApplyCondition(combatant_id="arwen", condition="slowed", defence="might", score=12))
+    f.send(ApplyCondition(combatant_id="arwen", condition="bleed", defence="fortitude", score=12))
+    f.end_turn("arwen")
+    done = of(f.send(Overcome(combatant_id="arwen", order=["might", "fortitude"], determination="might",
+                              dice=[3, 13, 4])), Overcame)
+    might, fortitude = done.rolls
+    assert (might.die.face, done.discarded.face, might.overcome) == (13, 3, ["slowed"])  # 13 + 1 = 14
+    assert (fortitude.die.face, fortitude.overcome) == (4, [])
+    f.end_turn("arwen")
+    f.end_turn("brigand")
+    hid = of(f.send(StealthHide(combatant_id="arwen", determination=True, dice=[9, 2])), HidingRolled)
+    assert (hid.die.face, hid.discarded.face) == (9, 2)
+    assert f.ruleset.determination(f.state, f.state.combatants["arwen"]) == 0
