@@ -65,6 +65,14 @@ def attacking(conds: Conditions) -> int:
     return out
 
 
+def obscured(level: int, attacker: Conditions, target: Conditions) -> int:
+    """R11: "Attacks take −1 per level" of Obscurity between attacker and target. Levels do not add
+    up: a Blinded attacker or an Invisible target is already Completely Obscured (−4 above), so a
+    claimed level counts only beyond that."""
+    complete = COMPLETE_OBSCURITY if ("blinded" in attacker or "invisible" in target) else 0
+    return -max(0, level - complete)
+
+
 def attacked(conds: Conditions, melee: bool) -> int:
     """Attack rolls on the creature: Grappled "+2 to hit it"; Prone "+2 to hit it from melee range;
     +2 Obscurity against creatures that aren't above it or in melee" (−2); Invisible "Completely

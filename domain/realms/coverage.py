@@ -137,9 +137,9 @@ SECTIONS = [
          "range; ranged attacks within 1 space at -5, up to four times the normal distance at -5.",
          "The table's (no map is kept): the distance an attack names is the attacker's claim, checked only "
          "against the range; so are \"within 1 space\" (Defend, Coup de Grâce, Search's 2 spaces), line of "
-         "sight (\"Most Powers require sight\") and the Obscurity levels a Stealth/Hide claims.",
-         "Not yet: R11's \"Attacks take −1 per level\" of Obscurity, but for Blinded and Invisible (Complete "
-         "Obscurity, -4): an attack names no Obscurity."),
+         "sight (\"Most Powers require sight\") and the Obscurity levels a Stealth/Hide or an attack claims "
+         "(R11 \"Attacks take −1 per level\": RealmsAttack's obscurity, 0-4, counted beyond the Complete "
+         "Obscurity a Blinded attacker or an Invisible target already has)."),
     _row("Attack Rolls", "enforced",
          "D20 + the Martial Bonus (Martial Proficiency + the weapon's Ability, R4: melee Strength, ranged Acuity, "
          "finesse Agility, thrown Strength) or the Power Bonus (Power Proficiency + Power Ability), never both; "

@@ -67,6 +67,9 @@ class Attack(Command, tag="RealmsAttack"):
     thrown: bool = False
     non_lethal: bool = False
     determination: bool = False  # R10: spend a Determination Die: the d20 re-rolled, the better kept
+    # R11: "Attacks take −1 per level" of Obscurity: the level between attacker and target, the
+    # attacker's claim (no map); Blinded and Invisible already make it Complete (4)
+    obscurity: Annotated[int, msgspec.Meta(ge=0, le=4)] = 0
 
 
 class TakeAction(Command, tag="RealmsTakeAction"):
@@ -393,6 +396,7 @@ class AttackDeclared(Event, tag="RealmsAttackDeclared"):
     non_lethal: bool = False
     prepared: bool = False  # a Prepared Action's attack, paid for on one's turn
     determination: bool = False  # a Determination Die spent on the attack roll
+    obscurity: int = 0  # the Obscurity level claimed between attacker and target (R11)
 
 
 class Reacted(Event, tag="RealmsReacted"):

@@ -78,6 +78,8 @@ def _declared(d: Any, s: Any) -> str:
         mods.append(f"{d['penalty']} Multiple Action Penalty")
     if d.get("range_penalty"):
         mods.append(f"{d['range_penalty']} for range")
+    if d.get("obscurity"):
+        mods.append(f"Obscurity {d['obscurity']}")
     if mods:
         text += f", {' and '.join(mods)}"
     if d.get("non_lethal"):

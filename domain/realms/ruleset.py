@@ -82,6 +82,7 @@ class PendingAttack(msgspec.Struct, frozen=True, kw_only=True):
     distance: int
     penalty: int = 0
     range_penalty: int = 0
+    obscurity: int = 0
     off_hand: bool = False
     thrown: bool = False
     non_lethal: bool = False
@@ -146,7 +147,7 @@ def _unseen_attacker(a: PendingAttack, w: reactions.ReactionWindow | None,
     it targets, whether a Power ("You can React to a Power you see or hear being used") and, once it
     would hit, its damage (Defend "can be done after knowing the damage"); not who makes it, with what,
     from where ("Hidden: ... location unknown"), nor its roll. Its Reactions are prompted from this."""
-    a = replace(a, attacker=UNSEEN, attack="", distance=0, penalty=0, range_penalty=0, total=0, help=0)
+    a = replace(a, attacker=UNSEEN, attack="", distance=0, penalty=0, range_penalty=0, obscurity=0, total=0, help=0)
     if w is not None:
         w = replace(w, actor=UNSEEN, trigger=UNSEEN_ATTACK)
     return a, w
@@ -1015,7 +1016,8 @@ class Realms(Ruleset):
             combatant_id=c.id, target=target.id, attack=p.name, kind=p.kind, targets=p.targets,  # type: ignore[arg-type]
             distance=cmd.distance, action_points=cost, energy=0 if prepared else p.energy, free=free, penalty=penalty,
             range_penalty=ranged, off_hand=cmd.off_hand, quick=cmd.quick, thrown=cmd.thrown,
-            non_lethal=cmd.non_lethal, prepared=prepared, determination=cmd.determination and not target.sheet.object)
+            non_lethal=cmd.non_lethal, prepared=prepared, determination=cmd.determination and not target.sheet.object,
+            obscurity=cmd.obscurity)
         after = self.evolve(state, declared)
         window = f"attack:{state.version + 1}:roll"
         probe = reactions.ReactionWindow(id=window, actor=c.id, may_react=(), reactions=())
@@ -1066,7 +1068,8 @@ class Realms(Ruleset):
             melee = a.distance <= 1 and not p.ranged
             total = (die.face + scores.natural(die.face) + p.bonus + a.penalty + a.range_penalty
                      + conds.attacking(afflictions(ab)) + conds.attacked(tb.conditions, melee)
-                     + conds.against(ab.conditions, tgt.id))
+                     + conds.against(ab.conditions, tgt.id)
+                     + conds.obscured(a.obscurity, afflictions(ab), tb.conditions))
             total += a.help  # "add it to their Attack and Damage Rolls"
             hit = total >= score
             armour = tgt.sheet.armour.critical_range if tgt.sheet.armour else 0
@@ -1308,7 +1311,8 @@ class Realms(Ruleset):
                     window=f"attack:{state.version + 1}:roll", attacker=event.combatant_id, target=event.target,
                     attack=event.attack, kind=event.kind, targets=event.targets, distance=event.distance,
                     penalty=event.penalty, range_penalty=event.range_penalty, off_hand=event.off_hand,
-                    thrown=event.thrown, non_lethal=event.non_lethal, determination=event.determination)
+                    thrown=event.thrown, non_lethal=event.non_lethal, determination=event.determination,
+                    obscurity=event.obscurity)
                 return replace(state, rules=replace(rules(state), attack=attack, window=None))
             case reactions.ReactionsOpened() | reactions.ReactionPassed() | reactions.ReactionsClosed():
                 return replace(state, rules=replace(r, window=reactions.evolve_window(r.window, event)))

@@ -618,3 +618,23 @@ def test_a_split_evade_gives_two_against_each_attack_it_is_allotted_to() -> None
     second = of(f.pass_("arwen", dice=[1]), AttackRolled)
     assert second.score == 13  # not allotted: a split Evade counts only where it is
     assert f.body("arwen").split_evades == 1
+
+
+def test_attacks_take_minus_one_per_level_of_obscurity_the_attacker_claims() -> None:
+    """R11: "Obscurity levels: Light ±1, Moderate ±2, Heavy ±3, Complete ±4 ... Attacks take −1 per
+    level." A Blinded attacker is already Completely Obscured: a claimed level adds nothing to that."""
+    from domain.realms.events import ApplyCondition
+
+    def total(f: Fight, **attack: Any) -> int:
+        return int(of(arwen_hits(f, [10, 3], **attack), AttackRolled).total)
+
+    clear = total(started())
+    assert total(started(), obscurity=2) == clear - 2
+    assert total(started(), obscurity=4) == clear - 4
+    blind = started()
+    blind.send(ApplyCondition(combatant_id="arwen", condition="blinded"))
+    blinded = total(blind, obscurity=3)
+    assert blinded == clear - 4
+    log = started()
+    declared = of(log.send(Attack(combatant_id="arwen", target="brigand", obscurity=1)), AttackDeclared)
+    assert declared.obscurity == 1
