@@ -6,6 +6,8 @@
 - ``GET /encounters/{id}/log``: the readable log (``projections/readable_log.py``) of the
   events the caller may see, as JSON or, with ``Accept: text/plain`` or ``?format=text``,
   as plain text.
+- ``GET /encounters/{id}/timeline.svg``: the fight as a picture (``projections/timeline.py``),
+  drawn from what the caller may see.
 
 Its routes (``HISTORY_ROUTES``) are served beside ``server.api.ROUTES`` (``server/app.py``);
 it uses the route helpers of ``server.api``, which therefore cannot import it.
@@ -24,13 +26,16 @@ from litestar.params import QueryParameter
 
 from domain.core.encounter import EncounterState
 from domain.core.ruleset import Ruleset
+from projections import timeline
+from projections.event_log import effective_versions
 from projections.readable_log import LogEntry, LogEvent, as_text, render
-from projections.visibility import state_for
+from projections.visibility import Scope, state_for
 from server.api import ETAG, GUARDED_READ_ERRORS, JSON, EncounterId, service_of
 from server.auth import authorize
 from server.encounters import EventView, event_view, visible_events
 
 TEXT = "text/plain"  # Litestar adds "; charset=utf-8" to text/* itself
+SVG = "image/svg+xml"
 _encode = msgspec.json.Encoder().encode
 
 
@@ -126,4 +131,53 @@ def log_event(view: EventView, ruleset: Ruleset) -> LogEvent:
                     metadata=msgspec.json.decode(view.metadata))
 
 
-HISTORY_ROUTES = [get_state, get_log]
+@dataclass
+class _SvgOperation(Operation):
+    """The timeline's 200 in the OpenAPI document: an SVG picture."""
+
+    def __post_init__(self) -> None:
+        ok = self.responses.get("200") if self.responses else None
+        if ok is not None and not isinstance(ok, Reference):
+            ok.content = {SVG: OpenAPIMediaType(schema=Schema(type=OpenAPIType.STRING))}
+
+
+@dataclass(frozen=True)
+class _Stood:
+    """What ``effective_versions`` reads of a stored event."""
+
+    version: int
+    type: str
+    data: dict[str, Any]
+
+
+@get("/encounters/{encounter_id:uuid}/timeline.svg", opt={"token": "encounter"}, operation_id="getTimeline",
+     summary="The fight's timeline (SVG)", tags=["history"], responses=GUARDED_READ_ERRORS,
+     operation_class=_SvgOperation, media_type=SVG,
+     description="The fight as a picture: rounds across, combatants down, a mark for each attack, action, hit, "
+                 "decision and turn's end, each with a tooltip (`<title>`), a letter and a shape as well as a "
+                 "colour. Filtered for the caller: a combatant hidden from them has no row, and nothing it did "
+                 "or had done to it is marked; what a retcon undid is not drawn. Same history, same bytes.")
+async def get_timeline(request: Request, encounter_id: EncounterId) -> Response[str]:
+    enc = str(encounter_id)
+    principal = await authorize(request, enc)
+    service = service_of(request)
+    state = await service.current(enc)
+    ruleset = await service.ruleset_of(enc)
+    rows = await service.store.read(enc, 0, state.version)
+    views = [event_view(r) for r in rows]
+    standing = effective_versions([_Stood(v.version, v.type, msgspec.json.decode(v.data)) for v in views])
+    events = [(v.version, ruleset.decode_event(v.type, v.schema_version, v.data)) for v in views
+              if v.version in standing and v.type != "Retconned"]
+    if principal.viewer.sees_all:
+        hidden: frozenset[str] = frozenset()
+        marks = timeline.marks(ruleset, events, hidden, lambda _: False)
+    else:
+        scope = Scope.of(state, principal.viewer)
+        hidden = scope.hidden
+        marks = timeline.marks(ruleset, events, hidden, scope.redacts)
+    seen = {cid: c for cid, c in state.combatants.items() if cid not in hidden}
+    picture = timeline.svg(state.name, timeline.rows_of(seen, state.order), marks)
+    return Response(content=picture, media_type=SVG, headers={"ETag": f'"{state.version}"'})
+
+
+HISTORY_ROUTES = [get_state, get_log, get_timeline]

@@ -113,6 +113,7 @@ async def read_all(client: httpx.AsyncClient, enc: str, headers: dict[str, str],
     gets: list[tuple[str, dict[str, Any]]] = [
         (base, {}), (f"{base}/events", {}), (f"{base}/log", {}), (f"{base}/log", {"format": "text"}),
         (f"{base}/summary", {}), (f"{base}/statistics", {}), (f"{base}/audit", {}), ("/encounters", {}),
+        (f"{base}/timeline.svg", {}),
         (f"{base}/live", {"after": 0, "follow": "false"}),
         (f"{base}/live", {"after": version // 2, "follow": "false"}),
         (f"{base}/live", {"after": version // 2, "follow": "false", "state": "full"}),

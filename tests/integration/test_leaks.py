@@ -32,7 +32,7 @@ SECRET_ROLL = ('"face":11', '"total":18')  # no other die shows 11, no other tot
 def compact(r: httpx.Response) -> str:
     """A body as compact JSON: the stored events come back from PostgreSQL's jsonb as
     ``{"face": 11}``, the filtered ones as ``{"face":11}``; the checks see one spelling."""
-    if r.headers.get("content-type", "").startswith("text/plain"):
+    if r.headers.get("content-type", "").startswith(("text/plain", "image/svg+xml")):
         return r.text
     if r.headers.get("content-type", "").startswith("text/event-stream"):  # the live stream: its data lines
         return "\n".join(json.dumps(json.loads(line[6:]), separators=(",", ":"), ensure_ascii=False)
