@@ -118,9 +118,9 @@ def svg(title: str, combatants: Sequence[tuple[str, str]], found: Sequence[Mark]
     n_rounds = len([r for r in rounds if r > 0])
     desc = (f"{len(combatants)} combatant{'s' if len(combatants) != 1 else ''} down, "
             f"{n_rounds} round{'s' if n_rounds != 1 else ''} across, {len(shown)} mark{'s' if len(shown) != 1 else ''}.")
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" role="img" aria-labelledby="timeline-title timeline-desc" '
-           f'font-family="system-ui, sans-serif" font-size="12">',
+    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}" role="img" aria-labelledby="timeline-title timeline-desc" '
+            f'font-family="system-ui, sans-serif" font-size="12">'),
            f'<title id="timeline-title">{escape("Timeline: " + title)}</title>',
            f'<desc id="timeline-desc">{escape(desc)}</desc>',
            f'<rect width="{width}" height="{height}" fill="#ffffff"/>']

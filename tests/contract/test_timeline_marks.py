@@ -40,7 +40,8 @@ def test_every_attack_and_hit_is_marked_and_nothing_hidden(ruleset: Ruleset) -> 
         kinds |= {m.kind for m in everything}
         assert sum(m.kind == "attack" for m in everything) == counted(ruleset, table.events, "attacks_made", frozenset())
         assert sum(m.kind == "hit" for m in everything) == counted(ruleset, table.events, "hits_taken", frozenset())
-        seen = timeline.marks(ruleset, events, hidden, lambda v: v in table.state.concealed_events)
+        concealed = set(table.state.concealed_events)
+        seen = timeline.marks(ruleset, events, hidden, concealed.__contains__)
         assert not any(m.combatant in hidden for m in seen)
         assert sum(m.kind == "attack" for m in seen) <= sum(m.kind == "attack" for m in everything)
         rows = timeline.rows_of(table.state.combatants, table.state.order)
