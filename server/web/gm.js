@@ -41,6 +41,12 @@ async function listEncounters() {
 async function start() {
   const rulesets = await client().rulesets();
   $("#open-ruleset").replaceChildren(...rulesets.map((r) => el("option", { value: r.id }, r.name)));
+  const policies = async () => {
+    const r = await client().ruleset($("#open-ruleset").value);
+    $("#open-dice").replaceChildren(...r.dice_policies.map((p) => el("option", { value: p }, p)));
+  };
+  $("#open-ruleset").addEventListener("change", () => policies().catch(fail));
+  await policies();
   $("#operator-form").addEventListener("submit", (e) => {
     e.preventDefault();
     operator = $("#operator-key").value;
@@ -50,7 +56,8 @@ async function start() {
   $("#open-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     try {
-      const opened = await client(operator).openEncounter($("#open-ruleset").value, $("#open-name").value);
+      const opened = await client(operator).openEncounter($("#open-ruleset").value, $("#open-name").value,
+        { dice_policy: $("#open-dice").value });
       localStorage.setItem(`fracas-gm-${opened.encounter_id}`, opened.gm_token.token);
       ok();
       await run(opened.encounter_id, opened.gm_token.token);
@@ -127,8 +134,13 @@ function refreshLog() {
   }, 50);
 }
 
+let shownKey = null;
 function showCommand() {
   const type = $("#command-type").value;
+  // rebuilt only when the command or the combatants change: never under the GM's typing
+  const key = `${type}|${Object.keys(names(state)).join(",")}|${state.turn}`;
+  if (key === shownKey) return;
+  shownKey = key;
   const doc = ruleset.commands.find((c) => c.type === type);
   if (!doc) return;
   $("#command-summary").textContent = doc.summary;

@@ -50,11 +50,13 @@ function show() {
   showPrompts();
 }
 
-let shownType = null;
+let shownKey = null;
 function showCommand() {
   const type = $("#command-type").value;
-  if (type === shownType && $("#command-form").read) return;  // keep what the player is typing
-  shownType = type;
+  // rebuilt only when the command or the combatants change: never under the player's typing
+  const key = `${type}|${Object.keys(names(state)).join(",")}`;
+  if (key === shownKey) return;
+  shownKey = key;
   const doc = ruleset.commands.find((c) => c.type === type);
   if (!doc) return;
   $("#command-summary").textContent = doc.summary;

@@ -41,7 +41,12 @@ def shoot(page, name: str) -> None:
     page.set_viewport_size(DESKTOP)
 
 
-def add(gm, name: str, side: str, controller: str, hidden: bool = False) -> None:
+def add(gm, name: str, side: str, controller: str, hidden: bool = False, **sheet: str) -> None:
+    """Add a combatant by the form; ``sheet``: fields of the form built from the sheet schema."""
+    if sheet and not gm.locator("#add-form details").get_attribute("open") == "":
+        gm.click("#add-form details summary")
+    for field, value in sheet.items():
+        gm.fill(f"#sheet-{field}", value)
     gm.fill("#add-name", name)
     gm.fill("#add-side", side)
     gm.select_option("#add-controller", controller)
@@ -70,10 +75,11 @@ def test_a_fight_at_the_web_table(env: dict[str, str]) -> None:
         gm.goto(base + "/")
         gm.select_option("#open-ruleset", "places-of-power")
         gm.fill("#open-name", "Ambush at the ford")
+        gm.select_option("#open-dice", "mixed")  # the server rolls, but the attack below reports its dice (a d4 and a d8: 1 + 8)
         gm.click("#open-form button[type=submit]")
         expect(gm.locator("#fight-title")).to_contain_text("Ambush at the ford")
-        add(gm, "Mira", "party", "player")
-        add(gm, "Bram", "party", "player")
+        add(gm, "Mira", "party", "player", skills='{"Brawling": "D8"}')
+        add(gm, "Bram", "party", "player", skills='{"Brawling": "D8"}')
         add(gm, "Orc Ambusher", "enemies", "gm", hidden=True)
 
         gm.get_by_role("button", name="Make Mira's player link").click()
@@ -108,6 +114,25 @@ def test_a_fight_at_the_web_table(env: dict[str, str]) -> None:
         command(gm, "StartEncounter")
         expect(watch.locator("#table .round")).to_contain_text("Round 1")
         expect(mira.locator("#table .round")).to_contain_text("Round 1")
+        orc_nowhere()
+        # the GM has whoever's turn it is attack the other player: the defender's player is prompted
+        if "Orc" in gm.inner_text("#table li[aria-current=true]"):
+            command(gm, "EndTurn", combatant_id="Orc Ambusher")
+        expect(gm.locator("#table li[aria-current=true]")).to_contain_text(re.compile("Mira|Bram"))
+        attacker = "Mira" if "Mira" in gm.inner_text("#table li[aria-current=true]") else "Bram"
+        defender, defender_page = ("Bram", bram) if attacker == "Mira" else ("Mira", mira)
+        command(gm, "Attack", combatant_id=attacker, target=defender, attack='"LightMelee"', band='"Melee"',
+                dice="[1, 8]")  # 9 against Normal: a Partial Success, the defender decides
+        expect(gm.locator("#problem")).to_be_hidden()
+        prompt = defender_page.locator("#prompts .prompt")
+        expect(prompt).to_be_visible()
+        expect(prompt).to_contain_text("AP")  # each choice with its cost
+        choices = prompt.get_by_role("button")
+        assert choices.count() >= 2
+        shoot(defender_page, "player-prompt")
+        choices.first.click()
+        expect(defender_page.locator("#prompts")).to_contain_text("Nothing waits for you")
+        expect(watch.locator("#log")).to_contain_text(defender)
         orc_nowhere()
         shoot(gm, "gm-console")
         shoot(mira, "player")
