@@ -193,6 +193,8 @@ export async function renderLog(api, enc, where, { retcon } = {}) {
 /** The timeline, inline, where the server draws one; nothing at all where it does not (404). */
 export async function renderTimeline(api, enc, where) {
   const svg = await api.timeline(enc);
+  const section = where.closest("section") || where;
+  section.hidden = !svg;  // no timeline route on this server (404): nothing shown, no error
   if (!svg) { where.hidden = true; return; }
   const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
   const node = doc.documentElement;
