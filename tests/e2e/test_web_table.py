@@ -6,6 +6,7 @@ fight is run by clicks and every page follows it live."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -85,6 +86,8 @@ def test_a_fight_at_the_web_table(env: dict[str, str]) -> None:
         gm.get_by_role("button", name="Make Mira's player link").click()
         gm.get_by_role("button", name="Make Bram's player link").click()
         gm.get_by_role("button", name="Make a spectator link").click()
+        gm.locator("#links a[href*='/watch#']").wait_for()
+        expect(gm.locator("#links a[href*='/play#']")).to_have_count(2)
         hrefs = gm.locator("#links a").evaluate_all("as => as.map(a => a.href)")
         mira_link = next(h for h in hrefs if "/play#" in h and h == hrefs[0])
         bram_link = next(h for h in hrefs if "/play#" in h and h != mira_link)
@@ -152,4 +155,46 @@ def test_a_fight_at_the_web_table(env: dict[str, str]) -> None:
         bram.click("#command-form button[type=submit]")
         expect(bram.locator("#problem")).to_be_visible()
         assert re.search(r"\w", bram.inner_text("#problem"))
+        browser.close()
+
+
+_NOVUS_STATS = json.dumps({k: {"value": 10, "bonus": 0} for k in (
+    "charisma", "constitution", "dexterity", "intelligence", "speed", "strength", "willpower", "wisdom")})
+SHEETS = {"novus": {"stats": _NOVUS_STATS, "hit_points": "20"}}  # the sheet fields a ruleset requires
+
+
+@pytest.mark.parametrize("ruleset", ["health-trauma", "realms", "novus"])
+def test_each_page_follows_a_short_fight_of_every_other_ruleset(env: dict[str, str], ruleset: str) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with serving(env) as (base, _), sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium.CHROMIUM, args=ARGS)
+        gm = browser.new_context(viewport=DESKTOP).new_page()
+        gm.goto(base + "/")
+        gm.select_option("#open-ruleset", ruleset)
+        gm.fill("#open-name", f"A {ruleset} skirmish")
+        gm.click("#open-form button[type=submit]")
+        expect(gm.locator("#fight-title")).to_contain_text(ruleset.split("-")[0], ignore_case=True)
+        sheet = SHEETS.get(ruleset, {})
+        add(gm, "Ash", "party", "player", **sheet)
+        add(gm, "Raider", "enemies", "gm", **sheet)
+        gm.get_by_role("button", name="Make Ash's player link").click()
+        gm.get_by_role("button", name="Make a spectator link").click()
+        gm.locator("#links a[href*='/watch#']").wait_for()
+        gm.locator("#links a[href*='/play#']").wait_for()
+        hrefs = gm.locator("#links a").evaluate_all("as => as.map(a => a.href)")
+        player = browser.new_context(viewport=PHONE).new_page()
+        player.goto(next(h for h in hrefs if "/play#" in h))
+        watch = browser.new_context(viewport=DESKTOP).new_page()
+        watch.goto(next(h for h in hrefs if "/watch#" in h))
+        command(gm, "RollInitiative")
+        command(gm, "StartEncounter")
+        expect(gm.locator("#problem")).to_be_hidden()
+        for page in (gm, player, watch):
+            expect(page.locator("#table .round")).to_contain_text("Round 1")
+            expect(page.locator("#table")).to_contain_text("Raider")
+        expect(watch.locator("#log")).to_contain_text("Raider")
+        shoot(gm, f"{ruleset}-gm-console")
+        shoot(player, f"{ruleset}-player")
+        shoot(watch, f"{ruleset}-spectator")
         browser.close()
