@@ -26,6 +26,7 @@ from server.migrations import migrate_dsn
 from server.openapi_doc import document
 from server.problems import EXCEPTION_HANDLERS
 from server.redaction import keep_tokens_out_of_logs
+from server.web_pages import WEB_ROUTES
 from server.settings import Settings
 from server.snapshots import Snapshots
 from server.store import EventStore
@@ -130,7 +131,7 @@ def create_app(
         )
     app = Litestar(
         route_handlers=[*ROUTES, *AUDIT_ROUTES, *HISTORY_ROUTES, *LIVE_ROUTES, *READ_MODEL_ROUTES, *WEBHOOK_ROUTES,
-                        assets_router()],
+                        assets_router(), *WEB_ROUTES],
         middleware=middleware,
         cors_config=cors,
         on_startup=[startup],

@@ -1,0 +1,210 @@
+// The GM's console: open or list encounters, add combatants from the sheet schema, hand out
+// player and spectator links, run the fight with every command of the ruleset, answer the
+// decisions waiting for the GM, Retcon from the log, reveal hidden combatants and secret rolls.
+import { answer } from "./fracas-client.js";
+import { $, el, client, explain, schemaForm, names, renderTable, renderPresence, renderLog, renderTimeline,
+  renderPrompt } from "./ui.js";
+
+const problem = $("#problem");
+let operator = sessionStorage.getItem("fracas-operator") || null;
+let gm = null;
+let enc = null;
+let ruleset = null;
+let state = null;
+let live = null;
+let sheet = null;
+
+function fail(err) { explain(err, problem); }
+function ok() { problem.hidden = true; }
+
+async function listEncounters() {
+  const api = client(operator);
+  try {
+    const listed = await api.encounters();
+    $("#operator-form").hidden = true;
+    const items = listed.encounters || listed.items || listed;
+    $("#encounter-list").replaceChildren(...(Array.isArray(items) ? items : []).map((e) => {
+      const id = e.id || e.encounter_id;
+      const saved = localStorage.getItem(`fracas-gm-${id}`);
+      return el("li", {}, `${e.name} (${e.ruleset}, ${e.status || ""}) `,
+        saved ? el("button", { type: "button", class: "small", onclick: () => run(id, saved) }, "Run") :
+          el("span", { class: "status" }, "GM token needed below"));
+    }));
+  } catch (err) {
+    if (err.status === 401 || err.status === 403) {
+      $("#operator-form").hidden = false;
+      if (operator) fail(err);
+    } else fail(err);
+  }
+}
+
+async function start() {
+  const rulesets = await client().rulesets();
+  $("#open-ruleset").replaceChildren(...rulesets.map((r) => el("option", { value: r.id }, r.name)));
+  const policies = async () => {
+    const r = await client().ruleset($("#open-ruleset").value);
+    $("#open-dice").replaceChildren(...r.dice_policies.map((p) => el("option", { value: p }, p)));
+  };
+  $("#open-ruleset").addEventListener("change", () => policies().catch(fail));
+  await policies();
+  $("#operator-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    operator = $("#operator-key").value;
+    sessionStorage.setItem("fracas-operator", operator);
+    listEncounters();
+  });
+  $("#open-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      const opened = await client(operator).openEncounter($("#open-ruleset").value, $("#open-name").value,
+        { dice_policy: $("#open-dice").value });
+      localStorage.setItem(`fracas-gm-${opened.encounter_id}`, opened.gm_token.token);
+      ok();
+      await run(opened.encounter_id, opened.gm_token.token);
+    } catch (err) { fail(err); }
+  });
+  $("#resume-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    run($("#resume-enc").value.trim(), $("#resume-token").value.trim());
+  });
+  $("#add-form").addEventListener("submit", addCombatant);
+  $("#command-form").addEventListener("submit", sendCommand);
+  $("#command-type").addEventListener("change", showCommand);
+  $("#spectator-link").addEventListener("click", spectatorLink);
+  await listEncounters();
+  const f = new URLSearchParams(location.hash.slice(1));
+  if (f.get("enc") && localStorage.getItem(`fracas-gm-${f.get("enc")}`)) run(f.get("enc"), localStorage.getItem(`fracas-gm-${f.get("enc")}`));
+}
+
+async function run(id, token) {
+  gm = client(token);
+  enc = id;
+  try {
+    state = await gm.state(enc);
+    ruleset = await gm.ruleset(state.ruleset);
+  } catch (err) { fail(err); return; }
+  ok();
+  localStorage.setItem(`fracas-gm-${enc}`, token);
+  history.replaceState(null, "", `#enc=${enc}`);
+  $("#fight").hidden = false;
+  $("#fight-title").textContent = `${state.name} (${ruleset.name})`;
+  $("#command-type").replaceChildren(...ruleset.commands.filter((c) => c.type !== "AddCombatant")
+    .map((c) => el("option", { value: c.type }, c.type)));
+  sheet = schemaForm(ruleset.sheet_schema, { idPrefix: "sheet" });
+  $("#sheet-fields").replaceChildren(sheet.form);
+  show();
+  showCommand();
+  if (live) live.close();
+  live = gm.live(enc, {
+    onState: (s) => { state = s; show(); },
+    onEvent: () => { refreshLog(); },
+    onPrompt: () => showPrompts(),
+    onPresence: (p) => renderPresence(p, $("#presence")),
+    onStatus: (s) => { $("#live-status").textContent = `Live: ${s}`; },
+    onError: (m) => fail(m),
+  });
+}
+
+function show() {
+  renderTable(state, $("#table"), {
+    extra: (c) => c.hidden ? el("button", { type: "button", class: "small", onclick: () => send({ type: "RevealCombatant", combatant_id: c.id }) },
+      `Reveal ${c.name}`) : null,
+  });
+  const secret = state.secret_versions || [];
+  $("#secret-rolls").replaceChildren(...secret.map((v) => el("button", { type: "button", class: "small",
+    onclick: () => send({ type: "RevealRoll", version: v }) }, `Reveal the secret roll of v${v}`)));
+  showLinks();
+  showPrompts();
+  refreshLog();
+}
+
+function showPrompts() {
+  const prompts = live ? [...live.prompts.values()] : [];
+  $("#prompts").replaceChildren(...prompts.map((p) => renderPrompt(p, state, (prompt, choice) => send(answer(prompt, choice)))));
+}
+
+let logTimer = null;
+function refreshLog() {
+  clearTimeout(logTimer);
+  logTimer = setTimeout(() => {
+    renderLog(gm, enc, $("#log"), { retcon: (e) => {
+      if (confirm(`Undo everything from version ${e.versions[0]} on?`)) send({ type: "Retcon", to_version: e.versions[0] - 1, reason: "from the log" });
+    } }).catch(fail);
+    renderTimeline(gm, enc, $("#timeline"));
+  }, 50);
+}
+
+let shownKey = null;
+function showCommand() {
+  const type = $("#command-type").value;
+  // rebuilt only when the command or the combatants change: never under the GM's typing
+  const key = `${type}|${Object.keys(names(state)).join(",")}|${state.turn}`;
+  if (key === shownKey) return;
+  shownKey = key;
+  const doc = ruleset.commands.find((c) => c.type === type);
+  if (!doc) return;
+  $("#command-summary").textContent = doc.summary;
+  const f = schemaForm(doc.json_schema, { combatants: names(state), idPrefix: `cmd-${type}`,
+    values: state.turn ? { combatant_id: state.turn } : {} });
+  $("#command-fields").replaceChildren(f.form);
+  $("#command-form").read = f.read;
+}
+
+async function send(body) {
+  try {
+    await gm.command(enc, body);
+    ok();
+  } catch (err) { fail(err); }
+}
+
+async function sendCommand(e) {
+  e.preventDefault();
+  let body;
+  try { body = { type: $("#command-type").value, ...$("#command-form").read() }; } catch (err) { fail(err); return; }
+  await send(body);
+}
+
+async function addCombatant(e) {
+  e.preventDefault();
+  let sheetBody;
+  try { sheetBody = sheet.read(); } catch (err) { fail(err); return; }
+  try {
+    await gm.addCombatant(enc, { name: $("#add-name").value, side: $("#add-side").value,
+      controller: $("#add-controller").value, hidden: $("#add-hidden").checked, sheet: sheetBody });
+    ok();
+    $("#add-name").value = "";
+  } catch (err) { fail(err); }
+}
+
+const links = {};
+function linkBlock(label, url) {
+  return el("div", { class: "handout" }, el("p", {}, el("strong", {}, label)),
+    el("p", { class: "link" }, el("a", { href: url, target: "_blank", rel: "noopener" }, url)),
+    el("button", { type: "button", class: "small", onclick: () => navigator.clipboard && navigator.clipboard.writeText(url) },
+      `Copy the link for ${label}`));
+}
+
+function showLinks() {
+  const players = Object.values(state.combatants || {}).filter((c) => c.controller === "player");
+  $("#links").replaceChildren(...players.map((c) => links[c.id] ? linkBlock(c.name, links[c.id]) :
+    el("button", { type: "button", onclick: () => playerLink(c) }, `Make ${c.name}'s player link`)),
+    links.spectator ? linkBlock("spectators", links.spectator) : "");
+}
+
+async function playerLink(c) {
+  try {
+    const t = await gm.mintToken(enc, { role: "player", combatant_ids: [c.id], label: `${c.name}'s player` });
+    links[c.id] = `${location.origin}/play#enc=${enc}&me=${c.id}&token=${encodeURIComponent(t.token)}`;
+    showLinks();
+  } catch (err) { fail(err); }
+}
+
+async function spectatorLink() {
+  try {
+    const t = await gm.mintToken(enc, { role: "spectator", label: "spectators" });
+    links.spectator = `${location.origin}/watch#enc=${enc}&token=${encodeURIComponent(t.token)}`;
+    showLinks();
+  } catch (err) { fail(err); }
+}
+
+start().catch(fail);

@@ -1,0 +1,84 @@
+// A player's page, from the GM's link (`/play#enc=...&token=...`): their character, what the
+// table sees of the others, the decisions waiting for them as one-tap buttons with their costs,
+// the commands they may send; a refusal is shown with the server's own explanation.
+import { answer } from "./fracas-client.js";
+import { $, el, fragment, client, explain, schemaForm, names, renderTable, renderPresence, renderTimeline,
+  renderPrompt } from "./ui.js";
+
+const { enc, token, me: myId } = fragment();
+const api = client(token);
+const problem = $("#problem");
+let state = null;
+let ruleset = null;
+let live = null;
+
+const fail = (err) => explain(err, problem);
+const ok = () => { problem.hidden = true; };
+
+// what a player sends: the commands that name their own combatant as the one acting
+const PLAYER_FIELDS = ["combatant_id"];
+
+async function start() {
+  if (!enc || !token) { fail({ detail: "This page needs the link your GM gave you." }); return; }
+  state = await api.state(enc);
+  ruleset = await api.ruleset(state.ruleset);
+  $("#title").textContent = `${state.name}`;
+  const cmds = ruleset.commands.filter((c) => {
+    const root = c.json_schema.$defs[c.type] || {};
+    return PLAYER_FIELDS.some((f) => (root.required || []).includes(f));
+  });
+  $("#command-type").replaceChildren(...cmds.map((c) => el("option", { value: c.type }, c.type)));
+  $("#command-type").addEventListener("change", showCommand);
+  $("#command-form").addEventListener("submit", send);
+  show();
+  live = api.live(enc, {
+    onState: (s) => { state = s; show(); },
+    onPrompt: () => showPrompts(),
+    onEvent: () => renderTimeline(api, enc, $("#timeline")),
+    onPresence: (p) => renderPresence(p, $("#presence")),
+    onStatus: (s) => { $("#live-status").textContent = `Live: ${s}`; },
+    onError: (m) => fail(m),
+  });
+}
+
+function show() {
+  renderTable(state, $("#table"));
+  const me = (state.combatants || {})[myId];
+  $("#me").replaceChildren(me ? el("div", {}, el("p", {}, el("strong", {}, me.name), ` (${me.side})`),
+    el("details", {}, el("summary", {}, "Sheet"), el("pre", {}, JSON.stringify(me.sheet, null, 1)))) : "");
+  showCommand();
+  showPrompts();
+}
+
+let shownKey = null;
+function showCommand() {
+  const type = $("#command-type").value;
+  // rebuilt only when the command or the combatants change: never under the player's typing
+  const key = `${type}|${Object.keys(names(state)).join(",")}`;
+  if (key === shownKey) return;
+  shownKey = key;
+  const doc = ruleset.commands.find((c) => c.type === type);
+  if (!doc) return;
+  $("#command-summary").textContent = doc.summary;
+  const f = schemaForm(doc.json_schema, { combatants: names(state), idPrefix: `cmd-${type}`,
+    values: { combatant_id: myId } });
+  $("#command-fields").replaceChildren(f.form);
+  $("#command-form").read = f.read;
+}
+
+function showPrompts() {
+  const prompts = live ? [...live.prompts.values()] : [];
+  $("#prompts").replaceChildren(...(prompts.length ? prompts.map((p) => renderPrompt(p, state, async (prompt, choice) => {
+    try { await api.command(enc, answer(prompt, choice)); live.prompts.delete(prompt.id); ok(); showPrompts(); } catch (err) { fail(err); }
+  })) : [el("p", { class: "status" }, "Nothing waits for you.")]));
+}
+
+async function send(e) {
+  e.preventDefault();
+  try {
+    await api.command(enc, { type: $("#command-type").value, ...$("#command-form").read() });
+    ok();
+  } catch (err) { fail(err); }
+}
+
+start().catch(fail);

@@ -1,0 +1,215 @@
+// ui.js: what the three pages share: reading the link, forms built from JSON Schemas, the
+// combatants' cards, the log, presence and refusals. Talks to the server only via fracas-client.js.
+import { Fracas } from "./fracas-client.js";
+
+export const $ = (sel, root = document) => root.querySelector(sel);
+
+/** Make an element: el("button", {type: "button", onclick}, "text", child...). */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+/** `#enc=...&token=...` of the page's URL: the fragment never reaches the server. */
+export function fragment() {
+  return Object.fromEntries(new URLSearchParams(location.hash.slice(1)));
+}
+
+export function client(token) {
+  return new Fracas("", token || null);
+}
+
+/** Say a refusal as the server explained it (its problem `detail`), where the user will read it. */
+export function explain(err, where) {
+  const text = err && (err.detail || err.title || err.message) || String(err);
+  where.textContent = text;
+  where.hidden = false;
+  return text;
+}
+
+const ID_FIELD = /(^|_)(combatant_id|target|target_id|attacker|attacker_id|defender|defender_id|by|who|combatant)$/;
+const IDS_FIELD = /(combatant_ids|targets|target_ids)$/;
+
+function resolve(schema, defs) {
+  let s = schema || {};
+  while (s.$ref) s = defs[s.$ref.split("/").pop()] || {};
+  return s;
+}
+
+function optionalBranch(s, defs) {
+  if (Array.isArray(s.anyOf)) {
+    const rest = s.anyOf.map((x) => resolve(x, defs)).filter((x) => x.type !== "null");
+    if (rest.length === 1) return { schema: rest[0], nullable: true };
+  }
+  return { schema: s, nullable: false };
+}
+
+/** A form for one JSON Schema object (a command, a sheet): one labelled control a field.
+ * `combatants` ({id: name}) fills the fields that name a combatant. Returns {form, read}. */
+export function schemaForm(jsonSchema, { combatants = {}, skip = ["type"], values = {}, idPrefix = "f" } = {}) {
+  const defs = jsonSchema.$defs || {};
+  const root = resolve(jsonSchema, defs);
+  const required = new Set(root.required || []);
+  const fields = [];
+  const box = el("div", { class: "fields" });
+  for (const [name, raw] of Object.entries(root.properties || {})) {
+    if (skip.includes(name)) continue;
+    const { schema, nullable } = optionalBranch(resolve(raw, defs), defs);
+    const id = `${idPrefix}-${name}`;
+    const label = el("label", { for: id }, name.replace(/_/g, " "), required.has(name) ? " *" : "");
+    let control;
+    let read;
+    const initial = name in values ? values[name] : raw.default;
+    if (ID_FIELD.test(name) && (schema.type === "string" || !schema.type)) {
+      control = el("select", { id, name },
+        el("option", { value: "" }, "—"),
+        Object.entries(combatants).map(([cid, cname]) => el("option", { value: cid, selected: initial === cid }, cname)));
+      read = () => control.value || undefined;
+    } else if (IDS_FIELD.test(name) && schema.type === "array") {
+      control = el("select", { id, name, multiple: true },
+        Object.entries(combatants).map(([cid, cname]) => el("option", { value: cid }, cname)));
+      read = () => { const v = [...control.selectedOptions].map((o) => o.value); return v.length ? v : undefined; };
+    } else if (Array.isArray(schema.enum)) {
+      control = el("select", { id, name },
+        (!required.has(name)) && el("option", { value: "" }, "—"),
+        schema.enum.map((v) => el("option", { value: JSON.stringify(v), selected: initial === v }, String(v))));
+      read = () => (control.value === "" ? undefined : JSON.parse(control.value));
+    } else if (schema.type === "boolean") {
+      control = el("input", { id, name, type: "checkbox", checked: initial === true });
+      read = () => (control.checked ? true : (required.has(name) ? false : undefined));
+    } else if (schema.type === "integer" || schema.type === "number") {
+      control = el("input", { id, name, type: "number", inputmode: "numeric", min: schema.minimum, max: schema.maximum,
+                              value: typeof initial === "number" ? initial : "" });
+      read = () => (control.value === "" ? undefined : Number(control.value));
+    } else if (schema.type === "string") {
+      control = el("input", { id, name, type: "text", value: typeof initial === "string" ? initial : "" });
+      read = () => (control.value === "" ? undefined : control.value);
+    } else {
+      const shown = initial === undefined || initial === null ? "" : JSON.stringify(initial);
+      control = el("textarea", { id, name, rows: 2, placeholder: "JSON" }, shown);
+      read = () => (control.value.trim() === "" ? undefined : JSON.parse(control.value));
+    }
+    fields.push([name, read, nullable]);
+    box.append(el("div", { class: "field" }, label, control,
+      schema.description || raw.description ? el("small", {}, (schema.description || raw.description).split("\n")[0]) : null));
+  }
+  return {
+    form: box,
+    read() {
+      const out = {};
+      for (const [name, read] of fields) {
+        const v = read();
+        if (v !== undefined) out[name] = v;
+      }
+      return out;
+    },
+  };
+}
+
+/** The combatants by id → name, as this viewer's state has them (hidden ones are absent for
+ * players and spectators: the server leaves them out). */
+export function names(state) {
+  return Object.fromEntries(Object.values(state.combatants || {}).map((c) => [c.id, c.name]));
+}
+
+function resources(c) {
+  const parts = [];
+  if (typeof c.action_points === "number") parts.push(["AP", c.action_points]);
+  const sheet = c.sheet || {};
+  for (const [k, v] of Object.entries(sheet)) {
+    if (typeof v === "number" && ["hits", "injuries", "hp", "health", "trauma", "wounds", "stress", "hit_points",
+      "energy", "mere", "hero_points", "fatigue", "harm"].some((w) => k.includes(w))) parts.push([k.replace(/_/g, " "), v]);
+  }
+  for (const k of ["hp", "health", "hit_points", "energy", "trauma", "wounds"]) {
+    if (typeof c[k] === "number") parts.push([k.replace(/_/g, " "), c[k]]);
+  }
+  return parts;
+}
+
+function conditions(c) {
+  const sheet = c.sheet || {};
+  const out = [];
+  for (const k of ["conditions", "statuses"]) {
+    for (const x of sheet[k] || c[k] || []) out.push(typeof x === "string" ? x : (x.name || x.kind || x.status || JSON.stringify(x)));
+  }
+  if (sheet.prone || c.prone) out.push("prone");
+  if (sheet.dead || c.dead) out.push("dead");
+  return out;
+}
+
+/** The order of play and each combatant's card (whose turn, resources, conditions). */
+export function renderTable(state, where, { extra } = {}) {
+  const byId = state.combatants || {};
+  const order = (state.order && state.order.length ? state.order : Object.keys(byId)).filter((id) => byId[id]);
+  const turn = state.turn;
+  where.replaceChildren(
+    el("p", { class: "round" }, `Round ${state.round ?? 0}`, " · ", state.status || "",
+      turn && byId[turn] ? ` · ${byId[turn].name}'s turn` : ""),
+    el("ol", { class: "order", "aria-label": "Order of play" },
+      order.map((id) => {
+        const c = byId[id];
+        return el("li", { class: `combatant${id === turn ? " turn" : ""}${c.hidden ? " hidden-combatant" : ""}`,
+                          "data-combatant": id, "aria-current": id === turn ? "true" : null },
+          el("strong", {}, c.name), " ", el("span", { class: "side" }, `(${c.side})`),
+          c.hidden ? el("span", { class: "badge" }, "hidden") : null,
+          el("span", { class: "res" }, resources(c).map(([k, v]) => el("span", { class: "pill" }, `${k} ${v}`))),
+          el("span", { class: "cond" }, conditions(c).map((x) => el("span", { class: "pill cond" }, x))),
+          extra ? extra(c) : null);
+      })));
+}
+
+/** Who is connected, as the server lets this viewer see it. */
+export function renderPresence(presence, where) {
+  if (!presence) { where.textContent = "Connected: nobody else"; return; }
+  const parts = [];
+  const roles = presence.roles || presence.counts || {};
+  for (const [role, n] of Object.entries(roles)) parts.push(`${n} ${role}${n === 1 ? "" : "s"}`);
+  if (Array.isArray(presence.connections)) {
+    for (const c of presence.connections) parts.push(c.label || c.role);
+  }
+  where.textContent = `Connected: ${parts.length ? parts.join(", ") : JSON.stringify(presence)}`;
+}
+
+/** The readable log, newest last. */
+export async function renderLog(api, enc, where, { retcon } = {}) {
+  const log = await api.log(enc);
+  where.replaceChildren(...log.entries.map((e) => el("li", { class: e.undone ? "undone" : "" },
+    el("span", { class: "v" }, `v${e.versions.join(",")}`), " ", e.sentence,
+    retcon && !e.undone && e.versions[0] > 1 ? el("button", { type: "button", class: "small",
+      "aria-label": `Retcon version ${e.versions[0]}`, onclick: () => retcon(e) }, "Retcon") : null)));
+  where.scrollTop = where.scrollHeight;
+}
+
+/** The timeline, inline, where the server draws one; nothing at all where it does not (404). */
+export async function renderTimeline(api, enc, where) {
+  const svg = await api.timeline(enc);
+  const section = where.closest("section") || where;
+  section.hidden = !svg;  // no timeline route on this server (404): nothing shown, no error
+  if (!svg) { where.hidden = true; return; }
+  const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
+  const node = doc.documentElement;
+  if (node.nodeName !== "svg") { where.hidden = true; return; }
+  for (const s of node.querySelectorAll("script")) s.remove();
+  where.replaceChildren(document.importNode(node, true));
+  where.hidden = false;
+}
+
+/** A prompt's buttons: one tap answers, each choice with its cost. */
+export function renderPrompt(prompt, state, onAnswer) {
+  const who = prompt.combatant_id && state && state.combatants && state.combatants[prompt.combatant_id];
+  const choices = prompt.choices && prompt.choices.length ? prompt.choices : [null];
+  return el("div", { class: "prompt", role: "group", "aria-label": prompt.summary || prompt.kind, "data-prompt": prompt.id },
+    el("p", {}, el("strong", {}, who ? `${who.name}: ` : ""), prompt.summary || `${prompt.kind}${prompt.stage ? ` (${prompt.stage})` : ""}`),
+    choices.map((ch) => el("button", { type: "button", class: "choice", onclick: () => onAnswer(prompt, ch) },
+      ch ? ch.name : prompt.command, ch && ch.action_points ? ` (${ch.action_points} AP)` : "")));
+}

@@ -1,0 +1,200 @@
+"""The web table (issue 22) in a real browser: Debian's Chromium driven by Playwright against a
+real ``fracas serve``. A GM opens a Places of Power encounter, adds two player characters and a
+hidden NPC, hands out links; the players and a spectator open them in their own browser
+contexts; the hidden NPC is nowhere on their pages (text and DOM) until the GM reveals it; the
+fight is run by clicks and every page follows it live."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.e2e import chromium
+from tests.e2e.test_cli import serving
+
+pytestmark = pytest.mark.skipif(
+    not chromium.installed(),
+    reason=f"Chromium is not installed ({chromium.CHROMIUM}): `apt-get install -y chromium` (.ci/run does)",
+)
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = Path(__file__).resolve().parents[2] / ".test-artifacts" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+@pytest.fixture
+def env(database_url: str) -> dict[str, str]:
+    return {**os.environ, "DATABASE_URL": database_url}
+
+
+def shoot(page, name: str) -> None:
+    """Each page at phone and desktop widths, kept by the test run (git-ignored)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        page.set_viewport_size(size)
+        page.screenshot(path=str(SHOTS / f"{name}-{label}.png"), full_page=True)
+    page.set_viewport_size(DESKTOP)
+
+
+def add(gm, name: str, side: str, controller: str, hidden: bool = False, **sheet: str) -> None:
+    """Add a combatant by the form; ``sheet``: fields of the form built from the sheet schema."""
+    if sheet and not gm.locator("#add-form details").get_attribute("open") == "":
+        gm.click("#add-form details summary")
+    for field, value in sheet.items():
+        gm.fill(f"#sheet-{field}", value)
+    gm.fill("#add-name", name)
+    gm.fill("#add-side", side)
+    gm.select_option("#add-controller", controller)
+    gm.set_checked("#add-hidden", hidden)
+    gm.click("#add-form button[type=submit]")
+    gm.locator("#table").get_by_text(name, exact=True).wait_for()
+
+
+def command(gm, type_: str, **fields: str) -> None:
+    gm.select_option("#command-type", type_)
+    for name, value in fields.items():
+        control = gm.locator(f"#cmd-{type_}-{name}")
+        if control.evaluate("e => e.tagName") == "SELECT":
+            control.select_option(label=value) if not value.startswith('"') else control.select_option(value=value)
+        else:
+            control.fill(value)
+    gm.click("#command-form button[type=submit]")
+
+
+def test_a_fight_at_the_web_table(env: dict[str, str]) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with serving(env) as (base, _), sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium.CHROMIUM, args=ARGS)
+        gm = browser.new_context(viewport=DESKTOP).new_page()
+        gm.goto(base + "/")
+        gm.select_option("#open-ruleset", "places-of-power")
+        gm.fill("#open-name", "Ambush at the ford")
+        gm.select_option("#open-dice", "mixed")  # the server rolls, but the attack below reports its dice (a d4 and a d8: 1 + 8)
+        gm.click("#open-form button[type=submit]")
+        expect(gm.locator("#fight-title")).to_contain_text("Ambush at the ford")
+        add(gm, "Mira", "party", "player", skills='{"Brawling": "D8"}')
+        add(gm, "Bram", "party", "player", skills='{"Brawling": "D8"}')
+        add(gm, "Orc Ambusher", "enemies", "gm", hidden=True)
+
+        gm.get_by_role("button", name="Make Mira's player link").click()
+        gm.get_by_role("button", name="Make Bram's player link").click()
+        gm.get_by_role("button", name="Make a spectator link").click()
+        gm.locator("#links a[href*='/watch#']").wait_for()
+        expect(gm.locator("#links a[href*='/play#']")).to_have_count(2)
+        hrefs = gm.locator("#links a").evaluate_all("as => as.map(a => a.href)")
+        mira_link = next(h for h in hrefs if "/play#" in h and h == hrefs[0])
+        bram_link = next(h for h in hrefs if "/play#" in h and h != mira_link)
+        watch_link = next(h for h in hrefs if "/watch#" in h)
+        assert all("#" in h and "token=" in h.split("#", 1)[1] for h in hrefs)  # never in the path or query
+
+        mira = browser.new_context(viewport=PHONE).new_page()
+        mira.goto(mira_link)
+        bram_ctx = browser.new_context(viewport=PHONE)
+        bram = bram_ctx.new_page()
+        bram.goto(bram_link)
+        watch = browser.new_context(viewport=DESKTOP).new_page()
+        watch.goto(watch_link)
+        for page in (mira, bram, watch):
+            expect(page.locator("#table")).to_contain_text("Mira")
+            expect(page.locator("#table")).to_contain_text("Bram")
+            expect(page.locator("#live-status")).to_contain_text("open")
+        expect(watch.locator("#log")).to_contain_text("Bram joins")
+
+        def orc_nowhere() -> None:
+            for page in (mira, bram, watch):
+                assert "Orc" not in page.inner_text("body")
+                assert "Orc" not in page.content()
+
+        orc_nowhere()
+        command(gm, "RollInitiative")
+        command(gm, "StartEncounter")
+        expect(watch.locator("#table .round")).to_contain_text("Round 1")
+        expect(mira.locator("#table .round")).to_contain_text("Round 1")
+        orc_nowhere()
+        # the GM has whoever's turn it is attack the other player: the defender's player is prompted
+        if "Orc" in gm.inner_text("#table li[aria-current=true]"):
+            command(gm, "EndTurn", combatant_id="Orc Ambusher")
+        expect(gm.locator("#table li[aria-current=true]")).to_contain_text(re.compile("Mira|Bram"))
+        attacker = "Mira" if "Mira" in gm.inner_text("#table li[aria-current=true]") else "Bram"
+        defender, defender_page = ("Bram", bram) if attacker == "Mira" else ("Mira", mira)
+        command(gm, "Attack", combatant_id=attacker, target=defender, attack='"LightMelee"', band='"Melee"',
+                dice="[1, 8]")  # 9 against Normal: a Partial Success, the defender decides
+        expect(gm.locator("#problem")).to_be_hidden()
+        prompt = defender_page.locator("#prompts .prompt")
+        expect(prompt).to_be_visible()
+        expect(prompt).to_contain_text("AP")  # each choice with its cost
+        choices = prompt.get_by_role("button")
+        assert choices.count() >= 2
+        shoot(defender_page, "player-prompt")
+        choices.first.click()
+        expect(defender_page.locator("#prompts")).to_contain_text("Nothing waits for you")
+        expect(watch.locator("#log")).to_contain_text(defender)
+        orc_nowhere()
+        shoot(gm, "gm-console")
+        shoot(mira, "player")
+        shoot(watch, "spectator")
+
+        # Bram drops off; the fight moves on; he catches up when back
+        bram_ctx.set_offline(True)
+        orc_row = gm.locator("#table li", has_text="Orc Ambusher")
+        orc_row.get_by_role("button", name="Reveal Orc Ambusher").click()
+        expect(watch.locator("#table")).to_contain_text("Orc Ambusher")
+        expect(mira.locator("#table")).to_contain_text("Orc Ambusher")
+        bram_ctx.set_offline(False)
+        expect(bram.locator("#table")).to_contain_text("Orc Ambusher", timeout=15000)
+
+        # a refusal is explained with the server's message (removing a combatant is the GM's)
+        bram.select_option("#command-type", "RemoveCombatant")
+        bram.click("#command-form button[type=submit]")
+        expect(bram.locator("#problem")).to_be_visible()
+        assert re.search(r"\w", bram.inner_text("#problem"))
+        browser.close()
+
+
+_NOVUS_STATS = json.dumps({k: {"value": 10, "bonus": 0} for k in (
+    "charisma", "constitution", "dexterity", "intelligence", "speed", "strength", "willpower", "wisdom")})
+SHEETS = {"novus": {"stats": _NOVUS_STATS, "hit_points": "20"}}  # the sheet fields a ruleset requires
+
+
+@pytest.mark.parametrize("ruleset", ["health-trauma", "realms", "novus"])
+def test_each_page_follows_a_short_fight_of_every_other_ruleset(env: dict[str, str], ruleset: str) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with serving(env) as (base, _), sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium.CHROMIUM, args=ARGS)
+        gm = browser.new_context(viewport=DESKTOP).new_page()
+        gm.goto(base + "/")
+        gm.select_option("#open-ruleset", ruleset)
+        gm.fill("#open-name", f"A {ruleset} skirmish")
+        gm.click("#open-form button[type=submit]")
+        expect(gm.locator("#fight-title")).to_contain_text(ruleset.split("-")[0], ignore_case=True)
+        sheet = SHEETS.get(ruleset, {})
+        add(gm, "Ash", "party", "player", **sheet)
+        add(gm, "Raider", "enemies", "gm", **sheet)
+        gm.get_by_role("button", name="Make Ash's player link").click()
+        gm.get_by_role("button", name="Make a spectator link").click()
+        gm.locator("#links a[href*='/watch#']").wait_for()
+        gm.locator("#links a[href*='/play#']").wait_for()
+        hrefs = gm.locator("#links a").evaluate_all("as => as.map(a => a.href)")
+        player = browser.new_context(viewport=PHONE).new_page()
+        player.goto(next(h for h in hrefs if "/play#" in h))
+        watch = browser.new_context(viewport=DESKTOP).new_page()
+        watch.goto(next(h for h in hrefs if "/watch#" in h))
+        command(gm, "RollInitiative")
+        command(gm, "StartEncounter")
+        expect(gm.locator("#problem")).to_be_hidden()
+        for page in (gm, player, watch):
+            expect(page.locator("#table .round")).to_contain_text("Round 1")
+            expect(page.locator("#table")).to_contain_text("Raider")
+        expect(watch.locator("#log")).to_contain_text("Raider")
+        shoot(gm, f"{ruleset}-gm-console")
+        shoot(player, f"{ruleset}-player")
+        shoot(watch, f"{ruleset}-spectator")
+        browser.close()

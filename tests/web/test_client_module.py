@@ -1,0 +1,69 @@
+"""fracas-client.js on its own, in node (v20; no npm package): the state patches it applies
+(as projections/patch.py makes them) and its resume position (`after=`) across a dropped
+connection, with a fake WebSocket."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from projections.patch import json_patch
+
+CLIENT = Path(__file__).resolve().parents[2] / "server" / "web" / "fracas-client.js"
+NODE = shutil.which("node")
+pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
+
+
+def run_node(script: str) -> object:
+    out = subprocess.run([NODE, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_patches_from_the_server_rebuild_the_new_state() -> None:
+    old = {"round": 1, "turn": "a", "order": ["a", "b"], "combatants": {"a": {"hits": 0, "tags": ["x"]}, "b/c~": {"hits": 1}}}
+    new = {"round": 2, "turn": None, "order": ["b"], "combatants": {"a": {"hits": 2, "tags": []}, "d": {"hits": 0}}}
+    patch = json_patch(old, new)
+    got = run_node(f"""
+import {{ applyPatch }} from {json.dumps(CLIENT.as_uri())};
+const old = {json.dumps(old)};
+const out = applyPatch(old, {json.dumps(patch)});
+console.log(JSON.stringify({{ out, untouched: old }}));
+""")
+    assert got == {"out": new, "untouched": old}
+
+
+def test_resume_asks_for_what_came_after_the_last_version_seen() -> None:
+    got = run_node(f"""
+import {{ Fracas }} from {json.dumps(CLIENT.as_uri())};
+const urls = [];
+class FakeSocket {{ constructor(url) {{ urls.push(url); FakeSocket.last = this; }} close(code) {{ setTimeout(() => this.onclose({{ code }}), 0); }} }}
+const seen = [];
+const live = new Fracas("http://table.example", "frc_x").live("enc1", {{
+  onEvent: (e) => seen.push(e.version), onState: (s, v) => seen.push("state@" + v) }},
+  {{ WebSocketImpl: FakeSocket, reconnectMs: 1 }});
+live.receive({{ type: "event", version: 1, event: {{ version: 1 }} }});
+live.receive({{ type: "event", version: 2, event: {{ version: 2 }} }});
+live.receive({{ type: "state", version: 2, state: {{ round: 0 }}, presence: null }});
+live.receive({{ type: "event", version: 3, event: {{ version: 3 }} }});
+live.receive({{ type: "patch", version: 3, base: 2, patch: [{{ op: "replace", path: "/round", value: 1 }}] }});
+FakeSocket.last.onclose({{ code: 1006 }});  // the connection drops
+await new Promise((r) => setTimeout(r, 20));
+live.receive({{ type: "event", version: 3, event: {{ version: 3 }} }});  // sent again: applied once
+live.receive({{ type: "event", version: 4, event: {{ version: 4 }} }});
+live.receive({{ type: "patch", version: 4, base: 9, patch: [] }});  // on a state we do not have: resync
+await new Promise((r) => setTimeout(r, 20));
+live.close();
+console.log(JSON.stringify({{ urls, seen, state: live.state, after: live.after }}));
+""")
+    assert got["urls"] == [
+        "ws://table.example/encounters/enc1/live?after=0&token=frc_x",
+        "ws://table.example/encounters/enc1/live?after=3&token=frc_x",
+        "ws://table.example/encounters/enc1/live?after=4&token=frc_x",
+    ]
+    assert got["seen"] == [1, 2, "state@2", 3, "state@3", 4]
+    assert got["state"] == {"round": 1} and got["after"] == 4
