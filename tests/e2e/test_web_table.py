@@ -64,7 +64,9 @@ def command(gm, type_: str, **fields: str) -> None:
             control.select_option(label=value) if not value.startswith('"') else control.select_option(value=value)
         else:
             control.fill(value)
-    gm.click("#command-form button[type=submit]")
+    # wait for the server's answer: the next command is sent only once this one is decided
+    with gm.expect_response(lambda r: r.url.endswith("/commands") and r.request.method == "POST"):
+        gm.click("#command-form button[type=submit]")
 
 
 def test_a_fight_at_the_web_table(env: dict[str, str]) -> None:
@@ -113,17 +115,14 @@ def test_a_fight_at_the_web_table(env: dict[str, str]) -> None:
                 assert "Orc" not in page.content()
 
         orc_nowhere()
-        command(gm, "RollInitiative")
+        command(gm, "RollInitiative", dice="[12, 2, 1]")  # reported: Mira, then Bram, then the Orc (a known order)
         command(gm, "StartEncounter")
         expect(watch.locator("#table .round")).to_contain_text("Round 1")
         expect(mira.locator("#table .round")).to_contain_text("Round 1")
         orc_nowhere()
         # the GM has whoever's turn it is attack the other player: the defender's player is prompted
-        if "Orc" in gm.inner_text("#table li[aria-current=true]"):
-            command(gm, "EndTurn", combatant_id="Orc Ambusher")
-        expect(gm.locator("#table li[aria-current=true]")).to_contain_text(re.compile("Mira|Bram"))
-        attacker = "Mira" if "Mira" in gm.inner_text("#table li[aria-current=true]") else "Bram"
-        defender, defender_page = ("Bram", bram) if attacker == "Mira" else ("Mira", mira)
+        expect(gm.locator("#table li[aria-current=true]")).to_contain_text("Mira")  # the page shows her turn first
+        attacker, defender, defender_page = "Mira", "Bram", bram
         command(gm, "Attack", combatant_id=attacker, target=defender, attack='"LightMelee"', band='"Melee"',
                 dice="[1, 8]")  # 9 against Normal: a Partial Success, the defender decides
         expect(gm.locator("#problem")).to_be_hidden()
@@ -136,6 +135,10 @@ def test_a_fight_at_the_web_table(env: dict[str, str]) -> None:
         choices.first.click()
         expect(defender_page.locator("#prompts")).to_contain_text("Nothing waits for you")
         expect(watch.locator("#log")).to_contain_text(defender)
+        # the timeline follows live: the attack is marked, in round 1, on the spectator's and players' pages
+        for page in (watch, defender_page):
+            expect(page.locator("#timeline g.mark.attack").first).to_be_attached()
+            expect(page.locator("#timeline")).to_contain_text("Round 1")
         orc_nowhere()
         shoot(gm, "gm-console")
         shoot(mira, "player")
@@ -147,6 +150,7 @@ def test_a_fight_at_the_web_table(env: dict[str, str]) -> None:
         orc_row.get_by_role("button", name="Reveal Orc Ambusher").click()
         expect(watch.locator("#table")).to_contain_text("Orc Ambusher")
         expect(mira.locator("#table")).to_contain_text("Orc Ambusher")
+        expect(watch.locator("#timeline")).to_contain_text("Orc Ambusher")  # its row, once revealed
         bram_ctx.set_offline(False)
         expect(bram.locator("#table")).to_contain_text("Orc Ambusher", timeout=15000)
 
