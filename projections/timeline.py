@@ -113,7 +113,7 @@ def svg(title: str, combatants: Sequence[tuple[str, str]], found: Sequence[Mark]
         return LABEL_W + PAD + column * STEP_W + gap[columns[column][0]] * PAD + STEP_W // 2
 
     width = LABEL_W + 2 * PAD + max(len(columns), 1) * STEP_W + len(rounds) * PAD + PAD
-    width = max(width, 420)
+    width = max(width, PAD + sum(36 + 7 * len(word) for _, word in KINDS.values()) + PAD)  # the legend fits
     height = HEAD_H + max(len(combatants), 1) * ROW_H + LEGEND_H + PAD
     n_rounds = len([r for r in rounds if r > 0])
     desc = (f"{len(combatants)} combatant{'s' if len(combatants) != 1 else ''} down, "

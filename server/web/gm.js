@@ -181,7 +181,23 @@ function linkBlock(label, url) {
   return el("div", { class: "handout" }, el("p", {}, el("strong", {}, label)),
     el("p", { class: "link" }, el("a", { href: url, target: "_blank", rel: "noopener" }, url)),
     el("button", { type: "button", class: "small", onclick: () => navigator.clipboard && navigator.clipboard.writeText(url) },
-      `Copy the link for ${label}`));
+      `Copy the link for ${label}`),
+    qrFigure(label, url));
+}
+
+/** The link as a QR code for a phone at the table (server/web/vendor: qrcode-generator, a classic script). */
+function qrFigure(label, url) {
+  if (typeof window.qrcode !== "function") return "";
+  const qr = window.qrcode(0, "M");
+  qr.addData(url);
+  qr.make();
+  const id = `qr-${label.replace(/[^A-Za-z0-9]+/g, "-")}`;
+  const svg = qr.createSvgTag({ cellSize: 3, margin: 8, scalable: true,
+    title: { text: `QR code of the link for ${label}`, id: `${id}-title` } });
+  const node = new DOMParser().parseFromString(svg, "image/svg+xml").documentElement;
+  node.setAttribute("class", "qr");
+  node.setAttribute("role", "img");
+  return el("figure", { class: "qr-code" }, node, el("figcaption", {}, `Scan to open the link for ${label}`));
 }
 
 function showLinks() {

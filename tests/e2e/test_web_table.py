@@ -90,6 +90,7 @@ def test_a_fight_at_the_web_table(env: dict[str, str]) -> None:
         gm.get_by_role("button", name="Make a spectator link").click()
         gm.locator("#links a[href*='/watch#']").wait_for()
         expect(gm.locator("#links a[href*='/play#']")).to_have_count(2)
+        expect(gm.locator("#links figure.qr-code svg")).to_have_count(3)  # each link also as a QR code
         hrefs = gm.locator("#links a").evaluate_all("as => as.map(a => a.href)")
         mira_link = next(h for h in hrefs if "/play#" in h and h == hrefs[0])
         bram_link = next(h for h in hrefs if "/play#" in h and h != mira_link)
