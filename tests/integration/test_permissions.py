@@ -109,6 +109,11 @@ MATRIX: dict[tuple[str, str], dict[str, Expect]] = {
     ("GET", "/rulesets/{ruleset_id:str}"): public(200),
     ("GET", "/rulesets/{ruleset_id:str}/odds"): public(200),  # Places of Power's URL among them (issue 18)
     ("GET", "/health"): public(200),
+    # the web table's pages and their files (server/web_pages.py): static, the token stays in the page
+    ("GET", "/"): public(200),
+    ("GET", "/play"): public(200),
+    ("GET", "/watch"): public(200),
+    ("GET", "/web/{file_path:path}"): public(200),
 }
 
 # --------------------------------------------------------------------------- the table
@@ -200,7 +205,8 @@ WEBHOOK_URL = "http://127.0.0.1:9/matrix"  # the discard port: closed here, so e
 
 def url_of(path: str, t: Table) -> str:
     url = (path.replace("{encounter_id:uuid}", t.enc).replace("{token_id:uuid}", t.revocable)
-           .replace("{ruleset_id:str}", POP).replace("{webhook_id:uuid}", t.webhook))
+           .replace("{ruleset_id:str}", POP).replace("{webhook_id:uuid}", t.webhook)
+           .replace("{file_path:path}", "fracas-client.js"))
     assert "{" not in url, f"no value for a path parameter of {path}: add one to url_of"
     return url + QUERIES.get(path, "")
 
