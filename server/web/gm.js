@@ -2,7 +2,7 @@
 // player and spectator links, run the fight with every command of the ruleset, answer the
 // decisions waiting for the GM, Retcon from the log, reveal hidden combatants and secret rolls.
 import { answer } from "./fracas-client.js";
-import { $, el, client, explain, schemaForm, names, renderTable, renderPresence, renderLog, renderTimeline,
+import { $, el, client, explain, schemaForm, showCommandForm, names, renderTable, renderPresence, renderLog, renderTimeline,
   renderPrompt } from "./ui.js";
 
 const problem = $("#problem");
@@ -137,17 +137,8 @@ function refreshLog() {
 let shownKey = null;
 function showCommand() {
   const type = $("#command-type").value;
-  // rebuilt only when the command or the combatants change: never under the GM's typing
-  const key = `${type}|${Object.keys(names(state)).join(",")}|${state.turn}`;
-  if (key === shownKey) return;
-  shownKey = key;
-  const doc = ruleset.commands.find((c) => c.type === type);
-  if (!doc) return;
-  $("#command-summary").textContent = doc.summary;
-  const f = schemaForm(doc.json_schema, { combatants: names(state), idPrefix: `cmd-${type}`,
-    values: state.turn ? { combatant_id: state.turn } : {} });
-  $("#command-fields").replaceChildren(f.form);
-  $("#command-form").read = f.read;
+  shownKey = showCommandForm(ruleset, state, `${type}|${Object.keys(names(state)).join(",")}|${state.turn}`, shownKey,
+    state.turn ? { combatant_id: state.turn } : {});
 }
 
 async function send(body) {

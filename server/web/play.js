@@ -2,7 +2,7 @@
 // table sees of the others, the decisions waiting for them as one-tap buttons with their costs,
 // the commands they may send; a refusal is shown with the server's own explanation.
 import { answer } from "./fracas-client.js";
-import { $, el, fragment, client, explain, schemaForm, names, renderTable, renderPresence, renderTimeline,
+import { $, el, fragment, client, explain, showCommandForm, names, renderTable, renderPresence, renderTimeline,
   renderPrompt } from "./ui.js";
 
 const { enc, token, me: myId } = fragment();
@@ -53,17 +53,8 @@ function show() {
 let shownKey = null;
 function showCommand() {
   const type = $("#command-type").value;
-  // rebuilt only when the command or the combatants change: never under the player's typing
-  const key = `${type}|${Object.keys(names(state)).join(",")}`;
-  if (key === shownKey) return;
-  shownKey = key;
-  const doc = ruleset.commands.find((c) => c.type === type);
-  if (!doc) return;
-  $("#command-summary").textContent = doc.summary;
-  const f = schemaForm(doc.json_schema, { combatants: names(state), idPrefix: `cmd-${type}`,
-    values: { combatant_id: myId } });
-  $("#command-fields").replaceChildren(f.form);
-  $("#command-form").read = f.read;
+  shownKey = showCommandForm(ruleset, state, `${type}|${Object.keys(names(state)).join(",")}`, shownKey,
+    { combatant_id: myId });
 }
 
 function showPrompts() {

@@ -213,3 +213,18 @@ export function renderPrompt(prompt, state, onAnswer) {
     choices.map((ch) => el("button", { type: "button", class: "choice", onclick: () => onAnswer(prompt, ch) },
       ch ? ch.name : prompt.command, ch && ch.action_points ? ` (${ch.action_points} AP)` : "")));
 }
+
+/** The form of the command picked in ``#command-type``, from its schema, into ``#command-fields``;
+ * rebuilt only when ``key`` (the command, the combatants, ...) changes: never under the user's typing.
+ * ``values``: the fields filled in. Returns the key shown now. */
+export function showCommandForm(ruleset, state, key, shownKey, values) {
+  if (key === shownKey) return shownKey;
+  const type = $("#command-type").value;
+  const doc = ruleset.commands.find((c) => c.type === type);
+  if (!doc) return key;
+  $("#command-summary").textContent = doc.summary;
+  const f = schemaForm(doc.json_schema, { combatants: names(state), idPrefix: `cmd-${type}`, values });
+  $("#command-fields").replaceChildren(f.form);
+  $("#command-form").read = f.read;
+  return key;
+}
