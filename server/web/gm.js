@@ -43,7 +43,8 @@ async function start() {
   $("#open-ruleset").replaceChildren(...rulesets.map((r) => el("option", { value: r.id }, r.name)));
   const policies = async () => {
     const r = await client().ruleset($("#open-ruleset").value);
-    $("#open-dice").replaceChildren(...r.dice_policies.map((p) => el("option", { value: p }, p)));
+    const chosen = $("#open-dice").value;  // a choice made while the list loaded stays, where still offered
+    $("#open-dice").replaceChildren(...r.dice_policies.map((p) => el("option", { value: p, selected: p === chosen }, p)));
   };
   $("#open-ruleset").addEventListener("change", () => policies().catch(fail));
   await policies();
