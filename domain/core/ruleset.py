@@ -141,6 +141,11 @@ class Ruleset(ABC):
         """The order of play once ``added`` joins a fight in progress. Default: they act last."""
         return [*state.order, added.combatant_id]
 
+    def after_removal(self, state: EncounterState, dice: Dice) -> list[Event]:
+        """What follows at once when the GM takes a combatant out (``state``: after it), such as
+        an action that was waiting only on them going on. Default: nothing."""
+        return []
+
     def decide_action(self, state: EncounterState, command: Command, dice: Dice) -> list[Event]:
         raise RuleViolation("unknown_command", f"{type(command).__name__} is not a command of {self.name}.")
 
@@ -402,7 +407,8 @@ class Ruleset(ABC):
                     return [added]
                 return [added, TurnOrderSet(order=order)]
             case RemoveCombatant():
-                return [self._remove_combatant(state, command)]
+                removed = self._remove_combatant(state, command)
+                return [removed, *self.after_removal(self.evolve(state, removed), dice)]
             case RollInitiative():
                 if not state.combatants:
                     raise RuleViolation("no_combatants", "Add combatants before rolling initiative.")

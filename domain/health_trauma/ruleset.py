@@ -10,7 +10,7 @@ from domain.core.concerns import CombatantId
 from domain.core.coverage import Section
 from domain.core.demo import DemoFight
 from domain.core.dice import Dice
-from domain.core.encounter import Combatant, Command, EncounterState, Event, InitiativeRoll, InitiativeRolled
+from domain.core.encounter import Combatant, CombatantRemoved, Command, EncounterState, Event, InitiativeRoll, InitiativeRolled
 from domain.core.errors import RuleViolation
 from domain.core.initiative import Entry, order_descending
 from domain.core.log import Sentence
@@ -516,6 +516,19 @@ class HealthTrauma(Ruleset):
         """Each combatant's current and maximum Health, Trauma, Wounded, dying, dead, injuries
         and conditions, worked out when read (a replay equals the live state)."""
         return with_health_shown(state)
+
+    def _evolve_removed(self, state: EncounterState, event: CombatantRemoved) -> EncounterState:
+        """One taken out of the fight leaves nothing behind: its body and Initiative Test go, an
+        attack it made or that targets it is void (so one added again under the same id starts afresh)."""
+        state = super()._evolve_removed(state, event)
+        r, cid = rules(state), event.combatant_id
+        attack, window = r.attack, r.window
+        if attack is not None and cid in (attack.attacker, attack.target):
+            attack, window = None, None
+        return replace(state, rules=replace(
+            r, attack=attack, window=window, bodies={k: v for k, v in r.bodies.items() if k != cid},
+            initiative_tests={k: v for k, v in r.initiative_tests.items() if k != cid},
+            tested_at={k: v for k, v in r.tested_at.items() if k != cid}))
 
     def conceal_rules(self, state: EncounterState, hidden: frozenset[str]) -> HealthTraumaRules:
         r = rules(state)

@@ -17,7 +17,7 @@ from domain.core.demo import DemoFight
 from domain.core.dice import Dice
 from domain.core.durations import Boundary, Duration, has_run_out
 from domain.core.encounter import (
-    Combatant, Command, EncounterState, EndTurn, Event, InitiativeRoll, InitiativeRolled, RoundStarted, TurnEnded,
+    Combatant, CombatantRemoved, Command, EncounterState, EndTurn, Event, InitiativeRoll, InitiativeRolled, RoundStarted, TurnEnded,
 )
 from domain.core.errors import RuleViolation
 from domain.core.initiative import Entry, defeated_replaced, order_alternating_sides, surprised_last
@@ -135,6 +135,30 @@ def _seen_body(b: Body, hidden: frozenset[str]) -> Body:
     if b.stealth is not None and any(x in hidden for x in b.stealth.hidden_from):
         b = replace(b, stealth=replace(b.stealth, hidden_from=[x for x in b.stealth.hidden_from if x not in hidden]))
     return b
+
+
+def _without(r: RealmsState, gone: frozenset[str]) -> RealmsState:
+    """The ruleset's state with nothing of the ``gone`` creatures in it (hidden from a viewer, or
+    taken out of the fight): an attack on one is dropped, one's attack is a creature unseen's, and
+    nobody else's body names them."""
+    attack, window = r.attack, r.window
+    if attack is not None and attack.target in gone:
+        attack, window = None, None
+    elif attack is not None and attack.attacker in gone:
+        attack, window = _unseen_attacker(attack, window)
+    if attack is not None and (attack.body_shield in gone or any(d in gone for d in attack.defenders)
+                               or any(d in gone for d in attack.counters)
+                               or any(d in gone for d in attack.taken)):
+        attack = replace(attack, body_shield=None if attack.body_shield in gone else attack.body_shield,
+                         taken={k: v for k, v in attack.taken.items() if k not in gone},
+                         defenders=[d for d in attack.defenders if d not in gone],
+                         counters=[d for d in attack.counters if d not in gone])
+    if window is not None:
+        window = replace(window, may_react=tuple(c for c in window.may_react if c not in gone),
+                         answers={k: v for k, v in window.answers.items() if k not in gone})
+    kept = {k: _seen_body(v, gone) for k, v in r.bodies.items() if k not in gone}
+    return replace(r, bodies=kept, starts={k: v for k, v in r.starts.items() if k not in gone},
+                   attack=attack, window=window)
 
 
 UNSEEN = ""  # who attacks, to a viewer the attacker is hidden from
@@ -469,6 +493,22 @@ class Realms(Ruleset):
         if is_companion(c) and b.commanded_round != state.round:
             return False  # "When a trigger allows your Companion to take a reaction, you can use this reaction"
         return not (b.dead or b.unconscious or c.sheet.object) and conds.may_react(b.conditions)
+
+    def _evolve_removed(self, state: EncounterState, event: CombatantRemoved) -> EncounterState:
+        """One taken out of the fight leaves nothing behind: its body and start go, its attack and
+        an attack on it are void, a grapple it held ends, and nobody's body names it (so one added
+        again under the same id starts afresh)."""
+        state = super()._evolve_removed(state, event)
+        r, cid = rules(state), event.combatant_id
+        if r.attack is not None and r.attack.attacker == cid:
+            r = replace(r, attack=None, window=None)
+        bodies = {k: replace(b, conditions={n: a for n, a in b.conditions.items() if not (n == "grappled" and a.source == cid)})
+                  if conds.of_source(b.conditions, "grappled", cid) is not None else b for k, b in r.bodies.items()}
+        return replace(state, rules=_without(replace(r, bodies=bodies), frozenset((cid,))))
+
+    def after_removal(self, state: EncounterState, dice: Dice) -> list[Event]:
+        """An attack that waited only on the one taken out goes on."""
+        return self._carry_on(state, dice)
 
     def command_info(self) -> list[CommandInfo]:
         return [CommandInfo(type=t.__struct_config__.tag, summary=(t.__doc__ or "").split("\n")[0],
@@ -1570,24 +1610,7 @@ class Realms(Ruleset):
         r = rules(state)
         if not hidden:
             return r
-        attack, window = r.attack, r.window
-        if attack is not None and attack.target in hidden:
-            attack, window = None, None
-        elif attack is not None and attack.attacker in hidden:
-            attack, window = _unseen_attacker(attack, window)
-        if attack is not None and (attack.body_shield in hidden or any(d in hidden for d in attack.defenders)
-                                   or any(d in hidden for d in attack.counters)
-                                   or any(d in hidden for d in attack.taken)):
-            attack = replace(attack, body_shield=None if attack.body_shield in hidden else attack.body_shield,
-                             taken={k: v for k, v in attack.taken.items() if k not in hidden},
-                             defenders=[d for d in attack.defenders if d not in hidden],
-                             counters=[d for d in attack.counters if d not in hidden])
-        if window is not None:
-            window = replace(window, may_react=tuple(c for c in window.may_react if c not in hidden),
-                             answers={k: v for k, v in window.answers.items() if k not in hidden})
-        kept = {k: _seen_body(v, hidden) for k, v in r.bodies.items() if k not in hidden}
-        return replace(r, bodies=kept,
-                       starts={k: v for k, v in r.starts.items() if k not in hidden}, attack=attack, window=window)
+        return _without(r, hidden)
 
     # ---------------------------------------------------------- what it tells
 

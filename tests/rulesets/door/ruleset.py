@@ -32,7 +32,7 @@ from domain.core.action_points import ActionPointBudget
 from domain.core.concerns import CombatantId
 from domain.core.dice import Dice, DieRoll
 from domain.core.durations import Boundary, Duration, after
-from domain.core.encounter import Combatant, Command, EncounterState, Event, InitiativeRoll, InitiativeRolled
+from domain.core.encounter import Combatant, CombatantRemoved, Command, EncounterState, Event, InitiativeRoll, InitiativeRolled
 from domain.core.errors import RuleViolation, ruleset_codes
 from domain.core.initiative import Entry, order_descending, roll_exploding
 from domain.core.pending import Choice, Decision, Refusal
@@ -331,6 +331,11 @@ class Door(Ruleset):
             case _:
                 return super().evolve_action(state, event)
         return replace(state, rules=r)
+
+    def _evolve_removed(self, state: EncounterState, event: CombatantRemoved) -> EncounterState:
+        """One taken out leaves nothing: as if hidden from everyone (a strike by or on them is void)."""
+        state = super()._evolve_removed(state, event)
+        return replace(state, rules=self.conceal_rules(state, frozenset((event.combatant_id,))))
 
     def conceal_rules(self, state: EncounterState, hidden: frozenset[str]) -> DoorRules:
         r = rules(state)

@@ -317,3 +317,36 @@ async def test_energy_below_zero_overheal_a_determination_die_and_rest_through_t
         sheet = (await f.state())["combatants"]["arwen"]["sheet"]
         assert (sheet["current_health"], sheet["current_energy"]) == (20, 6)
         await f.assert_replays(conn)
+
+
+async def test_the_rm_takes_a_creature_out_in_the_middle_of_an_attack(database_url: str, conn: Any) -> None:
+    """The attack on one taken out is void (an ally's answer to it is refused as a 4xx, not a crash);
+    one that waited only on one taken out goes on; one added again under the same id starts afresh."""
+    async with client_for(database_url) as client:
+        f = await Fight(client).open([("arwen", "party", ARWEN), ("bram", "party", BRAM),
+                                      ("brigand", "enemies", BRIGAND)])
+        await f.rm({"type": "RollInitiative", "dice": [3, 2, 15]})
+        await f.rm({"type": "StartEncounter"})
+        await f.rm({"type": "RealmsAttack", "combatant_id": "brigand", "target": "arwen"})
+        [prompt] = await f.prompts(f.players["arwen"])
+        await f.player("arwen", {**prompt["body"], "type": "React", "reaction": "Dodge", "dice": [13, 5]})
+        [defend] = await f.prompts(f.players["bram"])
+        await f.rm({"type": "RemoveCombatant", "combatant_id": "arwen"})
+        assert await f.prompts(f.players["bram"]) == []
+        refused = await f.player("bram", {**defend["body"], "type": "React", "reaction": "Shield Defense",
+                                          "dice": [11, 6]}, expect=422)
+        assert refused["code"] == "no_reaction_window"
+        # the Brigand's turn goes on: its next attack, on Bram, who passes the Dodge; the Club 14 + 3
+        # hits Evasion 10, and Bram alone may Defend now (Arwen, who could have, is gone)
+        await f.rm({"type": "RealmsAttack", "combatant_id": "brigand", "target": "bram"})
+        [dodge] = await f.prompts(f.players["bram"])
+        await f.player("bram", {**dodge["body"], "type": "PassReaction", "dice": [14, 6]})
+        [defend] = await f.prompts(f.players["bram"])
+        assert defend["body"]["window"].endswith(":defend")
+        await f.player("bram", {**defend["body"], "type": "PassReaction"})
+        assert health(await f.state(), "bram") == 18 - 9
+        await f.rm({"type": "AddCombatant", "combatant_id": "arwen", "name": "Arwen", "side": "party",
+                    "controller": "player", "sheet": ARWEN})
+        state = await f.state()
+        assert health(state, "arwen") == 20  # added again: a fresh body
+        await f.assert_replays(conn)
