@@ -61,6 +61,9 @@ from domain.realms.state import (
 replace = msgspec.structs.replace
 
 
+IMPROVISATION = "Power Improvisation"  # the Reaction's type for the Multiple Action Penalty
+
+
 class Acting:
     """A part of ``Realms`` (domain/realms/ruleset.py): acting."""
 
@@ -229,20 +232,26 @@ class Acting:
         half of those Parts' Training Point costs instead"; "roll a Power Attack against it"; the Energy
         Multiplier (R3), "rounded up at the end"; "If this final cost exceeds your Energy reserves, you
         simply fail to create the Power; retaining your Energy, but losing the Action"."""
-        c = self.require_turn(state, cmd.combatant_id)
+        c = self.combatant(state, cmd.combatant_id)
+        self.require_active(state)
         b = self._able(state, c)
-        cost, free = self._cost(state, c, 2)
+        reaction = state.turn != c.id  # "As a Basic Action or Reaction"
+        if reaction and not self._can_react(state, c.id):
+            raise RuleViolation("realms_cannot_react", f"{c.name} cannot take a Reaction now.")
+        cost = 2 if reaction else self._cost(state, c, 2)[0]
+        self._check_determination(state, c, cmd.determination)
         self.spend_action_points(c, cost, "Power Improvisation")
         ds = 10 + sum(half_up(p.cost) if p.proficient else p.cost for p in cmd.parts)
-        penalty = scores.repeat_penalty(b.repeats.get("action", 0))
-        die = dice.roll(20, "power improvisation", c.id)
+        penalty = scores.repeat_penalty(b.repeats.get(IMPROVISATION if reaction else "action", 0))
+        die, discarded = self._d20(c, "power improvisation", dice, cmd.determination)
         total = die.face + scores.natural(die.face) + c.sheet.power_bonus + penalty + conds.d20(afflictions(b))
         degrees = scores.degrees(total, ds)
         multiplier = Fraction(scores.improvisation_multiplier(degrees)).limit_denominator(2)
         energy = ceil(cmd.energy * multiplier)
         return PowerImprovised(combatant_id=c.id, description=cmd.description, difficulty=ds, die=die, total=total,
                                degrees=degrees, multiplier=str(multiplier), estimate=cmd.energy, energy=energy,
-                               created=energy <= bodies.energy(c.sheet, b), action_points=cost)
+                               created=energy <= bodies.energy(c.sheet, b), action_points=cost, reaction=reaction,
+                               discarded=discarded)
 
     def _counter_in_effect(self, state: EncounterState, cmd: CounterInEffect, dice: Dice) -> CounteredInEffect:
         """"Countering Powers Already in Effect. You can also attempt to end or dispel a Power that is

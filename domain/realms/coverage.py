@@ -90,7 +90,9 @@ SECTIONS = [
          "Power Attack against it; the Energy Multiplier by its Successes or Failures (R3, ±3 meaning 3 or more), "
          "rounded up; more than one's Energy: the Power fails, the Energy kept, the 2 AP lost. Its effects are the "
          "RM's (RealmsDealDamage, RealmsApplyCondition).",
-         "Ours: only as a Basic Action on one's turn (not yet as a Reaction or another Action)."),
+         "\"As a Basic Action or Reaction\": on one's turn a Basic Action (the initiator's free first Action "
+         "too), outside it a Reaction (2 AP then; not while Dazed), its repeats counted as their own type for the "
+         "Multiple Action Penalty. A Determination Die may be spent on its roll."),
     _row("Reactions", "enforced", "Reactions spend AP outside one's turn (or on it); they answer an attack's "
          "reaction windows: before the roll Dodge (1 AP, +1 Evasion), Combination Attack and Counter Power; once it "
          "would hit, with its damage known, Defend. A Dazed creature takes none.",
@@ -148,9 +150,12 @@ SECTIONS = [
          "The Determination Die (R10): a player's character holds the determination_dice setting (1) as the "
          "encounter starts, the RM setting what it holds (RealmsSetDetermination, up to 3: a later fight of the "
          "session); spent (determination) on an attack, an Action's roll, a Grapple, one Defence's Overcome roll, "
-         "a Stealth/Hide, a Detect or Search, or a counter of a Power in effect, the d20 is re-rolled and the "
-         "better kept. Not yet: it is asked for with the roll, not after seeing it (the roll resolves at once), "
-         "and not on the rolls of a Reaction in an attack's window, Power Improvisation or the Help Die.",
+         "a Stealth/Hide, a Detect or Search, a Power Improvisation or a counter of a Power in effect, the d20 is "
+         "re-rolled and the better kept.",
+         "Ours (R10 (c): \"nothing in the excerpt; optional engine feature\"): the die is spent as the roll is "
+         "asked for, not after seeing it (a roll resolves at once, so nothing waits on it); not on the rolls of "
+         "a Reaction in an attack's window (Weapon Block, Shield Defense: their core React command carries no "
+         "such choice) nor on the Help Die (no d20).",
          "Setting: partial_success (U-R5, \"unclear\"): a Partial Success meets the Score or exceeds it by at most "
          "1 (default, the gap file's) or exceeds it by exactly 1; a Partial Failure misses by 1. A narrative flag, "
          "told on an Action's roll against the RM's Score (not on an attack: it would tell an NPC's Defence).",

@@ -221,6 +221,7 @@ class ImprovisePower(Command, tag="RealmsImprovisePower"):
     description: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
     parts: list[PowerPart]
     energy: Annotated[int, msgspec.Meta(ge=0, le=500)]
+    determination: bool = False  # R10: spend a Determination Die: the d20 re-rolled, the better kept
 
 
 class Grapple(Command, tag="RealmsGrapple"):
@@ -592,6 +593,8 @@ class PowerImprovised(Event, tag="RealmsPowerImprovised"):
     energy: int
     created: bool
     action_points: int = 2
+    reaction: bool = False  # "As a Basic Action or Reaction": outside one's turn, a Reaction
+    discarded: DieRoll | None = None  # a Determination Die's re-roll: the d20 not kept
 
     def dice_rolled(self) -> list[DieRoll]:
         return [self.die]

@@ -290,11 +290,12 @@ class Folding:
                                                                  commands=event.use))
                 return self._with_body(state, pet.id, replace(body_of(state, pet.id), commanded_round=state.round))
             case PowerImprovised():
+                kind = "Power Improvisation" if event.reaction else "action"
                 state = self._paid(state, event.combatant_id, event.action_points, False)
                 b = body_of(state, event.combatant_id)
                 return self._with_body(state, event.combatant_id, replace(
                     b, energy_spent=b.energy_spent + (event.energy if event.created else 0),
-                    repeats={**b.repeats, "action": b.repeats.get("action", 0) + 1}))
+                    repeats={**b.repeats, kind: b.repeats.get(kind, 0) + 1}))
             case GrappleRolled():
                 state = self._paid(state, event.combatant_id, event.action_points, False)
                 b = body_of(state, event.combatant_id)

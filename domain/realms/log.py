@@ -273,9 +273,10 @@ def _overcame(d: Any, s: Any) -> str:
 
 def _improvised(d: Any, s: Any) -> str:
     total = f", total {d['total']}" if "total" in d else ""
-    head = (f"{s.Who(d.get('combatant_id'))} improvises a Power ({d.get('description')}, {_ap(d.get('action_points'))}): "
-            f"{_face(d.get('die'))}{_natural(_face(d.get('die')))}{total} against Difficulty Score {d.get('difficulty')}, "
-            f"{_degrees(d.get('degrees'))}; Energy {d.get('estimate')} × {d.get('multiplier')} = {d.get('energy')}")
+    how = ", a Reaction" if d.get("reaction") else ""
+    head = (f"{s.Who(d.get('combatant_id'))} improvises a Power ({d.get('description')}, {_ap(d.get('action_points'))}"
+            f"{how}): {_face(d.get('die'))}{_natural(_face(d.get('die')))}{total} against Difficulty Score {d.get('difficulty')}, "
+            f"{_degrees(d.get('degrees'))}{_determined(d)}; Energy {d.get('estimate')} × {d.get('multiplier')} = {d.get('energy')}")
     if not d.get("created"):
         return head + ", more than they have: the Power fails, the Energy kept, the Action lost."
     return head + "."

@@ -2,13 +2,28 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from domain.core.encounter import RollInitiative, StartEncounter
+from domain.core.log import story_for
 from domain.realms.body import energy
 from domain.realms.events import (
-    ActionTaken, ConditionApplied, CounteredInEffect, CounterInEffect, DealDamage, Grapple, GrappleRolled, Harmed, ImprovisePower, Overcame, Overcome, PowerImprovised,
-    PowerPart, TakeAction,
+    ActionTaken,
+    ApplyCondition,
+    ConditionApplied,
+    CounteredInEffect,
+    CounterInEffect,
+    DealDamage,
+    Grapple,
+    GrappleRolled,
+    Harmed,
+    ImprovisePower,
+    Overcame,
+    Overcome,
+    PowerImprovised,
+    PowerPart,
+    TakeAction,
 )
 from tests.rulesets.realms.fight import ARWEN, BRIGAND, Fight, of, started
 
@@ -36,6 +51,28 @@ def test_power_improvisation_multiplies_the_energy_by_the_result(face: int, degr
     assert done.created == (energy <= 12)
     assert f.body("arwen").energy_spent == (energy if energy <= 12 else 0)
     assert f.ap("arwen") == 2  # the Action is spent either way
+
+
+def test_power_improvisation_as_a_reaction_and_with_a_determination_die() -> None:
+    """"As a Basic Action or Reaction, you can attempt to create a Power that isn't part of your known
+    Powers": outside one's turn it is a Reaction, its 2 AP spent then (and its repeats counted apart from
+    the turn's Basic Actions); R10: "Spending it re-rolls any roll, and you keep the result you prefer"."""
+    f = started(arwen=SAGE)
+    f.end_turn("arwen")  # the Brigand's turn
+    parts = [PowerPart(name="Ward", cost=4)]  # Difficulty Score 14
+    done = of(f.send(ImprovisePower(combatant_id="arwen", description="a sudden ward", parts=parts, energy=2,
+                                    determination=True, dice=[3, 12])), PowerImprovised)
+    assert done.reaction and done.action_points == 2 and f.ap("arwen") == 2
+    assert (done.die.face, done.discarded.face, done.total) == (12, 3, 17)
+    assert f.ruleset.determination(f.state, f.state.combatants["arwen"]) == 0
+    story = story_for(f.ruleset)
+    story.meet("arwen", "Arwen", "player")
+    told = f.ruleset.sentences()["RealmsPowerImprovised"](msgspec.to_builtins(done), story)
+    assert "2 AP, a Reaction): 12, total 17" in told and "a Determination Die re-rolls it, 3 set aside" in told, told
+    # a Dazed creature takes no Reactions
+    f.send(ApplyCondition(combatant_id="arwen", condition="dazed"))
+    assert f.refused(ImprovisePower(combatant_id="arwen", description="again", parts=parts, energy=2,
+                                    dice=[10])).code == "realms_cannot_react"
 
 
 def test_grapple_on_might_grapples_and_is_escaped_by_overcome() -> None:
