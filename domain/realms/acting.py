@@ -22,7 +22,7 @@ from domain.realms import body as bodies
 from domain.realms import conditions as conds
 from domain.realms import scores
 from domain.realms.attacks import profile
-from domain.realms.body import Body, afflictions
+from domain.realms.body import Body, Ready, afflictions
 from domain.realms.codes import OWN_CODES
 from domain.realms.events import (
     ACTION_POINTS,
@@ -41,6 +41,8 @@ from domain.realms.events import (
     Overcame,
     OvercomeRoll,
     PowerImprovised,
+    Prepare,
+    Prepared,
     TakeAction,
 )
 from domain.realms.sheet import (
@@ -132,18 +134,27 @@ class Acting:
         again = dice.roll(20, f"{purpose} (Determination Die)", c.id)
         return (again, die) if again.face > die.face else (die, again)
 
-    def _action(self, state: EncounterState, cmd: TakeAction, dice: Dice) -> list[Event]:
-        r = rules(state)
-        c = self.require_turn(state, cmd.combatant_id)
-        b = self._able(state, c)
+    def _prepare_action(self, state: EncounterState, c: Combatant, cmd: Prepare) -> Prepared:
+        """A prepared Action of the Action table: its AP paid now ("by spending the Action Point cost for
+        that Action on your turn"), checked as if taken now; not the Overcome (it is the turn's end's)."""
+        if cmd.action == "Overcome":
+            raise RuleViolation("realms_not_prepared", "The Overcome is taken on one's own turn, not prepared.")
+        taking = TakeAction(combatant_id=c.id, action=cmd.action, roll_with=cmd.roll_with, spaces=cmd.spaces)
+        self._check_action(state, c, body_of(state, c.id), taking)
+        cost, free = self._cost(state, c, ACTION_POINTS[cmd.action])
+        self.spend_action_points(c, cost, f"preparing the {cmd.action}")
+        return Prepared(combatant_id=c.id, trigger=cmd.trigger, target=cmd.target, attack="", kind="action",
+                        distance=0, action_points=cost, free=free, action=cmd.action, roll_with=cmd.roll_with,
+                        spaces=cmd.spaces)
+
+    def _use_prepared_action(self, state: EncounterState, c: Combatant, ready: Ready, dice: Dice) -> list[Event]:
+        """The prepared Action, used as a Reaction: paid when prepared ("as opposed to when you react")."""
+        taking = TakeAction(combatant_id=c.id, action=ready.action, roll_with=ready.roll_with, spaces=ready.spaces)
+        return self._action(state, taking, dice, prepared=True)
+
+    def _check_action(self, state: EncounterState, c: Combatant, b: Body, cmd: TakeAction) -> None:
+        """What refuses an Action whatever it costs: too far a Movement, moving while Hiding, no Overcome due."""
         action = cmd.action
-        cost, free = self._cost(state, c, ACTION_POINTS[action])
-        if not free:
-            if action == "Free Action" and b.free_actions:
-                cost = 1  # "each further Free Action in the same turn 1"
-            kept = {"Interaction": FREE_INTERACTION, "Ability Roll": FREE_ABILITY_ROLL}.get(action)
-            if kept and held(c).get(kept, 0) > 0:
-                cost, free = 0, True  # "one free Interaction and one free Ability Roll Action"
         speed = conds.speed(c.sheet.movement, afflictions(b))
         if action == "Movement":
             speed = self._dragging(state, c, speed)
@@ -155,9 +166,25 @@ class Acting:
         if action == "Overcome" and (b.overcome_round == state.round or not self._to_overcome(b)):
             raise RuleViolation("realms_no_overcome_due", f"{c.name} has no condition to overcome with a roll now "
                                 "(or has taken the Overcome this turn).")
+
+    def _action(self, state: EncounterState, cmd: TakeAction, dice: Dice, *, prepared: bool = False) -> list[Event]:
+        r = rules(state)
+        c = self.combatant(state, cmd.combatant_id) if prepared else self.require_turn(state, cmd.combatant_id)
+        b = self._able(state, c)
+        if prepared and not self._can_react(state, c.id):
+            raise RuleViolation("realms_cannot_react", f"{c.name} cannot take a Reaction now.")
+        action = cmd.action
+        cost, free = (0, False) if prepared else self._cost(state, c, ACTION_POINTS[action])
+        if not free and not prepared:
+            if action == "Free Action" and b.free_actions:
+                cost = 1  # "each further Free Action in the same turn 1"
+            kept = {"Interaction": FREE_INTERACTION, "Ability Roll": FREE_ABILITY_ROLL}.get(action)
+            if kept and held(c).get(kept, 0) > 0:
+                cost, free = 0, True  # "one free Interaction and one free Ability Roll Action"
+        self._check_action(state, c, b, cmd)
         self._check_determination(state, c, cmd.determination and cmd.roll_with is not None)
         self.spend_action_points(c, cost, f"the {action}")
-        event = ActionTaken(combatant_id=c.id, action=action, action_points=cost, free=free,
+        event = ActionTaken(combatant_id=c.id, action=action, action_points=cost, free=free, prepared=prepared,
                             spaces=cmd.spaces if action == "Movement" else 0, split=cmd.split and action == "Evade")
         if cmd.roll_with is not None:
             kind = "action" if action in ONE_TYPE else action

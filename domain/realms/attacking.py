@@ -117,6 +117,11 @@ class Attacking:
         your turn, as opposed to when you react"."""
         c = self.require_turn(state, cmd.combatant_id)
         b = self._able(state, c)
+        if cmd.action is not None:
+            return self._prepare_action(state, c, cmd)
+        if cmd.target is None:
+            raise RuleViolation("realms_prepare_what", f"{c.name} prepares an attack on a target, or an Action "
+                                "(“Specify what you will be reacting to and what the Action will be”).")
         target = self.combatant(state, cmd.target)
         weapon = cmd.weapon if cmd.power is None else None
         p = profile(c.sheet, weapon, cmd.power, who=c.name)

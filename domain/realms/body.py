@@ -12,13 +12,16 @@ from domain.realms.sheet import RealmsSheet
 
 
 class Ready(msgspec.Struct, frozen=True, kw_only=True):
-    """A prepared attack, until used or until the start of one's next turn."""
+    """A prepared attack or Action, until used or until the start of one's next turn."""
 
     trigger: str
-    target: CombatantId
+    target: CombatantId | None
     weapon: str | None = None
     power: str | None = None
     distance: int = 1
+    action: str | None = None  # an Action of the Action table instead of an attack
+    roll_with: str | None = None
+    spaces: int = 0
 
 
 class Stealth(msgspec.Struct, frozen=True, kw_only=True):

@@ -78,12 +78,16 @@ SECTIONS = [
          "Ours: the Strength needed is half the weight / 200 kg, rounded up.",
          "Not yet (the RM's): carrying the grappled one instead (no carrying capacity in the texts), the grappled "
          "one staying within melee range (no map), and other escape rolls (RealmsRemoveCondition)."),
-    _row("Prepared Actions (X AP)", "partial",
+    _row("Prepared Actions (X AP)", "enforced",
          "A prepared attack (RealmsPrepare: its trigger, target, weapon or Power, distance), its AP and Energy paid "
          "on one's turn, used as a Reaction later (RealmsUsePrepared: no AP then); unused by the start of one's next "
          "turn, it is lost with what it cost.",
-         "Ours: only attacks are prepared (another prepared Action is an improvised one, at the RM's cost); it is "
-         "not used while another attack waits for its Reactions; whether another Reaction cancels it is the RM's."),
+         "Any other Action of the Action table may be prepared the same way (RealmsPrepare action, with the roll "
+         "and spaces it will take, checked and paid now; not the Overcome, the turn's end's), used as a Reaction "
+         "with its roll then.",
+         "Ours: a prepared attack is not used while another attack waits for its Reactions; whether another "
+         "Reaction cancels it is the RM's (RealmsUsePrepared is the player's call, \"as long as it's a reasonable "
+         "response\")."),
     _row("Power Improvisation (2 AP)", "enforced",
          "RealmsImprovisePower (the RM's, who determines the Difficulty Score and the Energy cost): the Difficulty "
          "Score is 10 + the Parts' Training Point costs (half, rounded up, for a Part one is proficient with); a "

@@ -265,20 +265,25 @@ class CommandCompanion(Command, tag="RealmsCommand"):
 class Prepare(Command, tag="RealmsPrepare"):
     """Prepared Actions: "prepare an Action to use as a Reaction later in the round by spending the
     Action Point cost for that Action on your turn. Specify what you will be reacting to and what the
-    Action will be": here an attack (its target, weapon or Power, distance), paid now (AP and Energy)."""
+    Action will be": an attack (its ``target``, weapon or Power, distance), paid now (AP and Energy), or
+    another ``action`` of the Action table (with the ``roll_with`` and ``spaces`` it will take), paid
+    its AP now."""
 
     actor_field = "combatant_id"
     combatant_id: CombatantId
     trigger: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
-    target: CombatantId
+    target: CombatantId | None = None
     weapon: Name | None = None
     power: Name | None = None
     distance: Spaces = 1
+    action: ActionName | None = None
+    roll_with: Name | None = None
+    spaces: Spaces = 0
 
 
 class UsePrepared(Command, tag="RealmsUsePrepared"):
-    """Use the prepared attack, as a Reaction ("even if the specified conditions aren't met, as long as
-    it's a reasonable response"). Dice: as the attack's."""
+    """Use the prepared attack or Action, as a Reaction ("even if the specified conditions aren't met, as
+    long as it's a reasonable response"). Dice: as the attack's or the Action's roll."""
 
     actor_field = "combatant_id"
     combatant_id: CombatantId
@@ -372,6 +377,7 @@ class ActionTaken(Event, tag="RealmsActionTaken"):
     description: str = ""
     discarded: DieRoll | None = None  # a Determination Die's re-roll: the d20 not kept
     split: bool = False  # a split Evade: allotted to one attack each (the "Split Evade" Reaction)
+    prepared: bool = False  # a prepared Action used as a Reaction (paid when it was prepared)
 
     def dice_rolled(self) -> list[DieRoll]:
         return [d for d in (self.die, self.discarded) if d is not None]
@@ -639,13 +645,16 @@ class Prepared(Event, tag="RealmsPrepared"):
 
     combatant_id: CombatantId
     trigger: str
-    target: CombatantId
-    attack: str
-    kind: str
+    target: CombatantId | None
+    attack: str  # the attack's weapon or Power ("": an Action)
+    kind: str  # "martial", "power", or "action"
     distance: int
     action_points: int
     energy: int = 0
     free: bool = False
+    action: str | None = None  # a prepared Action of the Action table, with its roll and spaces
+    roll_with: str | None = None
+    spaces: int = 0
 
 
 class HidingRolled(Event, tag="RealmsHidingRolled"):

@@ -101,7 +101,9 @@ class Folding:
                     changes["repeats"] = {**b.repeats, kind: b.repeats.get(kind, 0) + 1}
                     if event.help:
                         changes["helped"] = 0
-                if event.action == "Free Action":
+                if event.prepared:
+                    changes["prepared"] = None
+                elif event.action == "Free Action":
                     changes["free_actions"] = b.free_actions + 1
                 if event.action == "Evade":
                     changes["evade"] = Duration.one_round_from(event.combatant_id, state.round)
@@ -279,7 +281,8 @@ class Folding:
                 state = self._paid(state, event.combatant_id, event.action_points, event.free)
                 b = body_of(state, event.combatant_id)
                 ready = Ready(trigger=event.trigger, target=event.target, weapon=event.attack if event.kind == "martial" else None,
-                              power=event.attack if event.kind == "power" else None, distance=event.distance)
+                              power=event.attack if event.kind == "power" else None, distance=event.distance,
+                              action=event.action, roll_with=event.roll_with, spaces=event.spaces)
                 return self._with_body(state, event.combatant_id, replace(
                     b, energy_spent=b.energy_spent + event.energy, prepared=ready))
             case Commanded():

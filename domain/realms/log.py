@@ -45,7 +45,8 @@ def _action(d: Any, s: Any) -> str:
     if d.get("split"):
         text += ", split (allotted to one attack each)"
     free = " (free)" if d.get("free") else ""
-    text += f" ({_ap(d.get('action_points'))}{free})"
+    text += " as a Reaction (the prepared Action, paid when prepared)" if d.get("prepared") else \
+        f" ({_ap(d.get('action_points'))}{free})"
     if d.get("die"):
         total = f", total {d['total']}" if "total" in d else ""
         pen = f", {d['penalty']} for the repeat" if d.get("penalty") else ""
@@ -271,6 +272,17 @@ def _overcame(d: Any, s: Any) -> str:
     return f"{who} attempts the Overcome{when}: {'; '.join(parts) or 'nothing to roll'}."
 
 
+def _prepared(d: Any, s: Any) -> str:
+    paid = f"({_ap(d.get('action_points'))}{', ' + str(d['energy']) + ' Energy' if d.get('energy') else ''})"
+    if d.get("action"):
+        on = f" on {s.who(d['target'])}" if d.get("target") else ""
+        what = f"the {d['action']}{on}" + (f", {d['spaces']} spaces" if d.get("spaces") else "")
+        what += f" (a {d['roll_with']} roll)" if d.get("roll_with") else ""
+    else:
+        what = f"an attack on {s.who(d.get('target'))} with the {d.get('attack')}"
+    return f"{s.Who(d.get('combatant_id'))} prepares {what} {paid}, to react to {d.get('trigger')}."
+
+
 def _improvised(d: Any, s: Any) -> str:
     total = f", total {d['total']}" if "total" in d else ""
     how = ", a Reaction" if d.get("reaction") else ""
@@ -325,10 +337,7 @@ SENTENCES: dict[str, Sentence] = {
                                   "for its next Ability or Skill roll this round."),
     "RealmsHidingRolled": _hiding,
     "RealmsDetected": _detected,
-    "RealmsPrepared": lambda d, s: (f"{s.Who(d.get('combatant_id'))} prepares an attack on {s.who(d.get('target'))} "
-                                    f"with the {d.get('attack')} ({_ap(d.get('action_points'))}"
-                                    f"{', ' + str(d['energy']) + ' Energy' if d.get('energy') else ''}), "
-                                    f"to react to {d.get('trigger')}."),
+    "RealmsPrepared": _prepared,
     "RealmsCommanded": lambda d, s: (f"{s.Who(d.get('combatant_id'))} Commands {s.who(d.get('companion'))} (1 AP, "
                                      f"use {d.get('use')} this round): it acts with {d.get('action_points')} AP."),
     "RealmsPowerImprovised": _improvised,

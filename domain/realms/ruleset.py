@@ -244,6 +244,8 @@ class Realms(Folding, Attacking, Acting, Deciding, Turns, StartingCombat, Rulese
                 ready = body_of(state, c.id).prepared
                 if ready is None:
                     raise RuleViolation("realms_nothing_prepared", f"{c.name} has no prepared Action.")
+                if ready.action is not None:
+                    return self._use_prepared_action(state, c, ready, dice)
                 attack = Attack(combatant_id=c.id, target=ready.target, weapon=ready.weapon, power=ready.power,
                                 distance=ready.distance)
                 return self._attack(state, attack, dice, prepared=True)

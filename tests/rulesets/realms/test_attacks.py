@@ -523,6 +523,34 @@ def test_a_prepared_attack_is_paid_on_ones_turn_and_used_as_a_reaction() -> None
     assert f.body("arwen").prepared is None
 
 
+def test_any_action_of_the_table_can_be_prepared_and_used_as_a_reaction() -> None:
+    """Prepared Actions: "You may choose to prepare an Action to use as a Reaction later in the round by
+    spending the Action Point cost for that Action on your turn. Specify what you will be reacting to and
+    what the Action will be"; "If you fail to utilize the prepared action you do not regain those spent
+    resources"."""
+    from domain.realms.events import ActionTaken, Prepare, Prepared, TakeAction, UsePrepared
+    f = started()
+    assert f.refused(Prepare(combatant_id="arwen", trigger="anything")).code == "realms_prepare_what"
+    assert f.refused(Prepare(combatant_id="arwen", trigger="a step", action="Movement", spaces=99)).code == \
+        "realms_too_far"
+    assert f.refused(Prepare(combatant_id="arwen", trigger="a step", action="Overcome")).code == "realms_not_prepared"
+    prepared = of(f.send(Prepare(combatant_id="arwen", trigger="the Brigand's charge", action="Ability Roll",
+                                 roll_with="agility")), Prepared)
+    assert (prepared.action, prepared.action_points, f.ap("arwen")) == ("Ability Roll", 1, 3)
+    f.end_turn("arwen")
+    taken = of(f.send(UsePrepared(combatant_id="arwen", dice=[12])), ActionTaken)  # on the Brigand's turn
+    assert (taken.action, taken.prepared, taken.action_points, taken.total) == ("Ability Roll", True, 0, 15)
+    assert f.ap("arwen") == 4 and f.body("arwen").prepared is None
+    assert f.refused(UsePrepared(combatant_id="arwen")).code == "realms_nothing_prepared"
+    f.end_turn("brigand")
+    f.send(Prepare(combatant_id="arwen", trigger="an opening", action="Movement", spaces=2))
+    assert f.ap("arwen") == 3
+    f.send(TakeAction(combatant_id="arwen", action="Quick Action"))
+    f.end_turn("arwen")
+    f.end_turn("brigand")  # unused by her next turn: lost, with what it cost
+    assert f.body("arwen").prepared is None
+
+
 def test_a_coup_de_grace_outside_combat_hits_critically() -> None:
     """"Whenever you attempt to attack a creature outside of Combat that is unconscious or asleep and
     within 1 space, you automatically hit and achieve a critical hit"."""
