@@ -21,10 +21,12 @@ from domain.realms import conditions as conds
 from domain.realms import scores
 from domain.realms.attacks import Profile, profile, range_penalty
 from domain.realms.body import Body, afflictions
+from domain.realms.codes import OWN_CODES
 from domain.realms.events import (
     Attack,
     AttackDeclared,
     AttackRolled,
+    CollateralCountered,
     DefenceRolled,
     Defended,
     Detect,
@@ -149,6 +151,8 @@ class Attacking:
             raise RuleViolation("realms_no_effect", f"An attack on {called_of(target)}'s {p.targets.replace('_', ' ')} "
                                 "automatically fails: an inanimate object has no such Defence.")
         ranged = range_penalty(p, cmd.distance, target.name)
+        if cmd.collateral is not None and p.kind != "power":
+            raise RuleViolation("realms_collateral_power", OWN_CODES["realms_collateral_power"])
         if conds.charmed_by(b.conditions, target.id):
             raise RuleViolation("realms_charmed", f"{c.name} is Charmed by {called_of(target)}: it “can't harm "
                                 "the charmer”.")
@@ -179,7 +183,7 @@ class Attacking:
             distance=cmd.distance, action_points=cost, energy=0 if prepared else p.energy, free=free, penalty=penalty,
             range_penalty=ranged, off_hand=cmd.off_hand, quick=cmd.quick, thrown=cmd.thrown,
             non_lethal=cmd.non_lethal, prepared=prepared, determination=cmd.determination and not target.sheet.object,
-            obscurity=cmd.obscurity)
+            obscurity=cmd.obscurity, collateral=cmd.collateral)
         after = self.evolve(state, declared)
         window = f"attack:{state.version + 1}:roll"
         probe = reactions.ReactionWindow(id=window, actor=c.id, may_react=(), reactions=())
@@ -277,8 +281,16 @@ class Attacking:
                              counter_die=counter_die, counter_total=counter_total, countered=countered,
                              defences=further)
         after = self.evolve(state, event)
+        out: list[Event] = [event]
+        if a.collateral is not None and not countered:
+            # Collateral Countering: "your roll could help both knock the creature back and potentially
+            # dispel a portion of the poison Power"; "Both sides add +1 ... for every 5 energy spent"
+            c = a.collateral
+            out.append(CollateralCountered(combatant_id=atk.id, power=p.name, total=total + p.energy // 5,
+                                           score=c.score, nullified=total + p.energy // 5 > c.score + c.energy // 5,
+                                           part=c.part))
         if not hit or not (rolled or damage > 0):
-            return [event]
+            return out
         defenders = [cid for cid, x in after.combatants.items()
                      if x.side == tgt.side and self._options(after, reactions.ReactionWindow(
                          id="defend", actor=atk.id, may_react=(), reactions=()), cid)] if not tgt.sheet.object else []
@@ -289,8 +301,8 @@ class Attacking:
             on = "a hidden ally" if hidden else called_of(tgt)
             opened = reactions.open_window(f"{a.window.removesuffix(':roll')}:defend", atk.id, defenders,
                                            (SHIELD, BLOCK, BODY_SHIELD), f"{called_of(atk)}'s hit on {on}")
-            return [event, opened]
-        return [event, *self._settle(after, dice)]
+            return [*out, opened]
+        return [*out, *self._settle(after, dice)]
 
     def _profile(self, atk: Combatant, a: PendingAttack) -> Profile:
         weapon = a.attack if a.kind == "martial" else None

@@ -37,5 +37,6 @@ OWN_CODES = ruleset_codes({
     "realms_too_heavy": "Moving while grappling needs the Strength to drag half the grappled one's weight (+1 Strength per 200 kg).",
     "realms_too_large": "You cannot grapple creatures more than one size larger than you.",
     "realms_prepare_what": "A prepared Action names what it will be: an attack on a target, or an Action of the table.",
+    "realms_collateral_power": "Collateral Countering is a Power's: “If you use a Power without specifically intending to counter”.",
     "realms_not_prepared": "The Overcome is taken on one's own turn, not prepared.",
 })

@@ -108,7 +108,7 @@ SECTIONS = [
          "would hit its damage; not who makes it, with what, from where, nor its roll (Hidden: \"location "
          "unknown\")."),
     _row("Additional Reactions", "enforced", "The section: the Reactions below."),
-    _row("Counter Power (X AP)", "partial",
+    _row("Counter Power (X AP)", "enforced",
          "Before a Power attack's roll, anyone with a Power they can pay for may counter it (the Power's AP and "
          "Energy); the first counterer's Power attack roll, with the other counterers' Power Proficiency and +1 "
          "per 5 Energy they spent, against the attack roll with +1 per 5 of its Energy: exceeding it nullifies "
@@ -120,8 +120,12 @@ SECTIONS = [
          "Power's AP and Energy): the Power attack roll, +1 per 5 Energy, against the original attack score the RM "
          "gives, +1 per 5 Energy spent on it; exceeding it nullifies the Power, or the part of it named (\"at the "
          "discretion of the Realm Master\"); what ending it undoes is the RM's (RealmsRemoveCondition...).",
-         "Not yet: collateral countering (one roll for an attack and a counter) and countering a counter; the "
-         "RM's: a Power in effect is not kept as state, so its attack score comes from the log."),
+         "Collateral Countering (RealmsAttack collateral, a Power attack only): the attack's own roll, +1 per 5 "
+         "Energy of its Power, against a Power in effect's original attack score (+1 per 5 Energy spent on it) "
+         "counters it as well, or the part named, unless the attack itself was countered.",
+         "Ours: a counter of a counter is a Counter Power like any other (the text has no rule of its own for it); "
+         "the RM's: a Power in effect is not kept as state, so its attack score and what ending it undoes come "
+         "from the log and the RM (RealmsRemoveCondition...)."),
     _row("Combination Attack (1 AP)", "enforced",
          "Before the roll, each ally of the attacker with AP and an Attack Bonus (its first weapon's) may add its "
          "Help Die (R12: the bonus rounded up to an even number, d2 to d12), rolled once for both, to the Attack "

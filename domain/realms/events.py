@@ -49,6 +49,15 @@ class SetInitiative(Command, tag="SetInitiative"):
     initiator: bool = False
 
 
+class Collateral(msgspec.Struct, frozen=True, kw_only=True):
+    """Collateral Countering: a Power in effect the attack's roll may counter as well, with its original
+    attack ``score`` and the ``energy`` spent on it (the RM's to give), and the ``part`` to end ("": all)."""
+
+    score: Annotated[int, msgspec.Meta(ge=0, le=200)]
+    energy: Annotated[int, msgspec.Meta(ge=0, le=500)] = 0
+    part: Annotated[str, msgspec.Meta(max_length=100)] = ""
+
+
 class Attack(Command, tag="RealmsAttack"):
     """Attack ``target`` at ``distance`` spaces with ``weapon`` (a weapon on the sheet, ``Unarmed``
     or ``Improvised``; default the first weapon) or ``power`` (a Power on the sheet, with its AP
@@ -70,6 +79,9 @@ class Attack(Command, tag="RealmsAttack"):
     # R11: "Attacks take −1 per level" of Obscurity: the level between attacker and target, the
     # attacker's claim (no map); Blinded and Invisible already make it Complete (4)
     obscurity: Annotated[int, msgspec.Meta(ge=0, le=4)] = 0
+    # "If you use a Power without specifically intending to counter, but it may still affect the opposing
+    # Power, you can use your roll to attempt to counter as well"
+    collateral: Collateral | None = None
 
 
 class TakeAction(Command, tag="RealmsTakeAction"):
@@ -404,6 +416,7 @@ class AttackDeclared(Event, tag="RealmsAttackDeclared"):
     prepared: bool = False  # a Prepared Action's attack, paid for on one's turn
     determination: bool = False  # a Determination Die spent on the attack roll
     obscurity: int = 0  # the Obscurity level claimed between attacker and target (R11)
+    collateral: Collateral | None = None  # a Power in effect the roll may counter as well
 
 
 class Reacted(Event, tag="RealmsReacted"):
@@ -728,6 +741,18 @@ class Recovered(Event, tag="RealmsRecovered"):
     exhausted: int = 0
 
 
+class CollateralCountered(Event, tag="RealmsCollateralCountered"):
+    """Collateral Countering: the Power attack's own roll (+1 per 5 Energy of the Power) against a Power
+    in effect's original attack score (+1 per 5 Energy spent on it); ``nullified`` if it exceeds it."""
+
+    combatant_id: CombatantId
+    power: str
+    total: SheetValue[int, "combatant_id"]
+    score: int
+    nullified: bool
+    part: str = ""
+
+
 class CounteredInEffect(Event, tag="RealmsCounteredInEffect"):
     """A Power in effect countered: the counterer's Power attack roll (+1 per 5 Energy it spent)
     against the original attack score (+1 per 5 Energy spent on it); ``nullified`` if it exceeds it."""
@@ -754,4 +779,5 @@ class DeterminationSet(Event, tag="RealmsDeterminationSet"):
 
 EVENTS = (RulesSet, InitiativeSet, ActionTaken, AttackDeclared, Reacted, AttackRolled, Defended, Harmed, Healed,
           Stabilised, ConditionApplied, ConditionRemoved, OvercomeDue, Overcame, PowerImprovised, GrappleRolled, Commanded, Prepared,
-          HidingRolled, Detected, Helped, EnergyChanged, Recovered, DeterminationSet, CounteredInEffect)
+          HidingRolled, Detected, Helped, EnergyChanged, Recovered, DeterminationSet, CounteredInEffect,
+          CollateralCountered)

@@ -21,6 +21,7 @@ from domain.realms.events import (
     ActionTaken,
     AttackDeclared,
     AttackRolled,
+    CollateralCountered,
     Commanded,
     ConditionApplied,
     ConditionRemoved,
@@ -134,7 +135,7 @@ class Folding:
                     attack=event.attack, kind=event.kind, targets=event.targets, distance=event.distance,
                     penalty=event.penalty, range_penalty=event.range_penalty, off_hand=event.off_hand,
                     thrown=event.thrown, non_lethal=event.non_lethal, determination=event.determination,
-                    obscurity=event.obscurity)
+                    obscurity=event.obscurity, collateral=event.collateral)
                 return replace(state, rules=replace(rules(state), attack=attack, window=None))
             case reactions.ReactionsOpened() | reactions.ReactionPassed() | reactions.ReactionsClosed():
                 return replace(state, rules=replace(r, window=reactions.evolve_window(r.window, event)))
@@ -211,6 +212,8 @@ class Folding:
                     c, action_points=c.action_points - event.action_points)})
                 b = body_of(state, c.id)
                 return self._with_body(state, c.id, replace(b, energy_spent=b.energy_spent + event.energy))
+            case CollateralCountered():
+                return state  # the Power in effect is not kept as state: its ending is the RM's to apply
             case DeterminationSet():
                 b = body_of(state, event.combatant_id)
                 return self._with_body(state, event.combatant_id, replace(b, determination=event.count))

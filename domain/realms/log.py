@@ -218,6 +218,14 @@ def _countered_in_effect(d: Any, s: Any) -> str:
             f"{'nullified' if d.get('nullified') else 'it stays in effect'}.")
 
 
+def _collateral(d: Any, s: Any) -> str:
+    what = f"part of a Power in effect ({d['part']})" if d.get("part") else "a Power in effect"
+    total = f" {d['total']}" if "total" in d else ""
+    return (f"The same roll of {s.whose(d.get('combatant_id'))} {d.get('power')} counters {what} as well "
+            f"(Collateral Countering):{total} against its attack score {d.get('score')}: "
+            f"{'nullified' if d.get('nullified') else 'it stays in effect'}.")
+
+
 def _recovered(d: Any, s: Any) -> str:
     how = "a Full Recovery" if d.get("recovery") == "full" else f"a Partial Recovery of {2 * (d.get('blocks') or 1)} hours"
     told = [f"Health {d['health']}"] if "health" in d else []
@@ -361,6 +369,7 @@ SENTENCES: dict[str, Sentence] = {
     "RealmsEnergyChanged": _energy_changed,
     "RealmsRecovered": _recovered,
     "RealmsCounteredInEffect": _countered_in_effect,
+    "RealmsCollateralCountered": _collateral,
     "RealmsDeterminationSet": lambda d, s: f"{s.Who(d.get('combatant_id'))} holds {d.get('count')} Determination "
                                            f"Di{'e' if d.get('count') == 1 else 'ce'}.",
     "RealmsStabilised": lambda d, s: (f"{s.Who(d.get('combatant_id'))} is stabilised: the Dying damage stops"

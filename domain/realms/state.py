@@ -15,6 +15,7 @@ from domain.core.pending import Refusal
 from domain.realms.body import Body
 from domain.realms.codes import OWN_CODES
 from domain.realms.data import DEFAULT_RULES, RealmsRules
+from domain.realms.events import Collateral
 
 replace = msgspec.structs.replace
 
@@ -71,6 +72,7 @@ class PendingAttack(msgspec.Struct, frozen=True, kw_only=True):
     determination: bool = False  # the attacker spends a Determination Die on the roll
     taken: dict[CombatantId, list[str]] = {}  # the Reactions each creature took before the roll
     evade: int = 0  # a split Evade allotted to this attack
+    collateral: Collateral | None = None  # a Power in effect the roll may counter as well
 
 
 class RealmsState(msgspec.Struct, kw_only=True):

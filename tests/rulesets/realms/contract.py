@@ -9,9 +9,28 @@ from typing import Any
 from domain.core.encounter import Command, EncounterState
 from domain.core.ruleset import Ruleset
 from domain.realms.events import (
-    ApplyCondition, Attack, CommandCompanion, DealDamage, Grapple, Heal, ImprovisedAction, ImprovisePower, Overcome,
-    PowerPart, Prepare, RemoveCondition, SetInitiative, Stabilise, StealthHide, TakeAction, UsePrepared, Detect, Help,
-    ChangeEnergy, CounterInEffect,
+    ApplyCondition,
+    Attack,
+    ChangeEnergy,
+    Collateral,
+    CommandCompanion,
+    CounterInEffect,
+    DealDamage,
+    Detect,
+    Grapple,
+    Heal,
+    Help,
+    ImprovisedAction,
+    ImprovisePower,
+    Overcome,
+    PowerPart,
+    Prepare,
+    RemoveCondition,
+    SetInitiative,
+    Stabilise,
+    StealthHide,
+    TakeAction,
+    UsePrepared,
 )
 from tests.contract.walk import Walk
 
@@ -54,7 +73,8 @@ def moves(ruleset: Ruleset, state: EncounterState, rng: random.Random) -> list[C
                             distance=rng.choice([1, 1, 5, 30, 60]), non_lethal=rng.random() < 0.1)
         elif choice < 0.8:
             attack = Attack(combatant_id=turn, target=target, power=rng.choice(["Flame", "Terror"]),
-                            distance=rng.choice([2, 4]))
+                            distance=rng.choice([2, 4]),
+                            collateral=Collateral(score=rng.randint(5, 20)) if rng.random() < 0.3 else None)
         else:
             attack = Attack(combatant_id=turn, target=target, weapon=rng.choice(["Bow", "Unarmed"]),
                             off_hand=rng.random() < 0.5, quick=True)

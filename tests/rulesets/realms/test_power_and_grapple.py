@@ -143,6 +143,34 @@ def test_a_power_already_in_effect_is_countered_against_its_original_attack_scor
     assert refused.code == "realms_not_enough_energy"
 
 
+def test_collateral_countering_uses_the_attacks_own_roll() -> None:
+    """Collateral Countering: "If you use a Power without specifically intending to counter, but it may
+    still affect the opposing Power, you can use your roll to attempt to counter as well"; "Both sides add
+    +1 to their roll or Score for every 5 energy spent on their respective Powers"."""
+    from domain.realms.events import (
+        Attack,
+        AttackRolled,
+        Collateral,
+        CollateralCountered,
+    )
+    gale = {**ARWEN, "power_proficiency": 2, "energy": 10,
+            "powers": [{"name": "Wind Beam", "dice": 1, "sides": 6, "energy": 5, "range": 6}]}
+    f = started(arwen=gale)
+    poison = Collateral(score=14, energy=5, part="the poison cloud")  # 14 + 1 = 15
+    f.send(Attack(combatant_id="arwen", target="brigand", power="Wind Beam", distance=3, collateral=poison))
+    events = f.pass_("brigand", dice=[10, 4])  # no Dodge
+    rolled, collateral = of(events, AttackRolled), of(events, CollateralCountered)
+    assert rolled.total == 10 + 3 and (collateral.total, collateral.nullified) == (13 + 1, False)
+    assert collateral.part == "the poison cloud" and energy(f.state.combatants["arwen"].sheet, f.body("arwen")) == 5
+    f.end_turn("arwen")
+    f.end_turn("brigand")
+    f.send(Attack(combatant_id="arwen", target="brigand", power="Wind Beam", distance=3, collateral=poison))
+    events = f.pass_("brigand", dice=[13, 4])
+    assert of(events, CollateralCountered).nullified  # 16 + 1 exceeds 15
+    refused = f.refused(Attack(combatant_id="arwen", target="brigand", collateral=poison))
+    assert refused.code == "realms_collateral_power"
+
+
 def test_moving_while_grappling_halves_the_speed_and_needs_the_strength_to_drag_half_the_weight() -> None:
     """Movement with Grapple: "Moving while grappling a target requires you to have enough Strength to
     drag at least half of their weight (+1 Strength per 200 kg), and it reduces your Speed by ½"."""
