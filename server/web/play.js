@@ -1,8 +1,9 @@
 // A player's page, from the GM's link (`/play#enc=...&token=...`): their character, what the
 // table sees of the others, the decisions waiting for them as one-tap buttons with their costs,
-// the commands they may send; a refusal is shown with the server's own explanation.
+// the commands they may send, the log as they may read it (a retconned entry struck through, a
+// secret roll once the GM reveals it); a refusal is shown with the server's own explanation.
 import { answer } from "./fracas-client.js";
-import { $, el, fragment, client, explain, showCommandForm, names, renderTable, renderPresence, renderTimeline,
+import { $, el, fragment, client, explain, showCommandForm, names, renderTable, renderPresence, renderLog, renderTimeline,
   renderPrompt } from "./ui.js";
 
 const { enc, token, me: myId } = fragment();
@@ -31,14 +32,22 @@ async function start() {
   $("#command-type").addEventListener("change", showCommand);
   $("#command-form").addEventListener("submit", send);
   show();
+  refresh();
   live = api.live(enc, {
     onState: (s) => { state = s; show(); },
     onPrompt: () => showPrompts(),
-    onEvent: () => renderTimeline(api, enc, $("#timeline")),
+    onEvent: () => refresh(),
     onPresence: (p) => renderPresence(p, $("#presence")),
     onStatus: (s) => { $("#live-status").textContent = `Live: ${s}`; },
     onError: (m) => fail(m),
   });
+}
+
+// the log and the timeline are read again once a burst of events has come in
+let timer = null;
+function refresh() {
+  clearTimeout(timer);
+  timer = setTimeout(() => { renderLog(api, enc, $("#log")).catch(fail); renderTimeline(api, enc, $("#timeline")); }, 50);
 }
 
 function show() {

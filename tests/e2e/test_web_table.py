@@ -203,3 +203,60 @@ def test_each_page_follows_a_short_fight_of_every_other_ruleset(env: dict[str, s
         shoot(player, f"{ruleset}-player")
         shoot(watch, f"{ruleset}-spectator")
         browser.close()
+
+
+def test_the_gm_retcons_from_the_log_and_reveals_a_secret_roll_live_on_the_players_page(env: dict[str, str]) -> None:
+    """Issue 22: "Retcon from the log; reveal hidden combatants and secret rolls": the GM's
+    clicks, and the player's page following them live (the undone entry struck through and its
+    effect gone; the GM's secret initiative roll shown once revealed)."""
+    from playwright.sync_api import expect, sync_playwright
+
+    with serving(env) as (base, _), sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium.CHROMIUM, args=ARGS)
+        gm = browser.new_context(viewport=DESKTOP).new_page()
+        gm.goto(base + "/")
+        gm.select_option("#open-ruleset", "places-of-power")
+        gm.fill("#open-name", "The toll bridge")
+        gm.select_option("#open-dice", "mixed")
+        gm.click("#open-form button[type=submit]")
+        expect(gm.locator("#fight-title")).to_contain_text("The toll bridge")
+        add(gm, "Mira", "party", "player")
+        add(gm, "Toll Keeper", "enemies", "gm")
+        gm.get_by_role("button", name="Make Mira's player link").click()
+        mira = browser.new_context(viewport=PHONE).new_page()
+        mira.goto(gm.locator("#links a[href*='/play#']").get_attribute("href"))
+        expect(mira.locator("#live-status")).to_contain_text("open")
+        expect(mira.locator("#log")).to_contain_text("Toll Keeper joins")
+
+        # the GM rolls initiative in secret: Mira's page tells her the NPCs rolled, not what
+        gm.select_option("#command-type", "RollInitiative")
+        gm.set_checked("#cmd-RollInitiative-secret", True)
+        gm.fill("#cmd-RollInitiative-dice", "[9, 3]")  # reported: Mira's die, then the GM's one die for the NPCs
+        with gm.expect_response(lambda r: r.url.endswith("/commands") and r.request.method == "POST"):
+            gm.click("#command-form button[type=submit]")
+        secret_line = mira.locator("#log li", has_text="Initiative")
+        expect(secret_line).to_contain_text("in secret")
+        reveal = gm.locator("#secret-rolls").get_by_role("button", name=re.compile("Reveal the secret roll"))
+        expect(reveal).to_have_count(1)
+        reveal.click()
+        expect(mira.locator("#log")).to_contain_text("The GM reveals the secret roll")
+        expect(secret_line).not_to_contain_text("in secret")  # the same entry, read again: the roll is shown
+        expect(secret_line).to_contain_text("3")
+        expect(gm.locator("#secret-rolls button")).to_have_count(0)
+
+        # the GM sets Mira's Hits by mistake, and retcons it from the log
+        command(gm, "SetHits", combatant_id="Mira", hits="3")
+        mira_card = mira.locator("#table li", has_text="Mira")
+        expect(mira_card).to_contain_text("hits 3")
+        wrong = gm.locator("#log li", has_text="Hits").last
+        expect(wrong).to_be_visible()
+        gm.once("dialog", lambda dialog: dialog.accept())  # "Undo everything from version N on?"
+        with gm.expect_response(lambda r: r.url.endswith("/commands") and r.request.method == "POST"):
+            wrong.get_by_role("button", name=re.compile("Retcon version")).click()
+        expect(gm.locator("#problem")).to_be_hidden()
+        expect(mira_card).to_contain_text("hits 0")  # the retconned event is gone from her state
+        undone = mira.locator("#log li.undone")
+        expect(undone).to_have_count(1)
+        expect(undone).to_contain_text("Hits")
+        expect(mira.locator("#log li").last).to_contain_text("The GM undid event")
+        browser.close()
