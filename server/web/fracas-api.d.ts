@@ -107,9 +107,11 @@ export type CombatantTotals = {
 };
 
 export type CommandDoc = {
+  actor_field?: string | null;
   json_schema: {
     [key: string]: unknown;
   };
+  senders: ("gm" | "player")[];
   summary: string;
   type: string;
 };

@@ -16,18 +16,13 @@ let live = null;
 const fail = (err) => explain(err, problem);
 const ok = () => { problem.hidden = true; };
 
-// what a player sends: the commands that name their own combatant as the one acting
-const PLAYER_FIELDS = ["combatant_id"];
-
 async function start() {
   if (!enc || !token) { fail({ detail: "This page needs the link your GM gave you." }); return; }
   state = await api.state(enc);
   ruleset = await api.ruleset(state.ruleset);
   $("#title").textContent = `${state.name}`;
-  const cmds = ruleset.commands.filter((c) => {
-    const root = c.json_schema.$defs[c.type] || {};
-    return PLAYER_FIELDS.some((f) => (root.required || []).includes(f));
-  });
+  // only what a player may send (the ruleset's `senders`), for their own combatant
+  const cmds = ruleset.commands.filter((c) => c.senders.includes("player"));
   $("#command-type").replaceChildren(...cmds.map((c) => el("option", { value: c.type }, c.type)));
   $("#command-type").addEventListener("change", showCommand);
   $("#command-form").addEventListener("submit", send);
@@ -62,8 +57,9 @@ function show() {
 let shownKey = null;
 function showCommand() {
   const type = $("#command-type").value;
+  const doc = ruleset.commands.find((c) => c.type === type);
   shownKey = showCommandForm(ruleset, state, `${type}|${Object.keys(names(state)).join(",")}`, shownKey,
-    { combatant_id: myId });
+    doc && doc.actor_field ? { [doc.actor_field]: myId } : {});
 }
 
 function showPrompts() {

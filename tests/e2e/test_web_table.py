@@ -11,6 +11,7 @@ import os
 import re
 from pathlib import Path
 
+import httpx
 import pytest
 
 from tests.e2e import chromium
@@ -155,11 +156,17 @@ def test_a_fight_at_the_web_table(env: dict[str, str]) -> None:
         bram_ctx.set_offline(False)
         expect(bram.locator("#table")).to_contain_text("Orc Ambusher", timeout=15000)
 
-        # a refusal is explained with the server's message (removing a combatant is the GM's)
-        bram.select_option("#command-type", "RemoveCombatant")
-        bram.click("#command-form button[type=submit]")
+        # his list holds only the commands a player may send (as the ruleset lists them), each
+        # for his own combatant; a refusal is explained with the server's message
+        offered = bram.locator("#command-type option").evaluate_all("os => os.map(o => o.value)")
+        listed = httpx.get(f"{base}/rulesets/places-of-power").json()["commands"]
+        assert offered == [c["type"] for c in listed if "player" in c["senders"]]
+        assert "Attack" in offered and not {"RemoveCombatant", "RollInitiative", "Retcon", "SetHits"} & set(offered)
+        bram.select_option("#command-type", "EndTurn")
+        expect(bram.locator("#cmd-EndTurn-combatant_id option:checked")).to_have_text("Bram")
+        bram.click("#command-form button[type=submit]")  # it is Mira's turn
         expect(bram.locator("#problem")).to_be_visible()
-        assert re.search(r"\w", bram.inner_text("#problem"))
+        expect(bram.locator("#problem")).to_contain_text("turn")
         browser.close()
 
 

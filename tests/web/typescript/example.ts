@@ -7,7 +7,7 @@ export async function runAFight(base: string, operatorKey: string | null): Promi
   const api = new Fracas(base, operatorKey);
   const rulesets = await api.rulesets();
   const info: RulesetInfo = await api.ruleset(rulesets[0].id);
-  const playerCommands: string[] = info.commands.map((c) => c.type);
+  const playerCommands: string[] = info.commands.filter((c) => c.senders.includes("player")).map((c) => c.type);
   const opened = await api.openEncounter("places-of-power", "Ambush at the ford", { dice_policy: "mixed" });
   const gm = api.withToken(opened.gm_token.token);
   const enc: string = opened.encounter_id;
