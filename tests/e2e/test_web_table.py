@@ -34,12 +34,32 @@ def env(database_url: str) -> dict[str, str]:
     return {**os.environ, "DATABASE_URL": database_url}
 
 
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-core-4.14.1" / "axe.min.js"  # tests/e2e/vendor/README.md
+AXE_RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
+
+
+def accessible(page, name: str) -> None:
+    """Issue 22, "Accessible: keyboard use, labels, contrast": axe-core (vendored, injected here
+    only) finds no violation of WCAG 2.1 A and AA or of its best practices on the page as it is."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    result = page.evaluate(
+        "(tags) => axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] })",
+        AXE_RULES)
+    found = [f"{v['id']} ({v['impact']}): {v['help']}: "
+             + "; ".join(f"{n['target']} {n.get('failureSummary', '')!r}" for n in v["nodes"][:4])
+             for v in result["violations"]]
+    assert not found, f"{name}:\n" + "\n".join(found)
+
+
 def shoot(page, name: str) -> None:
-    """Each page at phone and desktop widths, kept by the test run (git-ignored)."""
+    """Each page at phone and desktop widths, kept by the test run (git-ignored), and checked
+    for accessibility at each width."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
         page.set_viewport_size(size)
         page.screenshot(path=str(SHOTS / f"{name}-{label}.png"), full_page=True)
+        accessible(page, f"{name} at {label} width")
     page.set_viewport_size(DESKTOP)
 
 
@@ -77,6 +97,8 @@ def test_a_fight_at_the_web_table(env: dict[str, str]) -> None:
         browser = pw.chromium.launch(executable_path=chromium.CHROMIUM, args=ARGS)
         gm = browser.new_context(viewport=DESKTOP).new_page()
         gm.goto(base + "/")
+        expect(gm.locator("#open-dice option")).not_to_have_count(0)
+        accessible(gm, "the GM's console before a fight")
         gm.select_option("#open-ruleset", "places-of-power")
         gm.fill("#open-name", "Ambush at the ford")
         gm.select_option("#open-dice", "mixed")  # the server rolls, but the attack below reports its dice (a d4 and a d8: 1 + 8)
@@ -134,7 +156,8 @@ def test_a_fight_at_the_web_table(env: dict[str, str]) -> None:
         choices = prompt.get_by_role("button")
         assert choices.count() >= 2
         shoot(defender_page, "player-prompt")
-        choices.first.click()
+        choices.first.focus()  # one key answers, as one tap does
+        defender_page.keyboard.press("Enter")
         expect(defender_page.locator("#prompts")).to_contain_text("Nothing waits for you")
         expect(watch.locator("#log")).to_contain_text(defender)
         # the timeline follows live: the attack is marked, in round 1, on the spectator's and players' pages
@@ -167,6 +190,7 @@ def test_a_fight_at_the_web_table(env: dict[str, str]) -> None:
         bram.click("#command-form button[type=submit]")  # it is Mira's turn
         expect(bram.locator("#problem")).to_be_visible()
         expect(bram.locator("#problem")).to_contain_text("turn")
+        accessible(bram, "a player's page showing a refusal")
         browser.close()
 
 
@@ -266,4 +290,28 @@ def test_the_gm_retcons_from_the_log_and_reveals_a_secret_roll_live_on_the_playe
         expect(undone).to_have_count(1)
         expect(undone).to_contain_text("Hits")
         expect(mira.locator("#log li").last).to_contain_text("The GM undid event")
+        accessible(mira, "a player's page with a retconned entry")
+        accessible(gm, "the GM's console after a retcon")
+        browser.close()
+
+
+def test_the_accessibility_check_finds_an_unlabelled_control_and_poor_contrast(env: dict[str, str]) -> None:
+    """The check above is no formality: on a page of the table, a control without a label and
+    grey text on the dark panel are each reported."""
+    from playwright.sync_api import sync_playwright
+
+    with serving(env) as (base, _), sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium.CHROMIUM, args=ARGS)
+        page = browser.new_context(viewport=DESKTOP).new_page()
+        page.goto(base + "/watch")  # without a link: the page says it needs one
+        page.locator("#problem").wait_for()
+        accessible(page, "the spectator view without a link")
+        page.evaluate("""() => {
+            const s = document.querySelector("section");
+            s.append(Object.assign(document.createElement("input"), { type: "text" }));
+            s.append(Object.assign(document.createElement("p"), { textContent: "faint", style: "color: #333b44" }));
+        }""")
+        with pytest.raises(AssertionError) as found:
+            accessible(page, "a spoilt page")
+        assert "label" in str(found.value) and "color-contrast" in str(found.value)
         browser.close()
