@@ -62,8 +62,13 @@ function showCommand() {
     doc && doc.actor_field ? { [doc.actor_field]: myId } : {});
 }
 
+// drawn again only when what they show changes: a live update keeps the focus of a keyboard user
+let shownPrompts = null;
 function showPrompts() {
   const prompts = live ? [...live.prompts.values()] : [];
+  const key = JSON.stringify([prompts, names(state)]);
+  if (key === shownPrompts) return;
+  shownPrompts = key;
   $("#prompts").replaceChildren(...(prompts.length ? prompts.map((p) => renderPrompt(p, state, async (prompt, choice) => {
     try { await api.command(enc, answer(prompt, choice)); live.prompts.delete(prompt.id); ok(); showPrompts(); } catch (err) { fail(err); }
   })) : [el("p", { class: "status" }, "Nothing waits for you.")]));

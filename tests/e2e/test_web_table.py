@@ -156,8 +156,7 @@ def test_a_fight_at_the_web_table(env: dict[str, str]) -> None:
         choices = prompt.get_by_role("button")
         assert choices.count() >= 2
         shoot(defender_page, "player-prompt")
-        choices.first.focus()  # one key answers, as one tap does
-        defender_page.keyboard.press("Enter")
+        choices.first.press("Enter")  # one key answers, as one tap does (the button focused, then Enter)
         expect(defender_page.locator("#prompts")).to_contain_text("Nothing waits for you")
         expect(watch.locator("#log")).to_contain_text(defender)
         # the timeline follows live: the attack is marked, in round 1, on the spectator's and players' pages
