@@ -18,7 +18,7 @@ from litestar.response import Redirect
 from domain.core.dice import DICE_POLICIES
 from domain.core.coverage import Section
 from domain.core.encounter import AddCombatant, Controller
-from domain.core.ruleset import CommandInfo
+from domain.core.ruleset import CommandInfo, Sender
 from domain.core.summaries import summary_of
 from projections.presence import EncounterView, presence_for, with_presence
 from projections.visibility import state_for
@@ -84,6 +84,10 @@ class CommandDoc(msgspec.Struct, kw_only=True):
     type: str
     summary: str
     json_schema: dict[str, Any]
+    # who may send it: the GM, and a player for their own combatants where listed
+    senders: list[Sender]
+    # the field naming the combatant who acts (a player's own), or None for a GM's command
+    actor_field: str | None = None
 
 
 class RulesetInfo(msgspec.Struct, kw_only=True):
@@ -294,8 +298,9 @@ async def send_command(
     try:
         body = await request.body()
         service = service_of(request)
-        command = service.decode_command(await service.ruleset_of(enc), body)
-        check_command(principal, command)
+        ruleset = await service.ruleset_of(enc)
+        command = service.decode_command(ruleset, body)
+        check_command(principal, command, ruleset.senders(type(command)))
         write = Write(principal, parse_if_match(if_match), idempotency_key,
                       request_hash("POST commands", body) if idempotency_key is not None else b"")
         return reply(await service.execute(enc, command, write))
@@ -381,8 +386,9 @@ async def list_rulesets(request: Request) -> list[RulesetSummary]:
 
 @get("/rulesets/{ruleset_id:str}", opt={"token": "none"}, operation_id="getRuleset",
      summary="A ruleset's commands, costs and sheet schema", tags=["rulesets"], responses=errors(400, 404, 500),
-     description="What a frontend builds its menus from: every command (its `type`, a one-sentence `summary` "
-                 "and its JSON Schema), the common actions and their Action Point costs, the sheet's schema, "
+     description="What a frontend builds its menus from: every command (its `type`, a one-sentence `summary`, "
+                 "its JSON Schema, its `senders`: `gm`, and `player` where a player may send it for their own "
+                 "combatants, and its `actor_field`, the field naming the combatant who acts), the common actions and their Action Point costs, the sheet's schema, "
                  "every violation `code` with its meaning, and the `coverage` table of the rules' text.")
 async def get_ruleset(request: Request, ruleset_id: RulesetId) -> RulesetInfo:
     registry = service_of(request).registry
@@ -398,6 +404,8 @@ async def get_ruleset(request: Request, ruleset_id: RulesetId) -> RulesetInfo:
                 type=t.__struct_config__.tag,
                 summary=summary_of(t),
                 json_schema=msgspec.json.schema(t),
+                senders=list(r.senders(t)),
+                actor_field=t.actor_field,
             )
             for t in r.command_types
         ],

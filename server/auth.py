@@ -297,14 +297,16 @@ def check_operator(request: Request) -> None:
         raise Problem(403, "operator_key_invalid", "Forbidden", "That is not this server's operator key.")
 
 
-def check_command(principal: Principal, command: Any) -> None:
-    """A player acts only for their own combatants; commands that name no acting combatant
-    (initiative, order of play, revealing, ending the fight) are the GM's alone."""
+def check_command(principal: Principal, command: Any, senders: tuple[str, ...]) -> None:
+    """A player sends only what the ruleset lets players send (``senders``, its
+    ``Ruleset.senders`` of the command's type), and acts only for their own combatants;
+    commands that name no acting combatant (initiative, order of play, revealing, ending the
+    fight) are the GM's alone."""
     if principal.role == "gm":
         return
     tag = type(command).__struct_config__.tag
     acting = command.acting_combatant()
-    if acting is None:
+    if acting is None or principal.role not in senders:
         raise Problem(403, "gm_only", "Forbidden", f"Only the GM may send {tag}.")
     if acting not in principal.combatant_ids:
         raise Problem(403, "not_your_combatant", "Forbidden", f"This token does not act for combatant {acting}.")

@@ -1,13 +1,13 @@
-"""The ``fracas`` command: serve, migrate, openapi, demo, export, verify, import."""
+"""The ``fracas`` command: serve, migrate, openapi, typescript, demo, export, verify, import."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import json
 import logging
 import os
-import errno
 import signal
 import socket
 import sys
@@ -126,6 +126,18 @@ def cmd_openapi(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_typescript(args: argparse.Namespace) -> int:
+    from server.typescript import render_typescript
+
+    source = Path(args.openapi)
+    document = json.loads(source.read_text(encoding="utf-8")) if source.exists() else openapi_document()
+    out = Path(args.output)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(render_typescript(document), encoding="utf-8")
+    print(f"wrote {out}")
+    return 0
+
+
 NO_SUCH_DEMO = 2  # `fracas demo`'s exit code for a ruleset without a demo here: change the command line
 
 
@@ -185,6 +197,13 @@ def main(argv: list[str] | None = None) -> int:
     oa = sub.add_parser("openapi", help="write the OpenAPI document the app generates")
     oa.add_argument("--output", default=str(DEFAULT_OPENAPI))
     oa.set_defaults(func=cmd_openapi)
+
+    ts = sub.add_parser("typescript", help="write the TypeScript declarations of the API (server/web/fracas-api.d.ts)",
+                        description="Write the request and response types of every operation, from the OpenAPI "
+                                    "document (the app's own where --openapi names no file).")
+    ts.add_argument("--openapi", default=str(DEFAULT_OPENAPI), help="the OpenAPI document to read")
+    ts.add_argument("--output", default=str(Path(__file__).resolve().parent / "web" / "fracas-api.d.ts"))  # DEFAULT_TYPESCRIPT
+    ts.set_defaults(func=cmd_typescript)
 
     demo = sub.add_parser(
         "demo", help="play a ruleset's short scripted fight against a running server, through its API",

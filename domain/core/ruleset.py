@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar, Literal, Union
 
 import msgspec
 
@@ -74,6 +74,10 @@ _LIFECYCLE_STEPS: tuple[tuple[type[Event], str], ...] = (
     (EncounterOpened, "_evolve_opened"),
     (Retconned, "_evolve_retconned"),
 )
+
+
+# Who sends commands: the GM, or a player for their own combatants (spectators only read).
+Sender = Literal["gm", "player"]
 
 
 class CommandInfo(msgspec.Struct, kw_only=True):
@@ -154,6 +158,14 @@ class Ruleset(ABC):
 
     def command_info(self) -> list[CommandInfo]:
         return []
+
+    def senders(self, command_type: type[Command]) -> tuple[Sender, ...]:
+        """Who may send a command of ``command_type``: the GM any; a player too where it names
+        the combatant who acts (its ``actor_field``), and then only for their own combatants.
+        The server asks this of every command it is sent and lists it with each command, so a
+        player's page offers only what they may send. A ruleset whose rules keep such a command
+        for the GM narrows it; none widens it (a player acts only through a combatant)."""
+        return ("gm", "player") if command_type.actor_field else ("gm",)
 
     # ---------------------------------------------------- what it documents
 

@@ -1,5 +1,13 @@
 // The API of fracas-client.js itself (hand-written). The request and response bodies are the
-// OpenAPI document's (openapi/openapi.json); they are typed loosely here.
+// OpenAPI document's, from fracas-api.d.ts (generated from openapi/openapi.json by
+// `fracas typescript`); the live stream's messages (a WebSocket, not in the document) are typed here.
+import type {
+  Combatant, CommandResult, EncounterList, EncounterLog, EncounterView, EventPage, EventView,
+  IssuedToken, NewCombatant, NewToken, OpenEncounterRequest, OpenedEncounter, Presence, ProblemDetails,
+  RequestBody, RulesetInfo, RulesetSummary, TokenView,
+} from "./fracas-api.js";
+
+export type * from "./fracas-api.js";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -7,12 +15,12 @@ export interface PatchOp { op: "add" | "remove" | "replace"; path: string; value
 
 /** An RFC 9457 problem the server answered with. */
 export class ProblemError extends Error {
-  constructor(status: number, problem: Record<string, unknown> | null);
+  constructor(status: number, problem: Partial<ProblemDetails> | null);
   status: number;
   code?: string;
   title?: string;
-  detail?: string;
-  problem: Record<string, unknown>;
+  detail?: string | null;
+  problem: Partial<ProblemDetails>;
 }
 
 /** Apply a JSON Patch to a copy of `doc`. */
@@ -26,6 +34,9 @@ export interface Prompt {
 /** The command answering `prompt` with `choice`. */
 export function answer(prompt: Prompt, choice?: Choice | null): Record<string, Json>;
 
+/** A command of any ruleset the server runs (the body of `POST /encounters/{id}/commands`). */
+export type Command = RequestBody<"sendCommand">;
+
 export interface RequestOptions { body?: unknown; ifMatch?: number | string; idempotencyKey?: string; accept?: string }
 
 export class Fracas {
@@ -36,45 +47,59 @@ export class Fracas {
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<T>;
   get<T = any>(path: string): Promise<T>;
   post<T = any>(path: string, body: unknown, options?: RequestOptions): Promise<T>;
-  rulesets(): Promise<{ id: string; name: string }[]>;
-  ruleset(id: string): Promise<any>;
-  encounters(): Promise<any>;
-  openEncounter(ruleset: string, name: string, extra?: Record<string, unknown>): Promise<any>;
-  state(enc: string): Promise<any>;
-  log(enc: string): Promise<{ encounter_id: string; version: number; entries: { versions: number[]; round: number; sentence: string; undone: boolean }[] }>;
-  events(enc: string, after?: number, limit?: number): Promise<any>;
-  addCombatant(enc: string, combatant: Record<string, unknown>): Promise<any>;
-  command(enc: string, body: Record<string, unknown>, options?: { ifMatch?: number }): Promise<any>;
-  mintToken(enc: string, body: { role: "player" | "spectator"; combatant_ids?: string[]; label?: string }): Promise<{ token: string; [k: string]: any }>;
-  tokens(enc: string): Promise<any>;
+  rulesets(): Promise<RulesetSummary[]>;
+  ruleset(id: string): Promise<RulesetInfo>;
+  encounters(): Promise<EncounterList>;
+  openEncounter(ruleset: string, name: string, extra?: Partial<Omit<OpenEncounterRequest, "ruleset" | "name">>): Promise<OpenedEncounter>;
+  state(enc: string): Promise<EncounterView>;
+  log(enc: string): Promise<EncounterLog>;
+  events(enc: string, after?: number, limit?: number): Promise<EventPage>;
+  addCombatant(enc: string, combatant: NewCombatant): Promise<CommandResult>;
+  /** Send a command: one of the encounter's ruleset's (`type` names it). */
+  command(enc: string, body: Command, options?: { ifMatch?: number }): Promise<CommandResult>;
+  mintToken(enc: string, body: NewToken): Promise<IssuedToken>;
+  tokens(enc: string): Promise<TokenView[]>;
   /** The timeline SVG, or null where the server has none. */
   timeline(enc: string): Promise<string | null>;
   live(enc: string, handlers?: LiveHandlers, options?: LiveOptions): LiveEncounter;
 }
 
 export type LiveStatus = "connecting" | "open" | "closed" | "reconnecting";
+/** The state a live stream keeps: the encounter as this viewer may see it. */
+export type LiveState = EncounterView & { combatants?: { [id: string]: Combatant }; pending?: { id: string }[] };
 export interface LiveHandlers {
-  onHello?(message: any): void;
-  onEvent?(event: { version: number; type: string; data: any; metadata: any; hash?: string }): void;
-  onState?(state: any, version: number): void;
+  onHello?(message: Extract<LiveMessage, { type: "hello" }>): void;
+  onEvent?(event: EventView): void;
+  onState?(state: LiveState, version: number): void;
   onPrompt?(prompt: Prompt): void;
-  onPresence?(presence: any): void;
+  onPresence?(presence: Presence | null): void;
   onStatus?(status: LiveStatus, detail?: string): void;
-  onError?(message: { status: number; code: string; title: string; detail?: string | null }): void;
+  onError?(message: Extract<LiveMessage, { type: "error" }>): void;
 }
 export interface LiveOptions { after?: number; reconnectMs?: number; WebSocketImpl?: typeof WebSocket }
+
+/** One message of `/encounters/{id}/live` (README: "Live"; server/live_feed.py). */
+export type LiveMessage =
+  | { type: "hello"; version: number; head: number; connection_id: string; role: string; heartbeat_seconds: number }
+  | { type: "event"; version: number; event: EventView }
+  | { type: "state"; version: number; state: LiveState; presence: Presence | null }
+  | { type: "patch"; version: number; base: number; patch: PatchOp[] }
+  | { type: "prompt"; version: number; prompt: Prompt }
+  | { type: "presence"; version: number; presence: Presence }
+  | { type: "heartbeat"; version: number; time: string }
+  | { type: "error"; version: number; status: number; code: string; title: string; detail?: string | null };
 
 export class LiveEncounter {
   constructor(client: Fracas, enc: string, handlers?: LiveHandlers, options?: LiveOptions);
   /** The last version received: a reconnection asks for what came after it. */
   after: number;
-  state: any | null;
+  state: LiveState | null;
   stateVersion: number | null;
-  presence: any | null;
+  presence: Presence | null;
   prompts: Map<string, Prompt>;
   url(): string;
   connect(): void;
-  receive(message: { type: string; version: number; [k: string]: any }): void;
+  receive(message: LiveMessage): void;
   resync(): void;
   close(): void;
 }

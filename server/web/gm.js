@@ -119,8 +119,13 @@ function show() {
   refreshLog();
 }
 
+// drawn again only when what they show changes: a live update keeps the focus of a keyboard user
+let shownPrompts = null;
 function showPrompts() {
   const prompts = live ? [...live.prompts.values()] : [];
+  const key = JSON.stringify([prompts, names(state)]);
+  if (key === shownPrompts) return;
+  shownPrompts = key;
   $("#prompts").replaceChildren(...prompts.map((p) => renderPrompt(p, state, (prompt, choice) => send(answer(prompt, choice)))));
 }
 

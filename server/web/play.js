@@ -1,8 +1,9 @@
 // A player's page, from the GM's link (`/play#enc=...&token=...`): their character, what the
 // table sees of the others, the decisions waiting for them as one-tap buttons with their costs,
-// the commands they may send; a refusal is shown with the server's own explanation.
+// the commands they may send, the log as they may read it (a retconned entry struck through, a
+// secret roll once the GM reveals it); a refusal is shown with the server's own explanation.
 import { answer } from "./fracas-client.js";
-import { $, el, fragment, client, explain, showCommandForm, names, renderTable, renderPresence, renderTimeline,
+import { $, el, fragment, client, explain, showCommandForm, names, renderTable, renderPresence, renderLog, renderTimeline,
   renderPrompt } from "./ui.js";
 
 const { enc, token, me: myId } = fragment();
@@ -15,30 +16,33 @@ let live = null;
 const fail = (err) => explain(err, problem);
 const ok = () => { problem.hidden = true; };
 
-// what a player sends: the commands that name their own combatant as the one acting
-const PLAYER_FIELDS = ["combatant_id"];
-
 async function start() {
   if (!enc || !token) { fail({ detail: "This page needs the link your GM gave you." }); return; }
   state = await api.state(enc);
   ruleset = await api.ruleset(state.ruleset);
   $("#title").textContent = `${state.name}`;
-  const cmds = ruleset.commands.filter((c) => {
-    const root = c.json_schema.$defs[c.type] || {};
-    return PLAYER_FIELDS.some((f) => (root.required || []).includes(f));
-  });
+  // only what a player may send (the ruleset's `senders`), for their own combatant
+  const cmds = ruleset.commands.filter((c) => c.senders.includes("player"));
   $("#command-type").replaceChildren(...cmds.map((c) => el("option", { value: c.type }, c.type)));
   $("#command-type").addEventListener("change", showCommand);
   $("#command-form").addEventListener("submit", send);
   show();
+  refresh();
   live = api.live(enc, {
     onState: (s) => { state = s; show(); },
     onPrompt: () => showPrompts(),
-    onEvent: () => renderTimeline(api, enc, $("#timeline")),
+    onEvent: () => refresh(),
     onPresence: (p) => renderPresence(p, $("#presence")),
     onStatus: (s) => { $("#live-status").textContent = `Live: ${s}`; },
     onError: (m) => fail(m),
   });
+}
+
+// the log and the timeline are read again once a burst of events has come in
+let timer = null;
+function refresh() {
+  clearTimeout(timer);
+  timer = setTimeout(() => { renderLog(api, enc, $("#log")).catch(fail); renderTimeline(api, enc, $("#timeline")); }, 50);
 }
 
 function show() {
@@ -53,12 +57,18 @@ function show() {
 let shownKey = null;
 function showCommand() {
   const type = $("#command-type").value;
+  const doc = ruleset.commands.find((c) => c.type === type);
   shownKey = showCommandForm(ruleset, state, `${type}|${Object.keys(names(state)).join(",")}`, shownKey,
-    { combatant_id: myId });
+    doc && doc.actor_field ? { [doc.actor_field]: myId } : {});
 }
 
+// drawn again only when what they show changes: a live update keeps the focus of a keyboard user
+let shownPrompts = null;
 function showPrompts() {
   const prompts = live ? [...live.prompts.values()] : [];
+  const key = JSON.stringify([prompts, names(state)]);
+  if (key === shownPrompts) return;
+  shownPrompts = key;
   $("#prompts").replaceChildren(...(prompts.length ? prompts.map((p) => renderPrompt(p, state, async (prompt, choice) => {
     try { await api.command(enc, answer(prompt, choice)); live.prompts.delete(prompt.id); ok(); showPrompts(); } catch (err) { fail(err); }
   })) : [el("p", { class: "status" }, "Nothing waits for you.")]));

@@ -180,9 +180,11 @@ export function renderPresence(presence, where) {
   where.textContent = `Connected: ${parts.length ? parts.join(", ") : JSON.stringify(presence)}`;
 }
 
-/** The readable log, newest last. */
+/** The readable log, newest last. An answer older than the log shown (two reads crossed) is dropped. */
 export async function renderLog(api, enc, where, { retcon } = {}) {
   const log = await api.log(enc);
+  if (Number(where.dataset.version || -1) > log.version) return;
+  where.dataset.version = String(log.version);
   where.replaceChildren(...log.entries.map((e) => el("li", { class: e.undone ? "undone" : "" },
     el("span", { class: "v" }, `v${e.versions.join(",")}`), " ", e.sentence,
     retcon && !e.undone && e.versions[0] > 1 ? el("button", { type: "button", class: "small",

@@ -83,3 +83,17 @@ def test_the_coverage_table_follows_each_rule_texts_headings(ruleset: Ruleset) -
         assert [s.heading for s in rows if s.chapter == chapter] == headings(text), chapter
     assert {s.chapter for s in rows} <= set(ruleset.rule_texts), "a row of a chapter the ruleset does not name"
     assert all(s.how for s in rows)
+
+
+@each_ruleset()
+def test_a_player_may_send_only_commands_that_name_the_combatant_who_acts(ruleset: Ruleset) -> None:
+    """The door ``Ruleset.senders`` (issue 22, the player's page: "commands they may send"):
+    the GM sends every command; a player only one naming the combatant who acts (its
+    ``actor_field``), for their own, so no ruleset lets a player act without a combatant."""
+    for kind in ruleset.command_types:
+        senders = ruleset.senders(kind)
+        assert "gm" in senders and set(senders) <= {"gm", "player"}, kind
+        if "player" in senders:
+            assert kind.actor_field is not None, f"{kind.__name__}: a player's command names who acts"
+    offered = {k.__struct_config__.tag for k in ruleset.command_types if "player" in ruleset.senders(k)}
+    assert "EndTurn" in offered and not offered & {"AddCombatant", "RollInitiative", "Retcon", "RevealRoll"}

@@ -11,6 +11,7 @@ import os
 import re
 from pathlib import Path
 
+import httpx
 import pytest
 
 from tests.e2e import chromium
@@ -33,12 +34,32 @@ def env(database_url: str) -> dict[str, str]:
     return {**os.environ, "DATABASE_URL": database_url}
 
 
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-core-4.14.1" / "axe.min.js"  # tests/e2e/vendor/README.md
+AXE_RULES = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
+
+
+def accessible(page, name: str) -> None:
+    """Issue 22, "Accessible: keyboard use, labels, contrast": axe-core (vendored, injected here
+    only) finds no violation of WCAG 2.1 A and AA or of its best practices on the page as it is."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    result = page.evaluate(
+        "(tags) => axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] })",
+        AXE_RULES)
+    found = [f"{v['id']} ({v['impact']}): {v['help']}: "
+             + "; ".join(f"{n['target']} {n.get('failureSummary', '')!r}" for n in v["nodes"][:4])
+             for v in result["violations"]]
+    assert not found, f"{name}:\n" + "\n".join(found)
+
+
 def shoot(page, name: str) -> None:
-    """Each page at phone and desktop widths, kept by the test run (git-ignored)."""
+    """Each page at phone and desktop widths, kept by the test run (git-ignored), and checked
+    for accessibility at each width."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
         page.set_viewport_size(size)
         page.screenshot(path=str(SHOTS / f"{name}-{label}.png"), full_page=True)
+        accessible(page, f"{name} at {label} width")
     page.set_viewport_size(DESKTOP)
 
 
@@ -76,6 +97,8 @@ def test_a_fight_at_the_web_table(env: dict[str, str]) -> None:
         browser = pw.chromium.launch(executable_path=chromium.CHROMIUM, args=ARGS)
         gm = browser.new_context(viewport=DESKTOP).new_page()
         gm.goto(base + "/")
+        expect(gm.locator("#open-dice option")).not_to_have_count(0)
+        accessible(gm, "the GM's console before a fight")
         gm.select_option("#open-ruleset", "places-of-power")
         gm.fill("#open-name", "Ambush at the ford")
         gm.select_option("#open-dice", "mixed")  # the server rolls, but the attack below reports its dice (a d4 and a d8: 1 + 8)
@@ -133,7 +156,7 @@ def test_a_fight_at_the_web_table(env: dict[str, str]) -> None:
         choices = prompt.get_by_role("button")
         assert choices.count() >= 2
         shoot(defender_page, "player-prompt")
-        choices.first.click()
+        choices.first.press("Enter")  # one key answers, as one tap does (the button focused, then Enter)
         expect(defender_page.locator("#prompts")).to_contain_text("Nothing waits for you")
         expect(watch.locator("#log")).to_contain_text(defender)
         # the timeline follows live: the attack is marked, in round 1, on the spectator's and players' pages
@@ -155,11 +178,18 @@ def test_a_fight_at_the_web_table(env: dict[str, str]) -> None:
         bram_ctx.set_offline(False)
         expect(bram.locator("#table")).to_contain_text("Orc Ambusher", timeout=15000)
 
-        # a refusal is explained with the server's message (removing a combatant is the GM's)
-        bram.select_option("#command-type", "RemoveCombatant")
-        bram.click("#command-form button[type=submit]")
+        # his list holds only the commands a player may send (as the ruleset lists them), each
+        # for his own combatant; a refusal is explained with the server's message
+        offered = bram.locator("#command-type option").evaluate_all("os => os.map(o => o.value)")
+        listed = httpx.get(f"{base}/rulesets/places-of-power").json()["commands"]
+        assert offered == [c["type"] for c in listed if "player" in c["senders"]]
+        assert "Attack" in offered and not {"RemoveCombatant", "RollInitiative", "Retcon", "SetHits"} & set(offered)
+        bram.select_option("#command-type", "EndTurn")
+        expect(bram.locator("#cmd-EndTurn-combatant_id option:checked")).to_have_text("Bram")
+        bram.click("#command-form button[type=submit]")  # it is Mira's turn
         expect(bram.locator("#problem")).to_be_visible()
-        assert re.search(r"\w", bram.inner_text("#problem"))
+        expect(bram.locator("#problem")).to_contain_text("turn")
+        accessible(bram, "a player's page showing a refusal")
         browser.close()
 
 
@@ -202,4 +232,85 @@ def test_each_page_follows_a_short_fight_of_every_other_ruleset(env: dict[str, s
         shoot(gm, f"{ruleset}-gm-console")
         shoot(player, f"{ruleset}-player")
         shoot(watch, f"{ruleset}-spectator")
+        browser.close()
+
+
+def test_the_gm_retcons_from_the_log_and_reveals_a_secret_roll_live_on_the_players_page(env: dict[str, str]) -> None:
+    """Issue 22: "Retcon from the log; reveal hidden combatants and secret rolls": the GM's
+    clicks, and the player's page following them live (the undone entry struck through and its
+    effect gone; the GM's secret initiative roll shown once revealed)."""
+    from playwright.sync_api import expect, sync_playwright
+
+    with serving(env) as (base, _), sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium.CHROMIUM, args=ARGS)
+        gm = browser.new_context(viewport=DESKTOP).new_page()
+        gm.goto(base + "/")
+        gm.select_option("#open-ruleset", "places-of-power")
+        gm.fill("#open-name", "The toll bridge")
+        gm.select_option("#open-dice", "mixed")
+        gm.click("#open-form button[type=submit]")
+        expect(gm.locator("#fight-title")).to_contain_text("The toll bridge")
+        add(gm, "Mira", "party", "player")
+        add(gm, "Toll Keeper", "enemies", "gm")
+        gm.get_by_role("button", name="Make Mira's player link").click()
+        mira = browser.new_context(viewport=PHONE).new_page()
+        mira.goto(gm.locator("#links a[href*='/play#']").get_attribute("href"))
+        expect(mira.locator("#live-status")).to_contain_text("open")
+        expect(mira.locator("#log")).to_contain_text("Toll Keeper joins")
+
+        # the GM rolls initiative in secret: Mira's page tells her the NPCs rolled, not what
+        gm.select_option("#command-type", "RollInitiative")
+        gm.set_checked("#cmd-RollInitiative-secret", True)
+        gm.fill("#cmd-RollInitiative-dice", "[9, 3]")  # reported: Mira's die, then the GM's one die for the NPCs
+        with gm.expect_response(lambda r: r.url.endswith("/commands") and r.request.method == "POST"):
+            gm.click("#command-form button[type=submit]")
+        secret_line = mira.locator("#log li", has_text="Initiative")
+        expect(secret_line).to_contain_text("in secret")
+        reveal = gm.locator("#secret-rolls").get_by_role("button", name=re.compile("Reveal the secret roll"))
+        expect(reveal).to_have_count(1)
+        reveal.click()
+        expect(mira.locator("#log")).to_contain_text("The GM reveals the secret roll")
+        expect(secret_line).not_to_contain_text("in secret")  # the same entry, read again: the roll is shown
+        expect(secret_line).to_contain_text("3")
+        expect(gm.locator("#secret-rolls button")).to_have_count(0)
+
+        # the GM sets Mira's Hits by mistake, and retcons it from the log
+        command(gm, "SetHits", combatant_id="Mira", hits="3")
+        mira_card = mira.locator("#table li", has_text="Mira")
+        expect(mira_card).to_contain_text("hits 3")
+        wrong = gm.locator("#log li", has_text="Hits").last
+        expect(wrong).to_be_visible()
+        gm.once("dialog", lambda dialog: dialog.accept())  # "Undo everything from version N on?"
+        with gm.expect_response(lambda r: r.url.endswith("/commands") and r.request.method == "POST"):
+            wrong.get_by_role("button", name=re.compile("Retcon version")).click()
+        expect(gm.locator("#problem")).to_be_hidden()
+        expect(mira_card).to_contain_text("hits 0")  # the retconned event is gone from her state
+        undone = mira.locator("#log li.undone")
+        expect(undone).to_have_count(1)
+        expect(undone).to_contain_text("Hits")
+        expect(mira.locator("#log li").last).to_contain_text("The GM undid event")
+        accessible(mira, "a player's page with a retconned entry")
+        accessible(gm, "the GM's console after a retcon")
+        browser.close()
+
+
+def test_the_accessibility_check_finds_an_unlabelled_control_and_poor_contrast(env: dict[str, str]) -> None:
+    """The check above is no formality: on a page of the table, a control without a label and
+    grey text on the dark panel are each reported."""
+    from playwright.sync_api import sync_playwright
+
+    with serving(env) as (base, _), sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium.CHROMIUM, args=ARGS)
+        page = browser.new_context(viewport=DESKTOP).new_page()
+        page.goto(base + "/watch")  # without a link: the page says it needs one
+        page.locator("#problem").wait_for()
+        accessible(page, "the spectator view without a link")
+        page.evaluate("""() => {
+            const s = document.querySelector("section");
+            s.append(Object.assign(document.createElement("input"), { type: "text" }));
+            s.append(Object.assign(document.createElement("p"), { textContent: "faint", style: "color: #333b44" }));
+        }""")
+        with pytest.raises(AssertionError) as found:
+            accessible(page, "a spoilt page")
+        assert "label" in str(found.value) and "color-contrast" in str(found.value)
         browser.close()
