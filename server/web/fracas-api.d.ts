@@ -2919,6 +2919,7 @@ export type Realms_ActionTaken = {
   help?: number;
   partial?: string | null;
   penalty?: number;
+  prepared?: boolean;
   roll_with?: string | null;
   spaces?: number;
   split?: boolean;
@@ -2951,6 +2952,7 @@ export type Realms_ApplyCondition = {
  * ``non_lethal``: declared before dealing damage. Dice: the d20, then the damage dice.
  */
 export type Realms_Attack = {
+  collateral?: Realms_Collateral | null;
   combatant_id: string;
   determination?: boolean;
   dice?: number[] | null;
@@ -2970,6 +2972,7 @@ export type Realms_Attack = {
 export type Realms_AttackDeclared = {
   action_points: number;
   attack: string;
+  collateral?: Realms_Collateral | null;
   combatant_id: string;
   determination?: boolean;
   distance: number;
@@ -3038,6 +3041,30 @@ export type Realms_ChangeEnergy = {
   combatant_id: string;
   dice?: number[] | null;
   type: "RealmsChangeEnergy";
+};
+
+/**
+ * Collateral Countering: a Power in effect the attack's roll may counter as well, with its original
+ * attack ``score`` and the ``energy`` spent on it (the RM's to give), and the ``part`` to end ("": all).
+ */
+export type Realms_Collateral = {
+  energy?: number;
+  part?: string;
+  score: number;
+};
+
+/**
+ * Collateral Countering: the Power attack's own roll (+1 per 5 Energy of the Power) against a Power
+ * in effect's original attack score (+1 per 5 Energy spent on it); ``nullified`` if it exceeds it.
+ */
+export type Realms_CollateralCountered = {
+  combatant_id: string;
+  nullified: boolean;
+  part?: string;
+  power: string;
+  score: number;
+  total: number;
+  type: "RealmsCollateralCountered";
 };
 
 /** A command of RealmsRPG (`realms`): one of its types, by `type`. */
@@ -3314,6 +3341,7 @@ export type Realms_Event =
   | Realms_Recovered
   | Realms_DeterminationSet
   | Realms_CounteredInEffect
+  | Realms_CollateralCountered
   | ReactionsOpened
   | ReactionPassed
   | ReactionsClosed;
@@ -3466,6 +3494,7 @@ export type Realms_HidingRolled = {
 export type Realms_ImprovisePower = {
   combatant_id: string;
   description: string;
+  determination?: boolean;
   dice?: number[] | null;
   energy: number;
   parts: Realms_PowerPart[];
@@ -3548,9 +3577,11 @@ export type Realms_PowerImprovised = {
   description: string;
   die: DieRoll;
   difficulty: number;
+  discarded?: DieRoll | null;
   energy: number;
   estimate: number;
   multiplier: string;
+  reaction?: boolean;
   total: number;
   type: "RealmsPowerImprovised";
 };
@@ -3568,14 +3599,19 @@ export type Realms_PowerPart = {
 /**
  * Prepared Actions: "prepare an Action to use as a Reaction later in the round by spending the
  * Action Point cost for that Action on your turn. Specify what you will be reacting to and what the
- * Action will be": here an attack (its target, weapon or Power, distance), paid now (AP and Energy).
+ * Action will be": an attack (its ``target``, weapon or Power, distance), paid now (AP and Energy), or
+ * another ``action`` of the Action table (with the ``roll_with`` and ``spaces`` it will take), paid
+ * its AP now.
  */
 export type Realms_Prepare = {
+  action?: ("Ability Roll" | "Basic Action" | "Brace" | "Evade" | "Focus" | "Free Action" | "Interaction" | "Movement" | "Overcome" | "Quick Action" | "Search" | "Skill Encounter Action") | null;
   combatant_id: string;
   dice?: number[] | null;
   distance?: number;
   power?: string | null;
-  target: string;
+  roll_with?: string | null;
+  spaces?: number;
+  target?: string | null;
   trigger: string;
   type: "RealmsPrepare";
   weapon?: string | null;
@@ -3586,6 +3622,7 @@ export type Realms_Prepare = {
  * do not regain those spent resources".
  */
 export type Realms_Prepared = {
+  action?: string | null;
   action_points: number;
   attack: string;
   combatant_id: string;
@@ -3593,7 +3630,9 @@ export type Realms_Prepared = {
   energy?: number;
   free?: boolean;
   kind: string;
-  target: string;
+  roll_with?: string | null;
+  spaces?: number;
+  target: string | null;
   trigger: string;
   type: "RealmsPrepared";
 };
@@ -3756,8 +3795,8 @@ export type Realms_TakeAction = {
 };
 
 /**
- * Use the prepared attack, as a Reaction ("even if the specified conditions aren't met, as long as
- * it's a reasonable response"). Dice: as the attack's.
+ * Use the prepared attack or Action, as a Reaction ("even if the specified conditions aren't met, as
+ * long as it's a reasonable response"). Dice: as the attack's or the Action's roll.
  */
 export type Realms_UsePrepared = {
   combatant_id: string;
