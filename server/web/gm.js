@@ -3,7 +3,7 @@
 // decisions waiting for the GM, Retcon from the log, reveal hidden combatants and secret rolls.
 import { answer } from "./fracas-client.js";
 import { $, el, client, explain, schemaForm, showCommandForm, names, renderTable, renderPresence, renderLog, renderTimeline,
-  renderPrompt } from "./ui.js";
+  renderPrompt, keepingFocus } from "./ui.js";
 
 const problem = $("#problem");
 let operator = sessionStorage.getItem("fracas-operator") || null;
@@ -107,13 +107,15 @@ async function run(id, token) {
 }
 
 function show() {
-  renderTable(state, $("#table"), {
-    extra: (c) => c.hidden ? el("button", { type: "button", class: "small", onclick: () => send({ type: "RevealCombatant", combatant_id: c.id }) },
-      `Reveal ${c.name}`) : null,
+  keepingFocus(() => {
+    renderTable(state, $("#table"), {
+      extra: (c) => c.hidden ? el("button", { type: "button", class: "small", "data-focus": `reveal:${c.id}`,
+        onclick: () => send({ type: "RevealCombatant", combatant_id: c.id }) }, `Reveal ${c.name}`) : null,
+    });
+    const secret = state.secret_versions || [];
+    $("#secret-rolls").replaceChildren(...secret.map((v) => el("button", { type: "button", class: "small",
+      "data-focus": `roll:${v}`, onclick: () => send({ type: "RevealRoll", version: v }) }, `Reveal the secret roll of v${v}`)));
   });
-  const secret = state.secret_versions || [];
-  $("#secret-rolls").replaceChildren(...secret.map((v) => el("button", { type: "button", class: "small",
-    onclick: () => send({ type: "RevealRoll", version: v }) }, `Reveal the secret roll of v${v}`)));
   showLinks();
   showPrompts();
   refreshLog();

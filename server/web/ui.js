@@ -20,6 +20,16 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** Run `draw` (which rebuilds part of the page) and give the focus back to the control that had it,
+ * by its `data-focus` key: a live update must not take a keyboard user's place away. */
+export function keepingFocus(draw) {
+  const had = document.activeElement && document.activeElement.getAttribute("data-focus");
+  draw();
+  if (!had) return;
+  const again = [...document.querySelectorAll("[data-focus]")].find((n) => n.getAttribute("data-focus") === had);
+  if (again && again !== document.activeElement) again.focus();
+}
+
 /** `#enc=...&token=...` of the page's URL: the fragment never reaches the server. */
 export function fragment() {
   return Object.fromEntries(new URLSearchParams(location.hash.slice(1)));

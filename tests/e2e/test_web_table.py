@@ -314,3 +314,33 @@ def test_the_accessibility_check_finds_an_unlabelled_control_and_poor_contrast(e
             accessible(page, "a spoilt page")
         assert "label" in str(found.value) and "color-contrast" in str(found.value)
         browser.close()
+
+
+def test_a_live_update_keeps_the_gms_keyboard_focus_on_a_reveal_button(env: dict[str, str]) -> None:
+    """Issue 22, "Accessible: keyboard use": the table is drawn again on each live update; the GM
+    tabbing to "Reveal ..." keeps the focus there when the fight moves on under it."""
+    from playwright.sync_api import expect, sync_playwright
+
+    with serving(env) as (base, _), sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium.CHROMIUM, args=ARGS)
+        gm = browser.new_context(viewport=DESKTOP).new_page()
+        gm.goto(base + "/")
+        expect(gm.locator("#open-dice option")).not_to_have_count(0)
+        gm.select_option("#open-ruleset", "places-of-power")
+        gm.fill("#open-name", "Focus kept")
+        gm.click("#open-form button[type=submit]")
+        expect(gm.locator("#fight-title")).to_contain_text("Focus kept")
+        add(gm, "Orc Ambusher", "enemies", "gm", hidden=True)
+        reveal = gm.get_by_role("button", name="Reveal Orc Ambusher")
+        reveal.focus()
+        enc = gm.evaluate("new URLSearchParams(location.hash.slice(1)).get('enc')")
+        token = gm.evaluate(f"localStorage.getItem('fracas-gm-{enc}')")
+        r = httpx.post(f"{base}/encounters/{enc}/commands", headers={"Authorization": f"Bearer {token}"},
+                       json={"type": "AddCombatant", "name": "Mira", "side": "party", "controller": "player"})
+        assert r.status_code == 200, r.text
+        gm.locator("#table").get_by_text("Mira", exact=True).wait_for()  # the live update drew the table again
+        focused = gm.evaluate("document.activeElement && document.activeElement.textContent")
+        assert focused == "Reveal Orc Ambusher"
+        gm.keyboard.press("Enter")
+        expect(gm.get_by_role("button", name="Reveal Orc Ambusher")).to_have_count(0)
+        browser.close()
