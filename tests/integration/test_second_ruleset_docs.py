@@ -22,6 +22,7 @@ from domain.core.ruleset import Registry
 from domain.places_of_power.ruleset import PlacesOfPower
 from server.app import create_app
 from server.settings import Settings
+from tests.integration.app_client import app_client
 from tests.rulesets.plain import Plain
 
 SKIRMISH = "skirmish"
@@ -144,15 +145,8 @@ def test_the_app_and_its_document_build_with_each_rulesets_schemas() -> None:
 
 @pytest.fixture
 async def client(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(database_url, settings(), registry=registry())
-    for hook in app.on_startup:
-        await hook(app)
-    try:
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as c:
-            yield c
-    finally:
-        for hook in app.on_shutdown:
-            await hook(app)
+    async with app_client(database_url, settings(), registry()) as c:
+        yield c
 
 
 async def _encounter(client: httpx.AsyncClient, ruleset: str) -> tuple[str, dict[str, str]]:

@@ -6,8 +6,7 @@ combatant (a ruleset that narrows the default: the test-only Hold the Door, with
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager
 
 import httpx
 
@@ -15,8 +14,7 @@ from domain.core.encounter import Command
 from domain.core.ruleset import Registry, Sender
 from domain.places_of_power.ruleset import PlacesOfPower
 from domain.rulesets import default_registry
-from server.app import create_app
-from server.settings import Settings
+from tests.integration.app_client import app_client
 from tests.integration.fight import command, mint
 from tests.rulesets.door.ruleset import CancelDeclared, Door
 
@@ -31,17 +29,8 @@ class StrictDoor(Door):
         return ("gm",) if command_type is CancelDeclared else super().senders(command_type)
 
 
-@asynccontextmanager
-async def strict_client(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(database_url, Settings.from_env(), registry=Registry([PlacesOfPower(), StrictDoor()]))
-    for hook in app.on_startup:
-        await hook(app)
-    try:
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as c:
-            yield c
-    finally:
-        for hook in app.on_shutdown:
-            await hook(app)
+def strict_client(database_url: str) -> AbstractAsyncContextManager[httpx.AsyncClient]:
+    return app_client(database_url, registry=Registry([PlacesOfPower(), StrictDoor()]))
 
 
 async def test_each_command_lists_who_may_send_it(client: httpx.AsyncClient) -> None:

@@ -4,8 +4,7 @@ the command, state and event paths, filtered for a player by its own rules."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager
 
 import httpx
 
@@ -13,21 +12,13 @@ from domain.core.ruleset import Registry
 from domain.places_of_power.ruleset import PlacesOfPower
 from server.app import create_app
 from server.settings import Settings
+from tests.integration.app_client import app_client
 from tests.integration.fight import command, mint
 from tests.rulesets.door.ruleset import Door
 
 
-@asynccontextmanager
-async def door_client(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(database_url, Settings.from_env(), registry=Registry([PlacesOfPower(), Door()]))
-    for hook in app.on_startup:
-        await hook(app)
-    try:
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as c:
-            yield c
-    finally:
-        for hook in app.on_shutdown:
-            await hook(app)
+def door_client(database_url: str) -> AbstractAsyncContextManager[httpx.AsyncClient]:
+    return app_client(database_url, registry=Registry([PlacesOfPower(), Door()]))
 
 
 async def add(client: httpx.AsyncClient, enc: str, cid: str, controller: str, sheet: dict) -> None:

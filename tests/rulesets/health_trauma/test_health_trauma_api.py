@@ -5,13 +5,11 @@ the odds route answers."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager
 
 import httpx
 
-from server.app import create_app
-from server.settings import Settings
+from tests.integration.app_client import app_client
 from tests.integration.fight import command, mint
 from tests.integration.read_models import until_projected
 
@@ -20,17 +18,8 @@ MIRA = {"physique": 1, "combat_skill": 5, "guard": 3, "protection": 1,
 BANDIT = {"physique": 0, "combat_skill": 3, "guard": 2, "weapons": [{"name": "Club"}]}
 
 
-@asynccontextmanager
-async def client_for(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(database_url, Settings.from_env())  # the default registry serves health-trauma
-    for hook in app.on_startup:
-        await hook(app)
-    try:
-        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as c:
-            yield c
-    finally:
-        for hook in app.on_shutdown:
-            await hook(app)
+def client_for(database_url: str) -> AbstractAsyncContextManager[httpx.AsyncClient]:
+    return app_client(database_url)  # the default registry serves health-trauma
 
 
 async def test_a_character_dies_of_trauma_taken_while_dying(database_url: str) -> None:
