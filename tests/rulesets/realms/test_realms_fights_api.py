@@ -84,6 +84,16 @@ class Fight:
         assert msgspec.json.decode(msgspec.json.encode(RULESET.shown(replayed))) == served
 
 
+async def brigand_attacks_arwen(client: httpx.AsyncClient) -> tuple[Fight, dict[str, Any]]:
+    """Arwen and Bram (players') against the Brigand (first): its attack on Arwen waits on her Dodge."""
+    f = await Fight(client).open([("arwen", "party", ARWEN), ("bram", "party", BRAM), ("brigand", "enemies", BRIGAND)])
+    await f.rm({"type": "RollInitiative", "dice": [3, 2, 15]})
+    await f.rm({"type": "StartEncounter"})
+    await f.rm({"type": "RealmsAttack", "combatant_id": "brigand", "target": "arwen"})
+    [prompt] = await f.prompts(f.players["arwen"])
+    return f, prompt
+
+
 def health(state: dict[str, Any], cid: str) -> int:
     return state["combatants"][cid]["sheet"]["current_health"]
 
@@ -126,12 +136,7 @@ async def test_a_players_dodge_and_an_allys_shield_defense_answer_the_attacks_wi
     be done after knowing the damage"; R18: "If you meet or beat it, roll the Shield Die ... and reduce
     the damage by that much"."""
     async with client_for(database_url) as client:
-        f = await Fight(client).open([("arwen", "party", ARWEN), ("bram", "party", BRAM),
-                                      ("brigand", "enemies", BRIGAND)])
-        await f.rm({"type": "RollInitiative", "dice": [3, 2, 15]})
-        await f.rm({"type": "StartEncounter"})
-        await f.rm({"type": "RealmsAttack", "combatant_id": "brigand", "target": "arwen"})
-        [prompt] = await f.prompts(f.players["arwen"])
+        f, prompt = await brigand_attacks_arwen(client)
         assert prompt["command"] == "React" and [c["name"] for c in prompt["choices"]] == ["Dodge"]
         assert await f.prompts(f.players["bram"]) == []
         # the Dodge: Evasion 13 + 1; the Club 13 + 3 = 16 hits; 5 + 3 = 8 damage
@@ -323,12 +328,7 @@ async def test_the_rm_takes_a_creature_out_in_the_middle_of_an_attack(database_u
     """The attack on one taken out is void (an ally's answer to it is refused as a 4xx, not a crash);
     one that waited only on one taken out goes on; one added again under the same id starts afresh."""
     async with client_for(database_url) as client:
-        f = await Fight(client).open([("arwen", "party", ARWEN), ("bram", "party", BRAM),
-                                      ("brigand", "enemies", BRIGAND)])
-        await f.rm({"type": "RollInitiative", "dice": [3, 2, 15]})
-        await f.rm({"type": "StartEncounter"})
-        await f.rm({"type": "RealmsAttack", "combatant_id": "brigand", "target": "arwen"})
-        [prompt] = await f.prompts(f.players["arwen"])
+        f, prompt = await brigand_attacks_arwen(client)
         await f.player("arwen", {**prompt["body"], "type": "React", "reaction": "Dodge", "dice": [13, 5]})
         [defend] = await f.prompts(f.players["bram"])
         await f.rm({"type": "RemoveCombatant", "combatant_id": "arwen"})
