@@ -116,6 +116,9 @@ class Attacking:
             return []
         phase = self.phase(state)
         if phase == "resolve":
+            held = self._held_turn(state, dice)  # type: ignore[attr-defined]
+            if held:
+                return held
             t = state.turn
             d = r.declared.get(t) if t is not None else None
             if t is not None and t not in r.resolved and d is not None and d.done:

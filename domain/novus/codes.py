@@ -28,4 +28,7 @@ OWN_CODES = ruleset_codes({
     "novus_not_mounted": "A Mounted Charge is made mounted (the GM's NovusSetMounted).",
     "novus_no_such_side": "No one in the fight is on that side.",
     "novus_bad_amount": "An amount of 1 or more is needed.",
+    "novus_opposed_saves_due": "A held action at this Initiative Point waits for the Opposed Saving Throws that say "
+                               "who goes first.",
+    "novus_no_opposed_save": "No Opposed Saving Throw waits for this character.",
 })

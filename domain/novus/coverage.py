@@ -51,12 +51,17 @@ SECTIONS = [
          "the text's examples)."),
     _row("Haste", "enforced", "NovusSetHaste (GM): 10 AP a round from the next round, not 5; never more than one spell "
          "(Cast a Spell, Counterspell, Instantaneous spell) a round."),
-    _row("Holding an Action", "partial", "NovusHold: before declaring (as one's turn to declare comes), free; after "
+    _row("Holding an Action", "enforced", "NovusHold: before declaring (as one's turn to declare comes), free; after "
          "declaring and before resolving, the declared AP back less 1 AP lost. NovusActHeld: the actions declared "
-         "anew within what is left and resolved at once, at any IP lower than one's own (once one's turn is over, "
-         "before the round's last turn ends); offered as a decision that never holds the round up.",
-         "The GM's: the Opposed Saving Throws when a held action is taken at someone else's IP (NovusRollSave for "
-         "each; the text gives no procedure, U-N7). Ours: a hold not acted on by the round's end lapses."),
+         "anew within what is left, at an IP (ip, or at: the combatant whose IP) lower than one's own and not below "
+         "the next to resolve's (once one's turn is over); none or a higher IP: resolved at once. At the IP of the "
+         "one due to resolve next, the fight waits for both sides' Opposed Saving Throws (NovusRollOpposedSave, a "
+         "prompt each; rolled at once with the server's dice): the higher total goes first, the holder at once, "
+         "the other resolving first and the held actions right after.",
+         "Ours (the procedure is not given, U-N7, the gap file's proposed reading): both roll a Saving Throw of "
+         "the GM's stat (held_save, default Speed), the higher total wins; a tie is rolled again (held_save_tie: "
+         "or the holder, or the other, goes first).",
+         "Ours: a hold not acted on by the round's end lapses."),
     _row("Improvised Weapons", "enforced", "improvised on an attack with the weapon it most resembles: the better of "
          "its skill and Brawling, -4; half of Base + Scaled Damage, before AR.",
          "Ours: the half is taken of the damage before armour, rounded down."),

@@ -13,6 +13,10 @@ file), it says so; where it is OURS, it says that.
   impair the target's judgement or consciousness": the list is cut off, U-N3). Default: Daze Foe.
 - ``stray_modifiers``: the DEF modifiers applied to the Saving Throw vs Spd of one near the path of a
   shot into melee that missed ("GM's discretion"); default: the shield and a declared Dodge, the text's examples.
+- ``held_save``: the stat of the Opposed Saving Throws when a held action is taken at someone else's IP
+  ("the GM should Opposed Saving Throws to determine which goes first": the procedure is not given,
+  U-N7). Default (OURS): Speed, the higher total goes first (the gap file's proposed reading);
+  ``held_save_tie``: on equal totals, roll again (OURS), or the holder or the other goes first.
 - ``death_below``: dying past helpless is not in the retrieved text (U-N4): None (OURS) leaves
   death to the GM; a number makes a character dead once their Hit Points fall below it.
 """
@@ -23,7 +27,10 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from domain.novus.sheet import Stat
+
 Category = Literal["simple", "complex"]
+HeldTie = Literal["reroll", "holder", "other"]
 BoonDamage = Literal["none", "strength_bonus", "willpower_bonus", "half_skill_ranks"]
 AP = Annotated[int, msgspec.Meta(ge=0, le=20)]
 
@@ -93,6 +100,8 @@ class NovusData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
     death_below: int | None = None
     impairing_boons: list[str] = msgspec.field(default_factory=lambda: ["Daze Foe"])
     stray_modifiers: list[Literal["shield", "dodge"]] = msgspec.field(default_factory=lambda: ["shield", "dodge"])
+    held_save: Stat = "speed"
+    held_save_tie: HeldTie = "reroll"
 
     def __post_init__(self) -> None:
         names = [b.name for b in self.boons]

@@ -88,14 +88,18 @@ class Hold(Command, tag="NovusHold"):
 
 
 class ActHeld(Command, tag="NovusActHeld"):
-    """Perform the held actions now, at an IP lower than one's own (after one's turn): declared
-    anew and resolved at once (nothing: the hold lapses)."""
+    """Perform the held actions at an IP lower than one's own (after one's turn), declared anew
+    (nothing: the hold lapses). ``ip`` (or ``at``, the combatant whose IP it is): the IP acted at;
+    none: now. At the IP of the one due to resolve next, Opposed Saving Throws say who goes first
+    (NovusRollOpposedSave); otherwise the actions resolve at once."""
 
     actor_field = "combatant_id"
     combatant_id: CombatantId
     actions: list[Action] = []
     defensive: Points = 0
     defensive_weapon: str | None = None
+    ip: Annotated[int, msgspec.Meta(ge=-100, le=200)] | None = None
+    at: CombatantId | None = None
 
 
 class SpendBoons(Command, tag="NovusSpendBoons"):
@@ -227,13 +231,15 @@ class ActionHeld(Event, tag="NovusActionHeld"):
 
 
 class HeldActionsTaken(Event, tag="NovusHeldActionsTaken"):
-    """The held actions, declared anew now (``ap``), resolve at once."""
+    """The held actions, declared anew now (``ap``), resolve at once; ``at``: taken at this one's IP,
+    they wait for the Opposed Saving Throws that say who goes first."""
 
     combatant_id: CombatantId
     actions: list[Action]
     ap: int
     defensive: int = 0
     defensive_weapon: str | None = None
+    at: CombatantId | None = None
 
 
 class ActionsCancelled(Event, tag="NovusActionsCancelled"):

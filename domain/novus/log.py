@@ -116,6 +116,14 @@ def _save(d: Any, s: Any) -> str:
             f"{_dice(d)}{bonus}{total} against TN {d.get('tn')}.")
 
 
+def _opposed(d: Any, s: Any) -> str:
+    bonus = f" + {d['bonus']}" if "bonus" in d else ""
+    total = f" = {d['total']}" if "total" in d else ""
+    text = (f"{s.Who(d.get('combatant_id'))} rolls an Opposed Saving Throw vs {d.get('stat')} against "
+            f"{s.who(d.get('against'))}: {_dice(d)}{bonus}{total}")
+    return text + (f"; {s.who(d['winner'])} goes first." if d.get("winner") else ".")
+
+
 def _faces(r: Any) -> str:
     """A roll's 2d10 as rolled: the first die, then the dice an explosion or implosion added."""
     return " ".join(str((x or {}).get("face")) for x in [r.get("die"), *(r.get("more_dice") or [])])
@@ -181,7 +189,10 @@ SENTENCES: dict[str, Sentence] = {
                                      + (f", losing {d['lost']} AP." if d.get("lost") else ".")),
     "NovusHeldActionsTaken": lambda d, s: (f"{s.Who(d.get('combatant_id'))} acts on the held actions: "
                                            + (listed([_action(a, s) for a in d.get("actions") or []]) or "nothing")
-                                           + f" ({d.get('ap')} AP)."),
+                                           + f" ({d.get('ap')} AP)"
+                                           + (f", at {s.whose(d['at'])} Initiative Point." if d.get("at") else ".")),
+    "NovusOpposedSaveRolled": _opposed,
+    "NovusHeldActionsDue": lambda d, s: f"{s.Whose(d.get('combatant_id'))} held actions resolve now.",
     "NovusAttackRolled": _attack,
     "NovusBoonsSpent": _boons,
     "NovusBlockRolled": _block,

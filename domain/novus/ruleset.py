@@ -34,6 +34,8 @@ from domain.novus import actions as ap_table
 from domain.novus.attacking import Attacking
 from domain.novus.actions import HASTED_AP, ROUND_AP, SPELLS, Action
 from domain.novus.codes import OWN_CODES
+from domain.novus import holding
+from domain.novus.holding import Holding, RollOpposedSave
 from domain.novus.dice import roll_2d10, save_bonus, succeeds
 from domain.novus.events import (
     COMMANDS, EVENTS, ActHeld, ActionHeld, ActionTaken, ActionsCancelled, ActionsDeclared, ActionsResolved,
@@ -47,19 +49,19 @@ from domain.novus.sheet import NovusSheet
 from domain.novus.shown import VISIBLE, with_hits_shown
 from domain.novus.state import (
     AP, _NO_SKILL, PHASES, SURPRISE, RESOLVE_FIRST, LATE_FIRST, BOONS_DUE, OPPORTUNITY, STRAY, WAITS, ATTACKS,
-    Declaration, BoonsDue, StrayShot, Mount, NovusRules, rules,
+    Declaration, BoonsDue, HeldContest, StrayShot, Mount, NovusRules, rules,
 )
 
 replace = msgspec.structs.replace
 
 
-class Novus(Attacking, Ruleset):
+class Novus(Holding, Attacking, Ruleset):
     id = "novus"
     name = "Novus"
     sheet_type = NovusSheet
     own_codes = OWN_CODES
-    extra_commands = (*COMMANDS, *reactions.COMMANDS)
-    extra_events = (*EVENTS, *reactions.EVENTS)
+    extra_commands = (*COMMANDS, *holding.COMMANDS, *reactions.COMMANDS)
+    extra_events = (*EVENTS, *holding.EVENTS, *reactions.EVENTS)
     rule_texts = {"combat": "novus-combat.txt"}
     odds_query = AttackOddsQuery
     odds_answer = AttackOdds
@@ -172,7 +174,7 @@ class Novus(Attacking, Ruleset):
 
     def command_info(self) -> list[CommandInfo]:
         return [CommandInfo(type=t.__struct_config__.tag, summary=(t.__doc__ or "").split("\n")[0],
-                            who="player" if t.actor_field else "gm") for t in COMMANDS]
+                            who="player" if t.actor_field else "gm") for t in (*COMMANDS, *holding.COMMANDS)]
 
     # ---------------------------------------------------------- the round
 
@@ -262,6 +264,8 @@ class Novus(Attacking, Ruleset):
                              command="NovusRollStraySave", body={"combatant_id": who}, blocks_turn_end=True,
                              refusal=STRAY, summary="A shot into melee missed its target: make a Saving Throw "
                              "vs Spd against the attack's total, or be hit.")]
+        if r.contest is not None and r.contest.waiting:
+            return self._contest_decisions(state)
         if r.window is not None and not r.window.settled:
             return [replace(d, blocks_turn_end=True, refusal=WAITS) for d in reactions.decisions(
                 r.window, "An Opportunity Attack (it counts as your attack for the round), or pass.")]
@@ -388,6 +392,10 @@ class Novus(Attacking, Ruleset):
                 return self._spend_boons(state, command, dice)
         if r.boons_due is not None or "novus_boons_due" in r.unseen_waits:  # "They must be spent at once"
             raise RuleViolation("novus_boons_due", OWN_CODES["novus_boons_due"])
+        if isinstance(command, RollOpposedSave):
+            return self._opposed_save(state, command, dice)
+        if self.contest_waits(state):
+            raise RuleViolation("novus_opposed_saves_due", OWN_CODES["novus_opposed_saves_due"])
         match command:
             case Declare():
                 return self._declare(state, command)
@@ -630,6 +638,7 @@ class Novus(Attacking, Ruleset):
             raise RuleViolation("novus_not_holding", f"{c.name} holds no action to perform now.")
         if cmd.actions and not self.may_act(state, c.id):
             raise RuleViolation("novus_cannot_act", f"{c.name} cannot act now.")
+        other = self._held_at(state, c, cmd.ip, cmd.at)
         self._check_declaration(state, c, cmd.actions, cmd.defensive, cmd.defensive_weapon)
         total = sum(ap_table.cost(c.sheet, a, r.data, c.id in r.mounted) for a in cmd.actions)
         left = held(c).get(AP, 0)
@@ -637,9 +646,11 @@ class Novus(Attacking, Ruleset):
             raise RuleViolation("novus_too_many_ap", f"{c.name} has {left} AP left for the held actions; they take "
                                 f"{total}.", available=left, cost=total)
         taken = HeldActionsTaken(combatant_id=c.id, actions=list(cmd.actions), ap=total, defensive=cmd.defensive,
-                                 defensive_weapon=cmd.defensive_weapon)
+                                 defensive_weapon=cmd.defensive_weapon, at=other if cmd.actions else None)
         after = self.evolve(state, taken)
         out: list[Event] = [taken]
+        if taken.at is not None:  # "Opposed Saving Throws to determine which goes first"
+            return out + self._contest_opened(after, dice)
         for a in rules(after).declared[c.id].next_actions(False):
             more = self._perform(after, c.id, a, dice)
             out += more
@@ -681,7 +692,7 @@ class Novus(Attacking, Ruleset):
             out += more
             for e in more:
                 after = self.evolve(after, e)
-        return out
+        return out + self._held_turn(after, dice)
 
     @staticmethod
     def _melee(c: Combatant, a: Action) -> bool:
@@ -706,8 +717,8 @@ class Novus(Attacking, Ruleset):
         then the character's resolution (at the IP, or at the end of the round) is over."""
         declared = rules(state).declared.get(cid)
         out: list[Event] = []
+        after = state
         if declared is not None and self.may_act(state, cid):
-            after = state
             for a in declared.next_actions(late):
                 more = self._perform(after, cid, a, dice)
                 out += more
@@ -717,7 +728,10 @@ class Novus(Attacking, Ruleset):
                     return out  # the rest waits for the Boon Points to be spent, or for Opportunity Attacks
         if not finish:
             return out
-        return [*out, LateAttacksResolved(combatant_id=cid) if late else ActionsResolved(combatant_id=cid)]
+        if late:
+            return [*out, LateAttacksResolved(combatant_id=cid)]
+        done = ActionsResolved(combatant_id=cid)
+        return [*out, done, *self._held_turn(self.evolve(after, done), dice)]
 
     def _perform(self, state: EncounterState, cid: str, a: Action, dice: Dice, instead: bool = False) -> list[Event]:
         if a.kind in ("move", "run"):
@@ -782,7 +796,10 @@ class Novus(Attacking, Ruleset):
                 r = replace(r, declared={**r.declared, event.combatant_id: Declaration(
                     actions=self._expanded(event.actions), ap=event.ap, defensive=event.defensive,
                     defensive_weapon=event.defensive_weapon)},
-                    holding=[c for c in r.holding if c != event.combatant_id])
+                    holding=[c for c in r.holding if c != event.combatant_id],
+                    contest=HeldContest(holder=event.combatant_id, other=event.at) if event.at else r.contest)
+            case holding.OpposedSaveRolled() | holding.HeldActionsDue():
+                r = replace(r, contest=holding.evolve_contest(r.contest, event))
             case ActionsCancelled():
                 if any(a.kind == "dodge" for a in event.instead) and event.combatant_id not in r.late_dodge:
                     r = replace(r, late_dodge=[*r.late_dodge, event.combatant_id])
@@ -966,6 +983,9 @@ class Novus(Attacking, Ruleset):
         window = r.window
         if window is not None and (window.actor in hidden or any(c in hidden for c in window.may_react)):
             window = None
+        contest = r.contest
+        if contest is not None and (contest.holder in hidden or contest.other in hidden):
+            contest = None
         return replace(
             r, position=replace(r.position, moved=tuple(c for c in r.position.moved if c not in hidden)),
             declarers=[c for c in r.declarers if c not in hidden], declared=declared,
@@ -980,7 +1000,9 @@ class Novus(Attacking, Ruleset):
             unseen_waits=tuple(code for code, kept, real in (
                 ("novus_boons_due", due, r.boons_due), ("novus_stray_save_due", stray, r.stray),
                 ("novus_waits_for_reactions", window, r.window if r.window is not None and not r.window.settled
-                 else None)) if real is not None and kept is None),
+                 else None), ("novus_opposed_saves_due", contest, r.contest if r.contest is not None
+                              and r.contest.waiting else None)) if real is not None and kept is None),
+            contest=contest,
             holding=[c for c in r.holding if c not in hidden], window=window, stray=stray, mounted=keep(r.mounted),
             riding=keep(r.riding), late_dodge=[c for c in r.late_dodge if c not in hidden], blocks_used=keep(r.blocks_used),
             attacked=[c for c in r.attacked if c not in hidden], disengaged=[c for c in r.disengaged if c not in hidden])

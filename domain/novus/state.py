@@ -96,6 +96,21 @@ class StrayShot(msgspec.Struct, frozen=True, kw_only=True):
     near: list[CombatantId]
 
 
+class HeldContest(msgspec.Struct, frozen=True, kw_only=True):
+    """A held action taken at the IP of ``other``, who has not resolved yet: "the GM should Opposed
+    Saving Throws to determine which goes first". ``saves``: the totals rolled so far; ``winner``:
+    who goes first once decided (the holder's actions then wait for the other's resolution)."""
+
+    holder: CombatantId
+    other: CombatantId
+    saves: dict[CombatantId, int] = msgspec.field(default_factory=dict)
+    winner: CombatantId | None = None
+
+    @property
+    def waiting(self) -> bool:
+        return self.winner is None
+
+
 class Mount(msgspec.Struct, frozen=True, kw_only=True):
     trained: bool = False
 
@@ -138,6 +153,7 @@ class NovusRules(msgspec.Struct, kw_only=True):
     fate_points: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # earned by Nova Rolls (N1)  # the Fighting Defensively of a declaration being checked  # a missed shot into melee waiting for the Saves of those near its path
     attacked: list[CombatantId] = msgspec.field(default_factory=list)  # who has made an attack this round
     disengaged: list[CombatantId] = msgspec.field(default_factory=list)  # who Disengaged this round
+    contest: HeldContest | None = None  # a held action at another's IP: the opposed Saving Throws
 
 
 def rules(state: EncounterState) -> NovusRules:

@@ -806,15 +806,19 @@ export type NewWebhook = {
 };
 
 /**
- * Perform the held actions now, at an IP lower than one's own (after one's turn): declared
- * anew and resolved at once (nothing: the hold lapses).
+ * Perform the held actions at an IP lower than one's own (after one's turn), declared anew
+ * (nothing: the hold lapses). ``ip`` (or ``at``, the combatant whose IP it is): the IP acted at;
+ * none: now. At the IP of the one due to resolve next, Opposed Saving Throws say who goes first
+ * (NovusRollOpposedSave); otherwise the actions resolve at once.
  */
 export type Novus_ActHeld = {
   actions?: Novus_Action[];
+  at?: string | null;
   combatant_id: string;
   defensive?: number;
   defensive_weapon?: string | null;
   dice?: number[] | null;
+  ip?: number | null;
   type: "NovusActHeld";
 };
 
@@ -1041,6 +1045,7 @@ export type Novus_Command =
   | Novus_RollGroupPerception
   | Novus_Heal
   | Novus_Harm
+  | Novus_RollOpposedSave
   | React
   | PassReaction
   | CloseReactions;
@@ -1107,6 +1112,8 @@ export type Novus_Event =
   | Novus_StraySaveRolled
   | Novus_SkillRolled
   | Novus_SaveRolled
+  | Novus_OpposedSaveRolled
+  | Novus_HeldActionsDue
   | ReactionsOpened
   | ReactionPassed
   | ReactionsClosed;
@@ -1141,10 +1148,20 @@ export type Novus_Healed = {
   type: "NovusHealed";
 };
 
-/** The held actions, declared anew now (``ap``), resolve at once. */
+/** The one who won the Opposed Saving Throws has resolved: the held actions resolve now. */
+export type Novus_HeldActionsDue = {
+  combatant_id: string;
+  type: "NovusHeldActionsDue";
+};
+
+/**
+ * The held actions, declared anew now (``ap``), resolve at once; ``at``: taken at this one's IP,
+ * they wait for the Opposed Saving Throws that say who goes first.
+ */
 export type Novus_HeldActionsTaken = {
   actions: Novus_Action[];
   ap: number;
+  at?: string | null;
   combatant_id: string;
   defensive?: number;
   defensive_weapon?: string | null;
@@ -1193,8 +1210,27 @@ export type Novus_NovusData = {
   death_below?: number | null;
   dodge_ap?: number;
   dodge_def?: number;
+  held_save?: "charisma" | "constitution" | "dexterity" | "intelligence" | "speed" | "strength" | "willpower" | "wisdom";
+  held_save_tie?: "holder" | "other" | "reroll";
   impairing_boons?: string[];
   stray_modifiers?: ("dodge" | "shield")[];
+};
+
+/**
+ * An Opposed Saving Throw against ``against``; on the second one ``winner`` goes first (none
+ * on a tie the GM has rolled again).
+ */
+export type Novus_OpposedSaveRolled = {
+  against: string;
+  bonus: number;
+  combatant_id: string;
+  dice: DieRoll[];
+  nova: boolean;
+  rolled: number;
+  stat: "charisma" | "constitution" | "dexterity" | "intelligence" | "speed" | "strength" | "willpower" | "wisdom";
+  total: number;
+  type: "NovusOpposedSaveRolled";
+  winner?: string | null;
 };
 
 /** Resolve one's declared actions at one's Initiative Point (from the highest to the lowest). */
@@ -1231,6 +1267,16 @@ export type Novus_RollGroupPerception = {
   dice?: number[] | null;
   side: string;
   type: "NovusRollGroupPerception";
+};
+
+/**
+ * One side's Opposed Saving Throw, when a held action is taken at another's IP: 2d10 + the
+ * GM's stat (held_save, Spd by default) bonus + 5; the higher total goes first.
+ */
+export type Novus_RollOpposedSave = {
+  combatant_id: string;
+  dice?: number[] | null;
+  type: "NovusRollOpposedSave";
 };
 
 /** A Saving Throw: 2d10 + the stat's bonus + 5 against ``tn`` (base 15). */
