@@ -34,7 +34,7 @@ from domain.novus import actions as ap_table
 from domain.novus.attacking import Attacking
 from domain.novus.actions import HASTED_AP, ROUND_AP, SPELLS, Action
 from domain.novus.codes import OWN_CODES
-from domain.novus import holding
+from domain.novus import fate, holding
 from domain.novus.holding import Holding, RollOpposedSave
 from domain.novus.dice import roll_2d10, save_bonus, succeeds
 from domain.novus.events import (
@@ -55,7 +55,7 @@ from domain.novus.state import (
 replace = msgspec.structs.replace
 
 
-class Novus(Holding, Attacking, Ruleset):
+class Novus(fate.Fate, Holding, Attacking, Ruleset):
     id = "novus"
     name = "Novus"
     sheet_type = NovusSheet
@@ -751,11 +751,7 @@ class Novus(Holding, Attacking, Ruleset):
 
     def evolve_action(self, state: EncounterState, event: Event) -> EncounterState:
         state = self._unstuck(self._evolve_novus(state, event))
-        if getattr(event, "nova", False) is True:  # N1: "the character earns a Fate Point"
-            r = rules(state)
-            cid = event.combatant_id  # type: ignore[attr-defined]
-            state = replace(state, rules=replace(r, fate_points={**r.fate_points, cid: r.fate_points.get(cid, 0) + 1}))
-        return state
+        return fate.earn(state, fate.novas(event))  # N1: "the character earns a Fate Point"
 
     def _evolve_novus(self, state: EncounterState, event: Event) -> EncounterState:
         r = rules(state)
@@ -995,7 +991,8 @@ class Novus(Holding, Attacking, Ruleset):
             set_initiative=keep(r.set_initiative), reroll=[c for c in r.reroll if c not in hidden],
             boost=keep(r.boost), posture=keep(r.posture), dazed=keep(r.dazed),
             prone=[c for c in r.prone if c not in hidden], limb_hits=keep(r.limb_hits),
-            fate_points=keep(r.fate_points), limb_damage=keep(r.limb_damage), dead=[c for c in r.dead if c not in hidden], boons_due=due,
+            fate_points=keep(r.fate_points), initiative_novas=[c for c in r.initiative_novas if c not in hidden],
+            limb_damage=keep(r.limb_damage), dead=[c for c in r.dead if c not in hidden], boons_due=due,
             unseen_mover=real_mover in hidden,
             unseen_waits=tuple(code for code, kept, real in (
                 ("novus_boons_due", due, r.boons_due), ("novus_stray_save_due", stray, r.stray),

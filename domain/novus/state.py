@@ -154,6 +154,7 @@ class NovusRules(msgspec.Struct, kw_only=True):
     attacked: list[CombatantId] = msgspec.field(default_factory=list)  # who has made an attack this round
     disengaged: list[CombatantId] = msgspec.field(default_factory=list)  # who Disengaged this round
     contest: HeldContest | None = None  # a held action at another's IP: the opposed Saving Throws
+    initiative_novas: list[CombatantId] = msgspec.field(default_factory=list)  # Fate Points of the initiative roll
 
 
 def rules(state: EncounterState) -> NovusRules:
