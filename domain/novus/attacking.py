@@ -19,6 +19,7 @@ from domain.novus.events import (
     AttackRolled, BlockRolled, BoonsSpent, RollStraySave, StraySaveRolled, Damaged, RidingRolled, SpendBoons,
 )
 from domain.novus.sheet import SHIELD_DEF, Skill
+from domain.novus.snags import snag_points, strain
 from domain.novus.state import (
     AP, PHASES, SURPRISED_AB, CALLED_SHOT, LOCATION, POSITION, ATTACKS, NovusRules, rules,
 )
@@ -62,7 +63,7 @@ class Attacking:
 
     def _waiting(self, state: EncounterState) -> bool:
         r = rules(state)
-        return r.stray is not None or (r.window is not None and not r.window.settled)
+        return r.stray is not None or r.snags_due is not None or (r.window is not None and not r.window.settled)
 
     def _stray_save(self, state: EncounterState, cmd: RollStraySave, dice: Dice) -> list[Event]:
         """"all other potential targets within 5' of the path of the attack must make a Saving Throw
@@ -165,6 +166,7 @@ class Attacking:
         if r.dazed.get(cid) == state.round:
             ab -= 4  # Daze Foe: "-4 to all the foe's actions for 1 round"
         ab -= 2 * r.limb_hits.get(cid, {}).get("arm", 0)  # N14: "-2 to all actions using that limb per hit"
+        ab -= strain(r, cid, state.round)  # a Snag: "strain a muscle (-1 to all actions for 10 minutes)"
         if cid in r.mounted:
             mc1 = sheet.talents.mounted_combat_1
             if a.kind == "mounted_charge":
@@ -294,6 +296,7 @@ class Attacking:
                              called_shot=a.called_shot, instead=instead, opportunity=opportunity,
                              charge=a.kind == "mounted_charge", first=first)
         if not hit:
+            event = replace(event, snag_points=snag_points(rules(state).data.snag_step, roll.dice, total, defence))
             near = [n for n in a.near if n in state.combatants and n not in (cid, t.id) and n not in rules(state).dead]
             if a.into_melee and near:  # "If it misses, then all other potential targets within 5' of the path"
                 return [replace(event, stray_near=near, base_damage=self.base_damage(state, cid, a))]

@@ -280,6 +280,8 @@ class AttackRolled(Event, tag="NovusAttackRolled"):
     first: bool = False  # a longer weapon's attack in a Mounted Charge, "first, regardless of initiative order"
     blocked: bool = False  # stopped by the target's Block: no roll against DEF
     charge_damage: int = 0  # "an extra amount of damage equal to 15 times the pace of his mount"
+    snag_points: int = 0  # an imploded roll that missed: Snag Points for the GM to spend at once
+    snag: bool = False  # a Snag's "strike the nearest friend in range (new attack roll)"
 
     def dice_rolled(self) -> list[DieRoll]:
         return list(self.dice)

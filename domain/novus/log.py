@@ -70,7 +70,9 @@ def _attack(d: Any, s: Any) -> str:
         return (f"{s.Whose(d.get('combatant_id'))} attack on {s.who(d.get('target'))} with {d.get('weapon')} "
                 "is blocked.")
     if not d.get("hit"):
-        return f"{head}: a miss."
+        snags = f" It imploded: {count(int(d['snag_points']), 'Snag Point')} for the GM to spend." \
+            if d.get("snag_points") else ""
+        return f"{head}: a miss.{snags}"
     base = f"Base Damage {d['base_damage']}" if "base_damage" in d else "its Base Damage"
     armour = f" less AR {d['armour']}" if "armour" in d else " less armour"
     charge = f" + {d['charge_damage']} for the charge" if d.get("charge_damage") else ""
@@ -122,6 +124,20 @@ def _opposed(d: Any, s: Any) -> str:
     text = (f"{s.Who(d.get('combatant_id'))} rolls an Opposed Saving Throw vs {d.get('stat')} against "
             f"{s.who(d.get('against'))}: {_dice(d)}{bonus}{total}")
     return text + (f"; {s.who(d['winner'])} goes first." if d.get("winner") else ".")
+
+
+def _snags(d: Any, s: Any) -> str:
+    who = s.Who(d.get("combatant_id"))
+    if not d.get("snags"):
+        return f"The GM leaves {s.whose(d.get('combatant_id'))} Snag Points unspent."
+    text = f"Snag for {who}: {listed(list(d['snags']))}"
+    if d.get("dice"):
+        text += f" (1d10: {(d['dice'][0] or {}).get('face')})"
+    if d.get("friend"):
+        text += f", striking {s.who(d['friend'])}"
+    if d.get("recorded"):
+        text += f"; for the GM: {listed(list(d['recorded']))}"
+    return text + "."
 
 
 def _faces(r: Any) -> str:
@@ -192,6 +208,7 @@ SENTENCES: dict[str, Sentence] = {
                                            + f" ({d.get('ap')} AP)"
                                            + (f", at {s.whose(d['at'])} Initiative Point." if d.get("at") else ".")),
     "NovusOpposedSaveRolled": _opposed,
+    "NovusSnagsSpent": _snags,
     "NovusHeldActionsDue": lambda d, s: f"{s.Whose(d.get('combatant_id'))} held actions resolve now.",
     "NovusAttackRolled": _attack,
     "NovusBoonsSpent": _boons,

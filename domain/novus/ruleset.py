@@ -34,7 +34,7 @@ from domain.novus import actions as ap_table
 from domain.novus.attacking import Attacking
 from domain.novus.actions import HASTED_AP, ROUND_AP, SPELLS, Action
 from domain.novus.codes import OWN_CODES
-from domain.novus import fate, holding
+from domain.novus import fate, holding, snags
 from domain.novus.holding import Holding, RollOpposedSave
 from domain.novus.dice import roll_2d10, save_bonus, succeeds
 from domain.novus.events import (
@@ -55,13 +55,13 @@ from domain.novus.state import (
 replace = msgspec.structs.replace
 
 
-class Novus(fate.Fate, Holding, Attacking, Ruleset):
+class Novus(fate.Fate, Holding, snags.Snags, Attacking, Ruleset):
     id = "novus"
     name = "Novus"
     sheet_type = NovusSheet
     own_codes = OWN_CODES
-    extra_commands = (*COMMANDS, *holding.COMMANDS, *reactions.COMMANDS)
-    extra_events = (*EVENTS, *holding.EVENTS, *reactions.EVENTS)
+    extra_commands = (*COMMANDS, *holding.COMMANDS, *snags.COMMANDS, *reactions.COMMANDS)
+    extra_events = (*EVENTS, *holding.EVENTS, *snags.EVENTS, *reactions.EVENTS)
     rule_texts = {"combat": "novus-combat.txt"}
     odds_query = AttackOddsQuery
     odds_answer = AttackOdds
@@ -174,7 +174,7 @@ class Novus(fate.Fate, Holding, Attacking, Ruleset):
 
     def command_info(self) -> list[CommandInfo]:
         return [CommandInfo(type=t.__struct_config__.tag, summary=(t.__doc__ or "").split("\n")[0],
-                            who="player" if t.actor_field else "gm") for t in (*COMMANDS, *holding.COMMANDS)]
+                            who="player" if t.actor_field else "gm") for t in (*COMMANDS, *holding.COMMANDS, *snags.COMMANDS)]
 
     # ---------------------------------------------------------- the round
 
@@ -257,6 +257,8 @@ class Novus(fate.Fate, Holding, Attacking, Ruleset):
         due = r.boons_due
         if due is not None and due.attacker in state.combatants:
             return [self._boon_decision(state, due)]
+        if r.snags_due is not None and r.snags_due.roller in state.combatants:
+            return [self._snag_decision(state, r.snags_due)]
         left = [n for n in r.stray.near if n in state.combatants] if r.stray is not None else []
         if left:
             who = left[0]
@@ -392,6 +394,10 @@ class Novus(fate.Fate, Holding, Attacking, Ruleset):
                 return self._spend_boons(state, command, dice)
         if r.boons_due is not None or "novus_boons_due" in r.unseen_waits:  # "They must be spent at once"
             raise RuleViolation("novus_boons_due", OWN_CODES["novus_boons_due"])
+        if isinstance(command, snags.SpendSnags):
+            return self._spend_snags(state, command, dice)
+        if self.snags_wait(state):
+            raise RuleViolation("novus_snags_due", OWN_CODES["novus_snags_due"])
         if isinstance(command, RollOpposedSave):
             return self._opposed_save(state, command, dice)
         if self.contest_waits(state):
@@ -516,6 +522,9 @@ class Novus(fate.Fate, Holding, Attacking, Ruleset):
                 raise RuleViolation("novus_bad_action", "Both hands: a one-handed melee weapon, not in the off-hand.")
             if a.improvised and weapon is None:
                 raise RuleViolation("novus_bad_action", "An improvised weapon names the weapon it most resembles.")
+            why = snags.unusable(r, c.id, a.weapon, state.round)
+            if why:
+                raise RuleViolation("novus_weapon_unusable", why)
         for n in a.near:
             if n == c.id or n not in state.combatants:
                 raise RuleViolation("novus_not_a_target", "Those near a shot's path are others in the fight.")
@@ -743,7 +752,8 @@ class Novus(fate.Fate, Holding, Attacking, Ruleset):
             return [taken]
         if a.kind not in ("attack", "mounted_charge"):
             return [ActionTaken(combatant_id=cid, action=a)]
-        if a.target not in state.combatants or a.target in rules(state).dead:
+        if a.target not in state.combatants or a.target in rules(state).dead \
+                or snags.unusable(rules(state), cid, a.weapon, state.round):
             return [ActionTaken(combatant_id=cid, action=a, lapsed=True)]
         return self._attack(state, cid, a, dice, instead)
 
@@ -751,6 +761,7 @@ class Novus(fate.Fate, Holding, Attacking, Ruleset):
 
     def evolve_action(self, state: EncounterState, event: Event) -> EncounterState:
         state = self._unstuck(self._evolve_novus(state, event))
+        state = replace(state, rules=snags.evolve_snags(rules(state), event, state))
         return fate.earn(state, fate.novas(event))  # N1: "the character earns a Fate Point"
 
     def _evolve_novus(self, state: EncounterState, event: Event) -> EncounterState:
@@ -794,6 +805,8 @@ class Novus(fate.Fate, Holding, Attacking, Ruleset):
                     defensive_weapon=event.defensive_weapon)},
                     holding=[c for c in r.holding if c != event.combatant_id],
                     contest=HeldContest(holder=event.combatant_id, other=event.at) if event.at else r.contest)
+            case snags.SnagsSpent():
+                return state
             case holding.OpposedSaveRolled() | holding.HeldActionsDue():
                 r = replace(r, contest=holding.evolve_contest(r.contest, event))
             case ActionsCancelled():
@@ -824,7 +837,7 @@ class Novus(fate.Fate, Holding, Attacking, Ruleset):
                 elif event.first:  # the longer weapon's attack, made first: out of its owner's order
                     r = self._spend_an_attack(r, event.combatant_id)
                 else:
-                    r = self._did_one(r, event.combatant_id, event.instead)
+                    r = self._did_one(r, event.combatant_id, event.instead or event.snag)
                 if event.combatant_id not in r.attacked:
                     r = replace(r, attacked=[*r.attacked, event.combatant_id])
                 if event.hit and (event.boon_points or event.head_boon_points):
@@ -982,6 +995,7 @@ class Novus(fate.Fate, Holding, Attacking, Ruleset):
         contest = r.contest
         if contest is not None and (contest.holder in hidden or contest.other in hidden):
             contest = None
+        snags_due = r.snags_due if r.snags_due is None or r.snags_due.roller not in hidden else None
         return replace(
             r, position=replace(r.position, moved=tuple(c for c in r.position.moved if c not in hidden)),
             declarers=[c for c in r.declarers if c not in hidden], declared=declared,
@@ -997,9 +1011,10 @@ class Novus(fate.Fate, Holding, Attacking, Ruleset):
             unseen_waits=tuple(code for code, kept, real in (
                 ("novus_boons_due", due, r.boons_due), ("novus_stray_save_due", stray, r.stray),
                 ("novus_waits_for_reactions", window, r.window if r.window is not None and not r.window.settled
-                 else None), ("novus_opposed_saves_due", contest, r.contest if r.contest is not None
+                 else None), ("novus_snags_due", snags_due, r.snags_due), ("novus_opposed_saves_due", contest, r.contest if r.contest is not None
                               and r.contest.waiting else None)) if real is not None and kept is None),
-            contest=contest,
+            contest=contest, snags_due=snags_due, broken=keep(r.broken), fumbled=keep(r.fumbled),
+            strained=keep(r.strained),
             holding=[c for c in r.holding if c not in hidden], window=window, stray=stray, mounted=keep(r.mounted),
             riding=keep(r.riding), late_dodge=[c for c in r.late_dodge if c not in hidden], blocks_used=keep(r.blocks_used),
             attacked=[c for c in r.attacked if c not in hidden], disengaged=[c for c in r.disengaged if c not in hidden])

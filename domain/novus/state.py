@@ -87,6 +87,14 @@ class BoonsDue(msgspec.Struct, frozen=True, kw_only=True):
     charge_damage: int = 0
 
 
+class SnagsDue(msgspec.Struct, frozen=True, kw_only=True):
+    """An attack roll that imploded and missed earned Snag Points: the GM spends them at once."""
+
+    roller: CombatantId
+    points: int
+    weapon: str | None = None  # the weapon in hand (none: Brawling)
+
+
 class StrayShot(msgspec.Struct, frozen=True, kw_only=True):
     """A shot into melee that missed: those near its path save vs Spd in turn, the closest first."""
 
@@ -154,6 +162,10 @@ class NovusRules(msgspec.Struct, kw_only=True):
     attacked: list[CombatantId] = msgspec.field(default_factory=list)  # who has made an attack this round
     disengaged: list[CombatantId] = msgspec.field(default_factory=list)  # who Disengaged this round
     contest: HeldContest | None = None  # a held action at another's IP: the opposed Saving Throws
+    snags_due: SnagsDue | None = None
+    broken: dict[CombatantId, list[str]] = msgspec.field(default_factory=dict)  # weapons broken by a Snag
+    fumbled: dict[CombatantId, dict[str, int]] = msgspec.field(default_factory=dict)  # weapon: the round it is back
+    strained: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # -1 to all actions till this round
     initiative_novas: list[CombatantId] = msgspec.field(default_factory=list)  # Fate Points of the initiative roll
 
 

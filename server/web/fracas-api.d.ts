@@ -944,6 +944,8 @@ export type Novus_AttackRolled = {
   opportunity?: boolean;
   rolled: number;
   scaled?: number;
+  snag?: boolean;
+  snag_points?: number;
   stray_near?: string[];
   target: string;
   total: number;
@@ -1046,6 +1048,7 @@ export type Novus_Command =
   | Novus_Heal
   | Novus_Harm
   | Novus_RollOpposedSave
+  | Novus_SpendSnags
   | React
   | PassReaction
   | CloseReactions;
@@ -1114,6 +1117,7 @@ export type Novus_Event =
   | Novus_SaveRolled
   | Novus_OpposedSaveRolled
   | Novus_HeldActionsDue
+  | Novus_SnagsSpent
   | ReactionsOpened
   | ReactionPassed
   | ReactionsClosed;
@@ -1213,6 +1217,8 @@ export type Novus_NovusData = {
   held_save?: "charisma" | "constitution" | "dexterity" | "intelligence" | "speed" | "strength" | "willpower" | "wisdom";
   held_save_tie?: "holder" | "other" | "reroll";
   impairing_boons?: string[];
+  snag_step?: number | null;
+  snags?: Novus_SnagRule[];
   stray_modifiers?: ("dodge" | "shield")[];
 };
 
@@ -1387,12 +1393,48 @@ export type Novus_SkillRolled = {
   type: "NovusSkillRolled";
 };
 
+/**
+ * A Snag: its cost in Snag Points, what it does (``does``: the effect the engine applies; "none":
+ * recorded for the GM), and whether it is only in combat.
+ */
+export type Novus_SnagRule = {
+  combat?: boolean;
+  cost?: number;
+  does?: "break_item" | "break_weapon" | "fumble" | "hurt" | "none" | "strain" | "strike_friend";
+  effect?: string;
+  name: string;
+};
+
+/** The Snags bought; ``dice``: the 1d10 of hurting oneself; ``recorded``: the effects left to the GM. */
+export type Novus_SnagsSpent = {
+  combatant_id: string;
+  dice?: DieRoll[];
+  friend?: string | null;
+  recorded?: string[];
+  snags: string[];
+  type: "NovusSnagsSpent";
+  weapon?: string | null;
+};
+
 /** Spend the Boon Points an attack earned, at once, on Boons the GM allows (none: forfeit them). */
 export type Novus_SpendBoons = {
   boons?: string[];
   combatant_id: string;
   dice?: number[] | null;
   type: "NovusSpendBoons";
+};
+
+/**
+ * The GM spends the Snag Points ``combatant_id``'s imploded attack roll earned, at once, on the
+ * Snag table (none: they go unspent); ``friend``: the nearest friend in range, for a Snag that
+ * strikes one (positions are not tracked).
+ */
+export type Novus_SpendSnags = {
+  combatant_id: string;
+  dice?: number[] | null;
+  friend?: string | null;
+  snags?: string[];
+  type: "NovusSpendSnags";
 };
 
 /**
