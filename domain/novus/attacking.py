@@ -8,7 +8,6 @@ from typing import Any
 
 import msgspec
 
-from domain.core import reactions
 from domain.core.dice import Dice
 from domain.core.encounter import EncounterState, Event
 from domain.core.errors import RuleViolation
@@ -96,25 +95,18 @@ class Attacking:
             after = self.evolve(after, e)
         return out + more + self._continue(after, dice)
 
-    def _opportunity(self, state: EncounterState, cmd: reactions.React, dice: Dice) -> list[Event]:
-        r = rules(state)
-        c = self.combatant(state, cmd.combatant_id)
-        window = reactions.check_answer(r.window, cmd.window, c.id, c.name)
-        reactions.check_reaction(window, cmd.reaction)
-        weapon = next((w for w in c.sheet.weapons if w.kind != "missile"), None)
-        a = Action(kind="attack", target=window.actor, weapon=weapon.name if weapon else None)
-        out = self._attack(state, c.id, a, dice, instead=False, opportunity=True)
-        after = state
-        for e in out:
-            after = self.evolve(after, e)
-        return out + self._continue(after, dice)
-
     def _continue(self, state: EncounterState, dice: Dice) -> list[Event]:
         """Once nothing waits (no Boon Points to spend, no Opportunity Attack to answer), the
         resolution that was under way goes on: the turn's, a held action's, an end-of-round attack's."""
         r = rules(state)
         if r.boons_due is not None or self._waiting(state) or state.status != "active":
             return []
+        more = self._oa_more(state, dice)  # type: ignore[attr-defined]
+        if more:  # the rest of an Opportunity Attack's attacks, first
+            after = state
+            for e in more:
+                after = self.evolve(after, e)
+            return more + self._continue(after, dice)
         phase = self.phase(state)
         if phase == "resolve":
             held = self._held_turn(state, dice)  # type: ignore[attr-defined]

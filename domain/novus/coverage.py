@@ -91,12 +91,16 @@ SECTIONS = [
          "names the hand it was learnt in."),
     _row("One Handed Weapons in Two Hands", "enforced", "two_hands on a one-handed melee weapon's attack: 1 more AP "
          "and 2 more Base Damage."),
-    _row("Opportunity Attack (OA)", "partial", "A move that enters or crosses a foe's Control Zone (or leaves it without "
-         "Disengaging) without an attack declared on that foe opens a reaction window: each such foe who may act "
-         "and has an attack left this round may React with an Opportunity Attack (its first melee weapon, or "
-         "Brawling) outside the initiative cycle, or pass; it takes one of his declared attacks (the first, or "
-         "the last of those at the round's end); the move goes on once all have answered.",
-         "Not yet: using several attacks for one OA."),
+    _row("Opportunity Attack (OA)", "enforced", "A move that enters or crosses a foe's Control Zone (or leaves it "
+         "without Disengaging) without an attack declared on that foe opens a reaction window: each such foe who may "
+         "act and has an attack left this round may React with an Opportunity Attack outside the initiative cycle, "
+         "or pass. The reaction names how many of his attacks it uses (opportunity attack, or N opportunity attacks, "
+         "up to those left); each takes one of his declared attacks (the first, or the last of those at the round's "
+         "end) and the rest are made at his IP as declared; Boon Points earned on the way are spent before the next; "
+         "the move goes on once all have answered.",
+         "Ours: each attack of the OA is the declared one it uses, with its weapon and its share of the AB, at the "
+         "one who moves (a missile attack's goes to the first melee weapon, or Brawling; none declared: one attack "
+         "so)."),
     _row("Reroll Initiative", "enforced", "A declared action of 4 AP: no attack of any sort that round, Fighting "
          "Defensively up to half the skill; at the round's end 2d10 + Speed + Wisdom bonuses again, the IP for "
          "the rest of the combat; refused in a round with a surprise modifier."),

@@ -275,6 +275,7 @@ class AttackRolled(Event, tag="NovusAttackRolled"):
     head_boon_points: int = 0  # only for Boons that impair judgement or consciousness
     instead: bool = False  # a cancelling action: "performed at the time that the old action was canceled"
     opportunity: bool = False  # an Opportunity Attack: "outside the normal initiative cycle"
+    opportunity_more: int = 0  # the attacks still to come of the same Opportunity Attack ("any number of his attacks")
     stray_near: list[CombatantId] = []  # a missed shot into melee: who must save vs Spd, closest first
     charge: bool = False  # a Mounted Charge
     first: bool = False  # a longer weapon's attack in a Mounted Charge, "first, regardless of initiative order"

@@ -35,6 +35,7 @@ from domain.novus.attacking import Attacking
 from domain.novus.actions import HASTED_AP, ROUND_AP, SPELLS, Action
 from domain.novus.codes import OWN_CODES
 from domain.novus import fate, holding, snags
+from domain.novus.opportunity import Opportunity
 from domain.novus.holding import Holding, RollOpposedSave
 from domain.novus.dice import roll_2d10, save_bonus, succeeds
 from domain.novus.events import (
@@ -55,7 +56,7 @@ from domain.novus.state import (
 replace = msgspec.structs.replace
 
 
-class Novus(fate.Fate, Holding, snags.Snags, Attacking, Ruleset):
+class Novus(fate.Fate, Holding, snags.Snags, Opportunity, Attacking, Ruleset):
     id = "novus"
     name = "Novus"
     sheet_type = NovusSheet
@@ -747,8 +748,8 @@ class Novus(fate.Fate, Holding, snags.Snags, Attacking, Ruleset):
             taken = ActionTaken(combatant_id=cid, action=a)
             foes = self._opportunities(self.evolve(state, taken), cid, a)
             if foes:
-                return [taken, reactions.open_window(f"oa:{state.version + 1}", cid, foes, (OPPORTUNITY,),
-                                                     f"{state.combatants[cid].name}'s move")]
+                return [taken, self._oa_window(state, f"oa:{state.version + 1}", cid, foes,
+                                               f"{state.combatants[cid].name}'s move")]
             return [taken]
         if a.kind not in ("attack", "mounted_charge"):
             return [ActionTaken(combatant_id=cid, action=a)]
@@ -834,6 +835,9 @@ class Novus(fate.Fate, Holding, snags.Snags, Attacking, Ruleset):
                     r = replace(r, window=reactions.answered(r.window, event.combatant_id, OPPORTUNITY)
                                 if r.window is not None else None)
                     r = self._spend_an_attack(r, event.combatant_id)
+                    more = {k: v for k, v in r.oa_more.items() if k != event.combatant_id}
+                    r = replace(r, oa_more={**more, event.combatant_id: (event.target, event.opportunity_more)}
+                                if event.opportunity_more else more)
                 elif event.first:  # the longer weapon's attack, made first: out of its owner's order
                     r = self._spend_an_attack(r, event.combatant_id)
                 else:
@@ -1014,7 +1018,7 @@ class Novus(fate.Fate, Holding, snags.Snags, Attacking, Ruleset):
                  else None), ("novus_snags_due", snags_due, r.snags_due), ("novus_opposed_saves_due", contest, r.contest if r.contest is not None
                               and r.contest.waiting else None)) if real is not None and kept is None),
             contest=contest, snags_due=snags_due, broken=keep(r.broken), fumbled=keep(r.fumbled),
-            strained=keep(r.strained),
+            strained=keep(r.strained), oa_more=keep(r.oa_more),
             holding=[c for c in r.holding if c not in hidden], window=window, stray=stray, mounted=keep(r.mounted),
             riding=keep(r.riding), late_dodge=[c for c in r.late_dodge if c not in hidden], blocks_used=keep(r.blocks_used),
             attacked=[c for c in r.attacked if c not in hidden], disengaged=[c for c in r.disengaged if c not in hidden])

@@ -166,6 +166,7 @@ class NovusRules(msgspec.Struct, kw_only=True):
     broken: dict[CombatantId, list[str]] = msgspec.field(default_factory=dict)  # weapons broken by a Snag
     fumbled: dict[CombatantId, dict[str, int]] = msgspec.field(default_factory=dict)  # weapon: the round it is back
     strained: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # -1 to all actions till this round
+    oa_more: dict[CombatantId, tuple[CombatantId, int]] = msgspec.field(default_factory=dict)  # OA: at whom, how many more
     initiative_novas: list[CombatantId] = msgspec.field(default_factory=list)  # Fate Points of the initiative roll
 
 

@@ -942,6 +942,7 @@ export type Novus_AttackRolled = {
   instead?: boolean;
   nova: boolean;
   opportunity?: boolean;
+  opportunity_more?: number;
   rolled: number;
   scaled?: number;
   snag?: boolean;
