@@ -34,9 +34,13 @@ SECTIONS = [
          "A Block (3 AP, N19), declared or cancelled into, stops the next melee attack on the character this "
          "round if 2d10 + its AB (less what it shifts to DEF) reaches TN 10 + the attack's AB.",
          "Ours: a Block stops one attack; it is tried on the first melee attack that comes."),
-    _row("Control Zone (CZ)", "partial", "An attack's position: front, flank (+2) or rear (+4), named by the attacker; "
-         "a move names the Control Zones it enters or crosses (through) and leaves (leaves).",
-         "Not yet: the Control Zone's size (10' Large, 15' Huge): positions are not tracked, the move names them."),
+    _row("Control Zone (CZ)", "enforced", "An attack's position: front, flank (+2) or rear (+4), named by the "
+         "attacker; a move names the Control Zones it enters or crosses (through) and leaves (leaves), and its event "
+         "(and the log) says how far each reaches. The sheet's creature_size and humanoid give the reach: 5', a Large "
+         "humanoid 10', a Huge one 15' (control_zone_reach, shown with the sheet).",
+         "The GM's: a non-humanoid's Control Zone (the sheet's control_zone, in feet: its shape \"is likely to depend "
+         "upon the shape of the creature\"). Ours: without it, the reach of a humanoid of its size.",
+         "Ours: positions are not tracked, so the move names the zones; the reach is for the table to judge them."),
     _row("Disengaging from Melee", "enforced", "Disengaging is an action of 1 AP; a move after it this round leaves "
          "the foes' Control Zones (leaves) without an Opportunity Attack; the move takes its own AP."),
     _row("Fighting Defensively", "enforced", "NovusDeclare's defensive: points of the named melee weapon's skill "

@@ -335,11 +335,13 @@ class Healed(Event, tag="NovusHealed"):
 
 
 class ActionTaken(Event, tag="NovusActionTaken"):
-    """A declared action other than an attack, performed (``lapsed``: its target is gone)."""
+    """A declared action other than an attack, performed (``lapsed``: its target is gone); a move's
+    ``reach``: how far (feet) each Control Zone it names reaches, those it goes through, then those it leaves."""
 
     combatant_id: CombatantId
     action: Action
     lapsed: bool = False
+    reach: list[int] = []
 
 
 class ActionsResolved(Event, tag="NovusActionsResolved"):

@@ -140,6 +140,22 @@ def _snags(d: Any, s: Any) -> str:
     return text + "."
 
 
+def _taken(d: Any, s: Any) -> str:
+    """An action performed; a move with the Control Zones it names and how far each reaches."""
+    a = d.get("action") or {}
+    text = f"{s.Who(d.get('combatant_id'))}: {_action(a, s)}"
+    if d.get("lapsed"):
+        return text + ", which lapses: its target is gone."
+    named = [*(a.get("through") or []), *(a.get("leaves") or [])]
+    reach = list(d.get("reach") or [])
+    if named and len(reach) == len(named):
+        zones = [f"{s.whose(c)} Control Zone ({r}')" for c, r in zip(named, reach, strict=True)]
+        through = zones[:len(a.get("through") or [])]
+        leaves = zones[len(through):]
+        text += "".join([f", through {listed(through)}" if through else "", f", out of {listed(leaves)}" if leaves else ""])
+    return text + "."
+
+
 def _faces(r: Any) -> str:
     """A roll's 2d10 as rolled: the first die, then the dice an explosion or implosion added."""
     return " ".join(str((x or {}).get("face")) for x in [r.get("die"), *(r.get("more_dice") or [])])
@@ -216,8 +232,7 @@ SENTENCES: dict[str, Sentence] = {
     "NovusDamaged": _damaged,
     "NovusHealed": lambda d, s: (f"{s.Who(d.get('combatant_id'))} is healed {d.get('amount')}"
                                  + (f": {d['hit_points']} Hit Points." if "hit_points" in d else ".")),
-    "NovusActionTaken": lambda d, s: (f"{s.Who(d.get('combatant_id'))}: {_action(d.get('action'), s)}"
-                                      + (", which lapses: its target is gone." if d.get("lapsed") else ".")),
+    "NovusActionTaken": _taken,
     "NovusActionsResolved": lambda d, s: f"{s.Whose(d.get('combatant_id'))} declared actions are resolved.",
     "NovusLateAttacksResolved": lambda d, s: f"{s.Whose(d.get('combatant_id'))} remaining attacks are made.",
     "NovusLateAttacksCancelled": lambda d, s: f"{s.Who(d.get('combatant_id'))} cancels the remaining attacks.",

@@ -34,7 +34,7 @@ from domain.novus import actions as ap_table
 from domain.novus.attacking import Attacking
 from domain.novus.actions import HASTED_AP, ROUND_AP, SPELLS, Action
 from domain.novus.codes import OWN_CODES
-from domain.novus import fate, holding, snags
+from domain.novus import fate, holding, snags, zones
 from domain.novus.opportunity import Opportunity
 from domain.novus.holding import Holding, RollOpposedSave
 from domain.novus.dice import roll_2d10, save_bonus, succeeds
@@ -745,7 +745,8 @@ class Novus(fate.Fate, Holding, snags.Snags, Opportunity, Attacking, Ruleset):
 
     def _perform(self, state: EncounterState, cid: str, a: Action, dice: Dice, instead: bool = False) -> list[Event]:
         if a.kind in ("move", "run"):
-            taken = ActionTaken(combatant_id=cid, action=a)
+            zoned = [*a.through, *a.leaves]
+            taken = ActionTaken(combatant_id=cid, action=a, reach=zones.reaches(state, zoned) if zoned else [])
             foes = self._opportunities(self.evolve(state, taken), cid, a)
             if foes:
                 return [taken, self._oa_window(state, f"oa:{state.version + 1}", cid, foes,

@@ -12,8 +12,9 @@ import msgspec
 
 from domain.core.encounter import EncounterState
 from domain.novus.sheet import NovusSheet
+from domain.novus.zones import reach
 
-VISIBLE = ("helpless", "dead", "prone", "useless_limbs")
+VISIBLE = ("helpless", "dead", "prone", "useless_limbs", "control_zone_reach")
 
 
 class ShownSheet(NovusSheet, frozen=True, kw_only=True):
@@ -25,6 +26,7 @@ class ShownSheet(NovusSheet, frozen=True, kw_only=True):
     prone: bool = False
     useless_limbs: list[str] = []
     fate_points: int = 0
+    control_zone_reach: int = 5  # feet (domain/novus/zones.py)
 
 
 def with_hits_shown(state: EncounterState, hits: dict[str, int], useless: dict[str, list[str]]) -> EncounterState:
@@ -38,6 +40,6 @@ def with_hits_shown(state: EncounterState, hits: dict[str, int], useless: dict[s
         base = {f: getattr(sheet, f) for f in NovusSheet.__struct_fields__}
         shown = ShownSheet(**base, hits=hits[cid], helpless=hits[cid] <= 0 and cid not in r.dead, dead=cid in r.dead,
                            prone=cid in r.prone, useless_limbs=useless.get(cid, []),
-                           fate_points=r.fate_points.get(cid, 0))
+                           fate_points=r.fate_points.get(cid, 0), control_zone_reach=reach(sheet))
         combatants[cid] = msgspec.structs.replace(c, sheet=shown)
     return msgspec.structs.replace(state, combatants=combatants)

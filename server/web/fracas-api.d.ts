@@ -869,11 +869,15 @@ export type Novus_ActionRule = {
   name: string;
 };
 
-/** A declared action other than an attack, performed (``lapsed``: its target is gone). */
+/**
+ * A declared action other than an attack, performed (``lapsed``: its target is gone); a move's
+ * ``reach``: how far (feet) each Control Zone it names reaches, those it goes through, then those it leaves.
+ */
 export type Novus_ActionTaken = {
   action: Novus_Action;
   combatant_id: string;
   lapsed?: boolean;
+  reach?: number[];
   type: "NovusActionTaken";
 };
 
