@@ -127,17 +127,14 @@ def _opposed(d: Any, s: Any) -> str:
 
 
 def _snags(d: Any, s: Any) -> str:
-    who = s.Who(d.get("combatant_id"))
+    who = s.who(d.get("combatant_id"))
     if not d.get("snags"):
         return f"The GM leaves {s.whose(d.get('combatant_id'))} Snag Points unspent."
-    text = f"Snag for {who}: {listed(list(d['snags']))}"
-    if d.get("dice"):
-        text += f" (1d10: {(d['dice'][0] or {}).get('face')})"
-    if d.get("friend"):
-        text += f", striking {s.who(d['friend'])}"
-    if d.get("recorded"):
-        text += f"; for the GM: {listed(list(d['recorded']))}"
-    return text + "."
+    parts = (f"Snag for {who}: {listed(list(d['snags']))}",
+             f" (1d10: {(d['dice'][0] or {}).get('face')})" if d.get("dice") else "",
+             f", striking {s.who(d['friend'])}" if d.get("friend") else "",
+             f"; for the GM: {listed(list(d['recorded']))}" if d.get("recorded") else "")
+    return "".join(parts) + "."
 
 
 def _taken(d: Any, s: Any) -> str:

@@ -11,6 +11,7 @@ from domain.novus.data import NovusData
 from domain.novus.events import SetNovusRules
 from domain.novus.snags import SpendSnags
 from tests.rulesets.novus.fight import KAEL, ORC, Fight, attack, types
+from tests.rulesets.novus.test_telling import told
 
 BAD_ROLL = [1, 2, 9]  # 1 implodes: 1 + 2 - 9 = -6, + 5 = -1 against Kael's DEF 16: 17 short
 
@@ -53,6 +54,7 @@ def test_an_imploded_miss_earns_snag_points_the_gm_spends_at_once() -> None:
     out = _spend(f, "Loud noise")
     assert types(out) == ["NovusSnagsSpent", "NovusActionsResolved"]  # the Orc's resolution goes on
     assert out[0].recorded == ["a loud noise alerts foes within 100 ft"] and f.rules.snags_due is None
+    assert told([out[0]])[-1] == "Snag for the Orc: Loud noise; for the GM: a loud noise alerts foes within 100 ft."
 
 
 def test_the_threshold_is_the_gms_and_only_an_imploded_roll_earns_them() -> None:
