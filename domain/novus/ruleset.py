@@ -1019,7 +1019,7 @@ class Novus(fate.Fate, Holding, snags.Snags, Opportunity, Attacking, Ruleset):
                  else None), ("novus_snags_due", snags_due, r.snags_due), ("novus_opposed_saves_due", contest, r.contest if r.contest is not None
                               and r.contest.waiting else None)) if real is not None and kept is None),
             contest=contest, snags_due=snags_due, broken=keep(r.broken), fumbled=keep(r.fumbled),
-            strained=keep(r.strained), oa_more=keep(r.oa_more),
+            strained=keep(r.strained), oa_more={k: v for k, v in keep(r.oa_more).items() if v[0] not in hidden},
             holding=[c for c in r.holding if c not in hidden], window=window, stray=stray, mounted=keep(r.mounted),
             riding=keep(r.riding), late_dodge=[c for c in r.late_dodge if c not in hidden], blocks_used=keep(r.blocks_used),
             attacked=[c for c in r.attacked if c not in hidden], disengaged=[c for c in r.disengaged if c not in hidden])

@@ -56,3 +56,14 @@ def test_a_nova_roll_on_attacks_saves_skills_perception_and_opposed_saves_earns_
     f.send(RollOpposedSave(combatant_id="orc", dice=[6, 6]))  # 18: the Orc goes first
     f.resolve("orc", [10, 1, 2, 2])  # the Orc's Nova Roll attack (11 + 5 = 16 vs 16: a hit), then Kael's miss
     assert _fate(f) == {"kael": 3, "orc": 2}
+
+
+def test_a_nova_roll_on_a_riding_roll_earns_a_fate_point() -> None:
+    """"the player must make a Riding skill roll for his character each round": a roll like any other."""
+    from domain.novus.events import SetMounted
+    f = started()
+    f.send(SetMounted(combatant_id="kael", trained=True))
+    f.declare("orc", {"kind": "move"})
+    f.declare("kael", attack("orc", "Broadsword"))
+    out = f.resolve("kael", [1, 10, 6, 6])
+    assert out[0].nova and _fate(f) == {"kael": 1, "orc": 0}
