@@ -62,7 +62,7 @@ class Attacking:
 
     def _waiting(self, state: EncounterState) -> bool:
         r = rules(state)
-        return r.stray is not None or r.snags_due is not None or (r.window is not None and not r.window.settled)
+        return r.stray is not None or self.snags_wait(state) or (r.window is not None and not r.window.settled)  # type: ignore[attr-defined]
 
     def _stray_save(self, state: EncounterState, cmd: RollStraySave, dice: Dice) -> list[Event]:
         """"all other potential targets within 5' of the path of the attack must make a Saving Throw

@@ -86,13 +86,16 @@ class Holding:
         return nxt if ip == theirs else None
 
     def contest_waits(self, state: EncounterState) -> bool:
+        """The fight waits for the Opposed Saving Throws (of two still in the fight)."""
         r = rules(state)
-        return (r.contest is not None and r.contest.waiting) or SAVES_DUE.code in r.unseen_waits
+        c = r.contest
+        both = c is not None and c.holder in state.combatants and c.other in state.combatants
+        return (both and c.waiting) or SAVES_DUE.code in r.unseen_waits  # type: ignore[union-attr]
 
     def _contest_decisions(self, state: EncounterState) -> list[Decision]:
         """A prompt for each side that has not rolled its Opposed Saving Throw."""
         contest = rules(state).contest
-        if contest is None or not contest.waiting:
+        if contest is None or not self.contest_waits(state):
             return []
         return [Decision(id=f"opposed:{state.round}:{contest.holder}:{cid}", kind="opposed_save", combatant_id=cid,
                          command=RollOpposedSave.__struct_config__.tag, body={"combatant_id": cid},
@@ -155,11 +158,14 @@ class Holding:
                                  bonus=bonus, total=total, stat=stat, against=against, winner=winner)
 
     def _held_turn(self, state: EncounterState, dice: Dice) -> list[Event]:
-        """The other won and has resolved: the held actions resolve now (once nothing waits)."""
+        """The other won and has resolved (or left the fight): the held actions resolve now, once
+        nothing waits."""
         r = rules(state)
         contest = r.contest
-        if contest is None or contest.winner is None or contest.winner not in r.resolved \
-                or r.boons_due is not None or self._waiting(state):  # type: ignore[attr-defined]
+        if contest is None or contest.holder not in state.combatants or r.boons_due is not None \
+                or self._waiting(state):  # type: ignore[attr-defined]
+            return []
+        if contest.other in state.combatants and (contest.winner is None or contest.winner not in r.resolved):
             return []
         due = HeldActionsDue(combatant_id=contest.holder)
         after = self.evolve(state, due)  # type: ignore[attr-defined]

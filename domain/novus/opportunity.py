@@ -84,7 +84,8 @@ class Opportunity:
         """The Opportunity Attacks still to make once what waited is over."""
         r = rules(state)
         for cid, (target, n) in r.oa_more.items():
-            return self._oa_attacks(state, cid, target, n, dice)
+            if cid in state.combatants:
+                return self._oa_attacks(state, cid, target, n, dice)
         return []
 
     @staticmethod

@@ -267,7 +267,7 @@ class Novus(fate.Fate, Holding, snags.Snags, Opportunity, Attacking, Ruleset):
                              command="NovusRollStraySave", body={"combatant_id": who}, blocks_turn_end=True,
                              refusal=STRAY, summary="A shot into melee missed its target: make a Saving Throw "
                              "vs Spd against the attack's total, or be hit.")]
-        if r.contest is not None and r.contest.waiting:
+        if self.contest_waits(state):
             return self._contest_decisions(state)
         if r.window is not None and not r.window.settled:
             return [replace(d, blocks_turn_end=True, refusal=WAITS) for d in reactions.decisions(

@@ -115,8 +115,10 @@ class Snags:
     """The Snag Points of ``Novus`` (domain/novus/ruleset.py)."""
 
     def snags_wait(self, state: EncounterState) -> bool:
+        """The fight waits for the GM to spend Snag Points (of one still in the fight)."""
         r = rules(state)
-        return r.snags_due is not None or SNAGS_DUE.code in r.unseen_waits
+        due = r.snags_due
+        return (due is not None and due.roller in state.combatants) or SNAGS_DUE.code in r.unseen_waits
 
     def _snag_decision(self, state: EncounterState, due: SnagsDue) -> Decision:
         """The GM's: the Snags the points buy (one at a time here; several in one command)."""

@@ -104,3 +104,15 @@ def _held(cid: str, **at: Any) -> object:
 def _resolve(cid: str) -> object:
     from domain.novus.events import Resolve
     return Resolve(combatant_id=cid, dice=[2, 2])
+
+
+def test_the_holder_leaving_the_fight_ends_the_wait() -> None:
+    """The contest needs both: with the holder taken out of the fight, the Orc resolves (the one whose
+    turn it is may not be taken out)."""
+    from domain.core.encounter import RemoveCombatant
+    f = _holding()
+    _act_held(f, [], at="orc")
+    assert f.refused(RemoveCombatant(combatant_id="orc")).code
+    f.send(RemoveCombatant(combatant_id="kael"))
+    assert [d.kind for d in f.ruleset.pending(f.state)] == ["resolve"]
+    assert types(f.resolve("orc")) == ["NovusActionTaken", "NovusActionsResolved"]  # his target is gone
