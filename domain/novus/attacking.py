@@ -13,7 +13,8 @@ from domain.core.dice import Dice
 from domain.core.encounter import EncounterState, Event
 from domain.core.errors import RuleViolation
 from domain.core.resources import held
-from domain.novus.actions import Action
+from domain.novus import performing
+from domain.novus.actions import Action, move_of
 from domain.novus.dice import boon_points, roll_2d10, save_bonus, succeeds
 from domain.novus.events import (
     AttackRolled, BlockRolled, BoonsSpent, RollStraySave, StraySaveRolled, Damaged, RidingRolled, SpendBoons,
@@ -151,6 +152,7 @@ class Attacking:
                 ab //= 2  # "Melee with half his normal Attack Bonus"
             else:
                 ab -= 5  # "Perform some other action modified by -5"
+        ab += performing.attack_modifier(r.data, sheet, a)  # the Combat Move's AB, a shot's range
         ab += CALLED_SHOT.get(a.called_shot or "", 0)
         if a.off_hand and not sheet.talents.ambidextrous:
             ab -= 4  # "a -4 modifier being applied to the attack unless the character is ambidextrous"
@@ -257,7 +259,8 @@ class Attacking:
         d = rules(state).declared.get(cid)
         weapon = c.sheet.weapon(d.defensive_weapon) if d is not None and d.defensive_weapon else None
         weapon = weapon or next((w for w in c.sheet.weapons if w.kind == "melee"), None)
-        return c.sheet.attack_bonus(weapon) - (d.defensive if d is not None else 0)
+        block = performing.attack_modifier(rules(state).data, c.sheet, Action(kind="block"))
+        return c.sheet.attack_bonus(weapon) - (d.defensive if d is not None else 0) + block
 
     def _roll_attack(self, state: EncounterState, cid: str, a: Action, dice: Dice, instead: bool,
                      opportunity: bool, first: bool = False) -> list[Event]:
@@ -289,7 +292,7 @@ class Attacking:
         event = AttackRolled(combatant_id=cid, target=t.id, weapon=name, dice=list(roll.dice), rolled=roll.total,
                              nova=roll.nova, attack_bonus=ab, total=total, defence=defence, hit=hit,
                              called_shot=a.called_shot, instead=instead, opportunity=opportunity,
-                             charge=a.kind == "mounted_charge", first=first)
+                             charge=a.kind == "mounted_charge", first=first, move=a.move)
         if not hit:
             near = [n for n in a.near if n in state.combatants and n not in (cid, t.id) and n not in rules(state).dead]
             if a.into_melee and near:  # "If it misses, then all other potential targets within 5' of the path"
@@ -301,6 +304,8 @@ class Attacking:
         charge = 15 * a.pace if a.kind == "mounted_charge" else 0
         armour = (t.sheet.armour.called_shot_ar.get(LOCATION[a.called_shot], 0) if a.called_shot
                   else t.sheet.armour.ar)
+        move = move_of(rules(state).data, c.sheet, a)
+        base, scaled, armour = performing.damage_parts(move, base, scaled, armour)
         damage = self._dealt(base, scaled + charge, armour, a.improvised)
         points = boon_points(total, defence)
         head = 0
@@ -309,9 +314,19 @@ class Attacking:
             head = (damage - 1) // step if step > 0 else 0
         event = replace(event, base_damage=base, scaled=scaled, armour=armour, damage=damage, boon_points=points,
                         head_boon_points=head, charge_damage=charge)
+        out: list[Event] = [event]
+        if move is not None and move.disarm:
+            r = rules(state)
+            theirs = r.declared.get(t.id)
+            save = performing.disarm_save(dice, cid, t.id, t.sheet, theirs.actions if theirs else [],
+                                          r.disarmed.get(t.id, []), total - defence)
+            out += [save] if save is not None else []
         if points or head:
-            return [event]  # the Boon Points are spent first (SpendBoons), then the damage is dealt
-        return [event, *self._damage(self.evolve(state, event), t.id, damage, "attack")]
+            return out  # the Boon Points are spent first (SpendBoons), then the damage is dealt
+        after = state
+        for e in out:
+            after = self.evolve(after, e)
+        return [*out, *self._damage(after, t.id, damage, "attack")]
 
     @staticmethod
     def _dealt(base: int, scaled: int, armour: int, halved: bool) -> int:

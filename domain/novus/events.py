@@ -274,6 +274,7 @@ class AttackRolled(Event, tag="NovusAttackRolled"):
     first: bool = False  # a longer weapon's attack in a Mounted Charge, "first, regardless of initiative order"
     blocked: bool = False  # stopped by the target's Block: no roll against DEF
     charge_damage: int = 0  # "an extra amount of damage equal to 15 times the pace of his mount"
+    move: str | None = None  # the Combat Move named (none: the Basic Melee Attack or Basic Shot)
 
     def dice_rolled(self) -> list[DieRoll]:
         return list(self.dice)
@@ -379,6 +380,21 @@ class SkillRolled(RollMade, tag="NovusSkillRolled"):
     group: str | None = None
 
 
+class DisarmSaveRolled(RollMade, tag="NovusDisarmSaveRolled"):
+    """Basic Disarm (N19): "on a hit the foe saves vs Str at TN 15 + 1 for every 5 points the roll beat
+    DEF, or the weapon flies 1-10 ft" (``feet``, a d10, on a failure: the weapon is then disarmed)."""
+
+    attacker: CombatantId
+    weapon: str
+    tn: int
+    passed: bool
+    feet: int = 0
+    feet_dice: list[DieRoll] = []
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return [*self.dice, *self.feet_dice]
+
+
 class SaveRolled(RollMade, tag="NovusSaveRolled"):
     stat: Stat
     tn: int
@@ -386,4 +402,5 @@ class SaveRolled(RollMade, tag="NovusSaveRolled"):
 
 
 EVENTS = (RulesSet, HasteSet, MountedSet, RidingRolled, SurpriseSet, ActionsDeclared, ActionHeld, HeldActionsTaken, ActionsCancelled, AttackRolled, BlockRolled, BoonsSpent, Damaged,
-          Healed, ActionTaken, ActionsResolved, LateAttacksResolved, LateAttacksCancelled, InitiativeRerolled, StraySaveRolled, SkillRolled, SaveRolled)
+          Healed, ActionTaken, ActionsResolved, LateAttacksResolved, LateAttacksCancelled, InitiativeRerolled, StraySaveRolled, SkillRolled, SaveRolled,
+          DisarmSaveRolled)

@@ -31,6 +31,8 @@ from domain.core.resources import Resource, Resources, held
 from domain.core.ruleset import CommandInfo, Ruleset
 from domain.core.tally import Exchange, Tally, attack_tallies, harm_tallies
 from domain.novus import actions as ap_table
+from domain.novus import performing
+from domain.novus.events import DisarmSaveRolled
 from domain.novus.attacking import Attacking
 from domain.novus.actions import HASTED_AP, ROUND_AP, SPELLS, Action
 from domain.novus.codes import OWN_CODES
@@ -217,8 +219,7 @@ class Novus(Attacking, Ruleset):
         declared = r.declared.get(cid)
         if declared is not None:
             d += declared.defensive // 2
-            if any(a.kind == "dodge" for a in declared.actions):
-                d += r.data.dodge_def
+            d += performing.round_def(r.data, c.sheet, declared.actions)  # a Dodge's, All Out Attack's ...
         if r.posture.get(cid) == state.round:
             d += 2
         return d + self._mounted_def(state, cid, against_charge)
@@ -479,6 +480,7 @@ class Novus(Attacking, Ruleset):
                                     "received a modifier for being surprised.")
             if "set_initiative" in preparing and r.set_initiative.get(c.id) == state.round - 1:
                 raise RuleViolation("novus_no_repeat", "Set Initiative cannot be performed on consecutive rounds.")
+        performing.check_declaration(r.data, c.sheet, actions, defensive)
         if self.surprised_now(state, c.id) and actions:
             self._check_instead(state, c, actions, None, "novus_surprised")
         if defensive:
@@ -495,6 +497,7 @@ class Novus(Attacking, Ruleset):
 
     def _check_action(self, state: EncounterState, c: Combatant, a: Action) -> None:
         r = rules(state)
+        performing.check_move(r.data, c.name, c.sheet, a, r.disarmed.get(c.id, []))
         if a.kind == "attack":
             if a.target is None or a.target == c.id or a.target not in state.combatants or a.target in r.dead:
                 raise RuleViolation("novus_not_a_target", f"{c.name}'s attack needs another combatant in the fight.")
@@ -729,7 +732,8 @@ class Novus(Attacking, Ruleset):
             return [taken]
         if a.kind not in ("attack", "mounted_charge"):
             return [ActionTaken(combatant_id=cid, action=a)]
-        if a.target not in state.combatants or a.target in rules(state).dead:
+        if a.target not in state.combatants or a.target in rules(state).dead \
+                or a.weapon in rules(state).disarmed.get(cid, []):  # a disarmed weapon's attack lapses
             return [ActionTaken(combatant_id=cid, action=a, lapsed=True)]
         return self._attack(state, cid, a, dice, instead)
 
@@ -855,6 +859,8 @@ class Novus(Attacking, Ruleset):
             case ActionTaken():
                 a, cid = event.action, event.combatant_id
                 r = self._did_one(r, cid, False)
+                if a.kind == "gm_action" and a.weapon in r.disarmed.get(cid, []):  # picked up again
+                    r = replace(r, disarmed={**r.disarmed, cid: [w for w in r.disarmed[cid] if w != a.weapon]})
                 if a.kind == "set_initiative" and not event.lapsed:
                     r = replace(r, set_initiative={**r.set_initiative, cid: state.round})
                 elif a.kind == "reroll_initiative":
@@ -874,6 +880,11 @@ class Novus(Attacking, Ruleset):
                 cid = event.roll.who
                 r = replace(r, rolled_ip={**r.rolled_ip, cid: event.roll.total}, reroll=[c for c in r.reroll if c != cid])
             case SaveRolled() | SkillRolled():
+                return state
+            case DisarmSaveRolled() if not event.passed:
+                had = r.disarmed.get(event.combatant_id, [])
+                r = replace(r, disarmed={**r.disarmed, event.combatant_id: [*had, event.weapon]})
+            case DisarmSaveRolled():
                 return state
             case BlockRolled():
                 r = replace(r, blocks_used={**r.blocks_used, event.combatant_id: r.blocks_used.get(event.combatant_id, 0) + 1})
@@ -975,7 +986,7 @@ class Novus(Attacking, Ruleset):
             set_initiative=keep(r.set_initiative), reroll=[c for c in r.reroll if c not in hidden],
             boost=keep(r.boost), posture=keep(r.posture), dazed=keep(r.dazed),
             prone=[c for c in r.prone if c not in hidden], limb_hits=keep(r.limb_hits),
-            fate_points=keep(r.fate_points), limb_damage=keep(r.limb_damage), dead=[c for c in r.dead if c not in hidden], boons_due=due,
+            fate_points=keep(r.fate_points), limb_damage=keep(r.limb_damage), disarmed=keep(r.disarmed), dead=[c for c in r.dead if c not in hidden], boons_due=due,
             unseen_mover=real_mover in hidden,
             unseen_waits=tuple(code for code, kept, real in (
                 ("novus_boons_due", due, r.boons_due), ("novus_stray_save_due", stray, r.stray),
