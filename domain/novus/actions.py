@@ -13,17 +13,13 @@ import msgspec
 
 from domain.core.concerns import CombatantId
 from domain.novus.data import NovusData
+from domain.novus.kinds import Kind
 from domain.novus.moves import BASIC_BLOCK, BASIC_MELEE, BASIC_SHOT, MoveRule
 from domain.novus.sheet import NovusSheet, Weapon
 
 ROUND_AP = 5
 HASTED_AP = 10
 
-Kind = Literal[
-    "attack", "dodge", "move", "run", "draw_weapon", "perception", "get_up", "cast_spell", "counterspell",
-    "instant_spell", "concentration", "multiple_weapon_attacks", "mounted_charge", "block", "reload_sling_bow", "reload_light_crossbow",
-    "reload_heavy_crossbow", "gm_action", "disengage", "set_initiative", "reroll_initiative",
-]
 CalledShot = Literal["arm", "leg", "head"]
 
 # The table's rows, in its order: (the row as the text words it, the action, its AP). A "*" row's

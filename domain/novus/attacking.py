@@ -13,7 +13,7 @@ from domain.core.dice import Dice
 from domain.core.encounter import EncounterState, Event
 from domain.core.errors import RuleViolation
 from domain.core.resources import held
-from domain.novus import performing
+from domain.novus import limbs, performing
 from domain.novus.actions import Action, move_of
 from domain.novus.dice import boon_points, roll_2d10, save_bonus, succeeds
 from domain.novus.events import (
@@ -83,7 +83,7 @@ class Attacking:
             bonus += SHIELD_DEF[c.sheet.shield]
         declared = r.declared.get(c.id)
         if "dodge" in r.data.stray_modifiers and declared is not None and any(a.kind == "dodge" for a in declared.actions):
-            bonus += r.data.dodge_def
+            bonus += self.dodge_def(state, c.id)
         total = roll.total + bonus
         passed = succeeds(total, stray.tn)
         damage = 0 if passed else max(stray.base_damage + (stray.tn - total) - c.sheet.armour.ar, 0)
@@ -163,7 +163,7 @@ class Attacking:
             ab += SURPRISED_AB
         if r.dazed.get(cid) == state.round:
             ab -= 4  # Daze Foe: "-4 to all the foe's actions for 1 round"
-        ab -= 2 * r.limb_hits.get(cid, {}).get("arm", 0)  # N14: "-2 to all actions using that limb per hit"
+        ab -= limbs.penalty(r.data.limbs, r.limb_hits.get(cid, {}), a.kind)  # N14: "-2 to all actions using that limb"
         if cid in r.mounted:
             mc1 = sheet.talents.mounted_combat_1
             if a.kind == "mounted_charge":
@@ -250,6 +250,8 @@ class Attacking:
         r = rules(state)
         d = r.declared.get(cid)
         have = sum(a.kind == "block" for a in d.actions) if d is not None else 0
+        if limbs.unusable(r.data.limbs, self.useless_limbs(state, cid), "block"):
+            return 0
         return have - r.blocks_used.get(cid, 0) if self.may_act(state, cid) else 0
 
     def block_bonus(self, state: EncounterState, cid: str) -> int:
@@ -259,7 +261,9 @@ class Attacking:
         d = rules(state).declared.get(cid)
         weapon = c.sheet.weapon(d.defensive_weapon) if d is not None and d.defensive_weapon else None
         weapon = weapon or next((w for w in c.sheet.weapons if w.kind == "melee"), None)
-        block = performing.attack_modifier(rules(state).data, c.sheet, Action(kind="block"))
+        r = rules(state)
+        block = performing.attack_modifier(r.data, c.sheet, Action(kind="block"))
+        block -= limbs.penalty(r.data.limbs, r.limb_hits.get(cid, {}), "block")  # N14: the arms' -2 a hit
         return c.sheet.attack_bonus(weapon) - (d.defensive if d is not None else 0) + block
 
     def _roll_attack(self, state: EncounterState, cid: str, a: Action, dice: Dice, instead: bool,

@@ -35,12 +35,16 @@ SECTIONS = [
          "Attack with the weapon's size), \"BMA+n\" or a number, Rng in feet (none: the weapon's range increment)."),
     _row("Brawling", "enforced", "An attack with no weapon (or an unarmed one without a skill) is a Brawling attack: AB "
          "the sum of the Str and Dex bonuses, DR 0, Base Damage the Str bonus; 3 AP (Basic Unarmed/Natural Attacks)."),
-    _row("Called Shots", "partial", "called_shot arm or leg -4, head -8; the hit takes the Called Shot AR of the "
+    _row("Called Shots", "enforced", "called_shot arm or leg -4, head -8; the hit takes the Called Shot AR of the "
          "location instead of the AR. A head hit earns 1 extra Boon Point per full (target's Con bonus + 5) the damage "
          "exceeds, spent only on the GM's impairing Boons (N14). Hits on a limb are counted in the state.",
          "The GM's: impairing_boons (default Daze Foe; the list is cut off, U-N3).",
-         "Ours: each arm hit's -2 applies to the character's attacks (an attack uses an arm); a leg's -2 and a "
-         "useless limb (its damage past the Con Value, shown on the sheet) are the GM's to apply to what they hinder."),
+         "Each hit on a limb takes 2 off the actions that use it: an attack's or a Block's AB, a Dodge's DEF (never "
+         "below +0); a limb whose damage is past the target's Constitution Stat Value is useless (shown on the "
+         "sheet): the actions that need it are refused (novus_useless_limb), and one declared before lapses.",
+         "The GM's: which actions use which limb (SetNovusRules limbs) and whether a useless limb refuses them "
+         "(useless_refuses). Ours: the default, arms for attacks, Mounted Charges and Blocks; legs for moves, "
+         "runs, Dodges and Mounted Charges."),
     _row("Cancelling an Action", "enforced", "NovusCancel, in the resolve phase before one's actions resolve: the "
          "declared AP come back and the replacement (instead) is performed at once, before the action whose IP it "
          "is: a melee attack at half AB, a move of up to 3 AP, another action at -5, an Instantaneous spell, "

@@ -14,6 +14,9 @@ file), it says so; where it is OURS, it says that.
   impair the target's judgement or consciousness": the list is cut off, U-N3). Default: Daze Foe.
 - ``stray_modifiers``: the DEF modifiers applied to the Saving Throw vs Spd of one near the path of a
   shot into melee that missed ("GM's discretion"); default: the shield and a declared Dodge, the text's examples.
+- ``limbs``: which actions each limb is used for, for a Called Shot's -2 a hit and a useless limb (N14;
+  domain/novus/limbs.py). Default (OURS): arms for attacks, charges and Blocks; legs for moves, runs,
+  Dodges and charges.
 - ``death_below``: dying past helpless is not in the retrieved text (U-N4): None (OURS) leaves
   death to the GM; a number makes a character dead once their Hit Points fall below it.
 """
@@ -24,6 +27,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from domain.novus.limbs import LimbRules
 from domain.novus.moves import BASIC_DODGE, MoveRule, check_moves, default_moves, find
 
 Category = Literal["simple", "complex"]
@@ -91,6 +95,7 @@ class NovusData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
 
     boons: list[BoonRule] = msgspec.field(default_factory=_boons)
     moves: list[MoveRule] = msgspec.field(default_factory=default_moves)
+    limbs: LimbRules = msgspec.field(default_factory=LimbRules)
     actions: list[ActionRule] = msgspec.field(default_factory=_actions)
     death_below: int | None = None
     impairing_boons: list[str] = msgspec.field(default_factory=lambda: ["Daze Foe"])

@@ -3,12 +3,13 @@ action may name, the AB and the round's DEF they give, the damage they deal, and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import msgspec
 
 from domain.core.dice import Dice
 from domain.core.errors import RuleViolation
+from domain.novus import limbs
 from domain.novus.actions import Action, move_of
 from domain.novus.data import NovusData
 from domain.novus.dice import roll_2d10, save_bonus, succeeds
@@ -82,15 +83,16 @@ def attack_modifier(data: NovusData, sheet: NovusSheet, a: Action) -> int:
     return move.ab + move.range_modifier(a.distance, increment)
 
 
-def round_def(data: NovusData, sheet: NovusSheet, actions: Sequence[Action]) -> int:
+def round_def(data: NovusData, sheet: NovusSheet, actions: Sequence[Action], hits: Mapping[str, int]) -> int:
     """"DEF is a modifier to the user's DEF for the whole round the move is used": each move declared
-    this round once, however often it is performed (OURS)."""
+    this round once, however often it is performed (OURS); a move's DEF less the -2 a hit on the limbs
+    it uses (N14, a Dodge's legs)."""
     used: dict[str, MoveRule] = {}
     for a in actions:
         move = move_of(data, sheet, a)
         if move is not None:
             used[move.name] = move
-    return sum(m.defence for m in used.values())
+    return sum(limbs.hindered(m.defence, data.limbs, hits, m.use) for m in used.values())
 
 
 def damage_parts(move: MoveRule | None, base: int, scaled: int, armour: int) -> tuple[int, int, int]:

@@ -31,7 +31,7 @@ from domain.core.resources import Resource, Resources, held
 from domain.core.ruleset import CommandInfo, Ruleset
 from domain.core.tally import Exchange, Tally, attack_tallies, harm_tallies
 from domain.novus import actions as ap_table
-from domain.novus import performing
+from domain.novus import limbs, performing
 from domain.novus.events import DisarmSaveRolled
 from domain.novus.attacking import Attacking
 from domain.novus.actions import HASTED_AP, ROUND_AP, SPELLS, Action
@@ -219,10 +219,15 @@ class Novus(Attacking, Ruleset):
         declared = r.declared.get(cid)
         if declared is not None:
             d += declared.defensive // 2
-            d += performing.round_def(r.data, c.sheet, declared.actions)  # a Dodge's, All Out Attack's ...
+            d += performing.round_def(r.data, c.sheet, declared.actions, r.limb_hits.get(cid, {}))  # a Dodge's ...
         if r.posture.get(cid) == state.round:
             d += 2
         return d + self._mounted_def(state, cid, against_charge)
+
+    def dodge_def(self, state: EncounterState, cid: str) -> int:
+        """The Basic Dodge's DEF, less the -2 of each hit on the legs it uses (N14)."""
+        r = rules(state)
+        return limbs.hindered(r.data.dodge_def, r.data.limbs, r.limb_hits.get(cid, {}), "dodge")
 
     def _mounted_def(self, state: EncounterState, cid: str, against_charge: bool) -> int:
         """The DEF modifiers of riding this round: a Mounted Charge's (-4 with Mounted Combat I, else
@@ -244,7 +249,7 @@ class Novus(Attacking, Ruleset):
         if r.riding.get(cid) is False:
             d -= 1
         if against_charge and cid in r.late_dodge and cid not in r.mounted:
-            d += r.data.dodge_def  # "the modifier to his DEF will be doubled before being applied"
+            d += self.dodge_def(state, cid)  # "the modifier to his DEF will be doubled before being applied"
         return d
 
     # ------------------------------------------------------ who must decide
@@ -498,6 +503,7 @@ class Novus(Attacking, Ruleset):
     def _check_action(self, state: EncounterState, c: Combatant, a: Action) -> None:
         r = rules(state)
         performing.check_move(r.data, c.name, c.sheet, a, r.disarmed.get(c.id, []))
+        limbs.check_usable(r.data.limbs, self.useless_limbs(state, c.id), c.name, a.kind)
         if a.kind == "attack":
             if a.target is None or a.target == c.id or a.target not in state.combatants or a.target in r.dead:
                 raise RuleViolation("novus_not_a_target", f"{c.name}'s attack needs another combatant in the fight.")
@@ -723,6 +729,8 @@ class Novus(Attacking, Ruleset):
         return [*out, LateAttacksResolved(combatant_id=cid) if late else ActionsResolved(combatant_id=cid)]
 
     def _perform(self, state: EncounterState, cid: str, a: Action, dice: Dice, instead: bool = False) -> list[Event]:
+        if limbs.unusable(rules(state).data.limbs, self.useless_limbs(state, cid), a.kind):
+            return [ActionTaken(combatant_id=cid, action=a, lapsed=True)]  # the limb became useless meanwhile
         if a.kind in ("move", "run"):
             taken = ActionTaken(combatant_id=cid, action=a)
             foes = self._opportunities(self.evolve(state, taken), cid, a)

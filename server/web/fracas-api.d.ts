@@ -1205,6 +1205,16 @@ export type Novus_LateAttacksResolved = {
   type: "NovusLateAttacksResolved";
 };
 
+/**
+ * The actions each limb is used for, and whether a useless limb refuses them (``useless_refuses``;
+ * False: the GM rules on it).
+ */
+export type Novus_LimbRules = {
+  arm?: ("attack" | "block" | "cast_spell" | "concentration" | "counterspell" | "disengage" | "dodge" | "draw_weapon" | "get_up" | "gm_action" | "instant_spell" | "mounted_charge" | "move" | "multiple_weapon_attacks" | "perception" | "reload_heavy_crossbow" | "reload_light_crossbow" | "reload_sling_bow" | "reroll_initiative" | "run" | "set_initiative")[];
+  leg?: ("attack" | "block" | "cast_spell" | "concentration" | "counterspell" | "disengage" | "dodge" | "draw_weapon" | "get_up" | "gm_action" | "instant_spell" | "mounted_charge" | "move" | "multiple_weapon_attacks" | "perception" | "reload_heavy_crossbow" | "reload_light_crossbow" | "reload_sling_bow" | "reroll_initiative" | "run" | "set_initiative")[];
+  useless_refuses?: boolean;
+};
+
 export type Novus_MountedSet = {
   combatant_id: string;
   mounted: boolean;
@@ -1243,6 +1253,7 @@ export type Novus_NovusData = {
   boons?: Novus_BoonRule[];
   death_below?: number | null;
   impairing_boons?: string[];
+  limbs?: Novus_LimbRules;
   moves?: Novus_MoveRule[];
   stray_modifiers?: ("dodge" | "shield")[];
 };
