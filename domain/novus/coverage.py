@@ -63,7 +63,9 @@ SECTIONS = [
     _row("Fighting Defensively", "enforced", "NovusDeclare's defensive: points of the named melee weapon's skill "
          "(in hand: one on the sheet) shifted from AB to DEF, +1 DEF for every 2, for the whole round; refused with a "
          "Dodge; the attacks with that skill lose them; up to half the skill when preparing a Set or Reroll "
-         "Initiative.", "Not yet: the Block or Parry roll's AB."),
+         "Initiative.", "A Block's roll counts the blocker's AB less its shift to DEF, against TN 10 + the attacker's "
+         "AB less its own shift with that skill (N19: \"Both sides count only the AB not shifted to DEF\").",
+         "Not yet: a Parry (no Parry move was found in the retrieved texts: the GM's to rule)."),
     _row("Firing Into Melee", "enforced", "into_melee on a missile attack: -2; near names the others within 5' of "
          "its path, the closest first. A hit resolves normally; a miss asks each in turn for a Saving Throw vs Spd "
          "(NovusRollStraySave, a decision the fight waits for) against the attack's total: made, the next saves; "

@@ -61,10 +61,15 @@ def check_move(data: NovusData, name: str, sheet: NovusSheet, a: Action, disarme
                             "weapon's Combat Skill.")
 
 
-def check_declaration(data: NovusData, sheet: NovusSheet, actions: Sequence[Action], defensive: int) -> None:
-    """All Out Attack: "not allowed while Fighting Defensively"."""
+def check_declaration(data: NovusData, sheet: NovusSheet, actions: Sequence[Action], defensive: int,
+                      defensive_weapon: str | None, disarmed: Sequence[str]) -> None:
+    """All Out Attack: "not allowed while Fighting Defensively"; and Fighting Defensively needs "the
+    weapon(s) for the Melee Combat Skill that he is shifting towards DEF in his hand" (not disarmed)."""
     if not defensive:
         return
+    if defensive_weapon in disarmed:
+        raise RuleViolation("novus_disarmed", f"defensive_weapon: the {defensive_weapon} was knocked away (Disarm): "
+                            "it is not in hand.")
     for a in actions:
         move = move_of(data, sheet, a)
         if move is not None and move.not_defensive:

@@ -485,7 +485,7 @@ class Novus(Attacking, Ruleset):
                                     "received a modifier for being surprised.")
             if "set_initiative" in preparing and r.set_initiative.get(c.id) == state.round - 1:
                 raise RuleViolation("novus_no_repeat", "Set Initiative cannot be performed on consecutive rounds.")
-        performing.check_declaration(r.data, c.sheet, actions, defensive)
+        performing.check_declaration(r.data, c.sheet, actions, defensive, defensive_weapon, r.disarmed.get(c.id, []))
         if self.surprised_now(state, c.id) and actions:
             self._check_instead(state, c, actions, None, "novus_surprised")
         if defensive:

@@ -134,6 +134,9 @@ def test_basic_disarm_makes_the_foe_save_vs_str_or_the_weapon_flies() -> None:
     refused = f.refused(msgspec.convert({"type": "NovusDeclare", "combatant_id": "orc",
                                          "actions": [attack("kael", "Axe")]}, f.ruleset.command_type))
     assert refused.code == "novus_disarmed" and refused.message.startswith("weapon:")
+    refused = f.refused(msgspec.convert({"type": "NovusDeclare", "combatant_id": "orc", "defensive": 2,
+                                         "defensive_weapon": "Axe", "actions": []}, f.ruleset.command_type))
+    assert refused.code == "novus_disarmed" and refused.message.startswith("defensive_weapon:")
     f.declare("orc", {"kind": "gm_action", "name": "Pick up an item", "weapon": "Axe"})
     f.declare("kael", {"kind": "move"})
     f.resolve("kael")
