@@ -9,6 +9,7 @@ from typing import Any
 from tests.integration.fight import command, mint
 from tests.rulesets.health_trauma.test_health_trauma_api import client_for
 from tests.rulesets.novus.fight import ORC
+from tests.rulesets.novus.http import kael_and_orc
 from tests.rulesets.novus.test_moves import KAEL
 
 
@@ -17,17 +18,7 @@ async def test_a_round_with_combat_moves(database_url: str) -> None:
     modifier to the user's DEF for the whole round"; N19: "Basic Disarm: BMA AP; on a hit the foe saves vs
     Str at TN 15 + 1 for every 5 points the roll beat DEF, or the weapon flies 1-10 ft"."""
     async with client_for(database_url) as client:
-        r = await client.post("/encounters", json={"ruleset": "novus", "name": "The mill", "dice_policy": "reported"})
-        assert r.status_code == 201, r.text
-        enc = r.json()["encounter_id"]
-        client.headers["Authorization"] = f"Bearer {r.json()['gm_token']['token']}"
-
-        async def gm(body: dict[str, Any], expect: int = 200) -> dict[str, Any]:
-            return await command(client, enc, body, expect=expect)
-
-        for cid, controller, sheet in (("kael", "player", KAEL), ("orc", "gm", ORC)):
-            await gm({"type": "AddCombatant", "combatant_id": cid, "name": cid.title(), "controller": controller,
-                      "side": "party" if controller == "player" else "enemies", "sheet": sheet})
+        enc, gm = await kael_and_orc(client, "The mill", KAEL, ORC)
         await gm({"type": "RollInitiative", "dice": [9, 5, 4, 3]})  # Kael 14, the Orc 8
         await gm({"type": "StartEncounter"})
         player = await mint(client, enc, "player", ["kael"])
