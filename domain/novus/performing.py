@@ -61,6 +61,12 @@ def check_move(data: NovusData, name: str, sheet: NovusSheet, a: Action, disarme
                             "weapon's Combat Skill.")
 
 
+def learnt_attacks(data: NovusData, sheet: NovusSheet) -> list[str]:
+    """The advanced attack moves on the sheet that the encounter's table has (offered when declaring)."""
+    known = {m.lower() for m in sheet.combat_moves}
+    return [m.name for m in data.moves if not m.basic and m.use == "attack" and m.name.lower() in known]
+
+
 def check_declaration(data: NovusData, sheet: NovusSheet, actions: Sequence[Action], defensive: int,
                       defensive_weapon: str | None, disarmed: Sequence[str]) -> None:
     """All Out Attack: "not allowed while Fighting Defensively"; and Fighting Defensively needs "the

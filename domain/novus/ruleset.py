@@ -299,7 +299,8 @@ class Novus(Attacking, Ruleset):
                          refusal=RESOLVE_FIRST, summary="Resolve the declared actions at your Initiative Point.")]
 
     def _declare_choices(self, state: EncounterState, cid: str) -> tuple[Choice, ...]:
-        """A few declarations the rules take now: nothing, a Dodge, an attack on each foe."""
+        """A few declarations the rules take now: nothing, a Dodge, an attack on each foe (and with each
+        advanced attack move learnt)."""
         c = state.combatants[cid]
         out = [Choice(name="nothing", answer={"actions": []})]
         if not self.may_act(state, cid):
@@ -311,6 +312,8 @@ class Novus(Attacking, Ruleset):
         for o, other in state.combatants.items():
             if other.side != c.side and o not in rules(state).dead:
                 tries.append(Action(kind="attack", target=o, weapon=weapon))
+                tries += [Action(kind="attack", target=o, weapon=weapon, move=m)
+                          for m in performing.learnt_attacks(data, c.sheet)]
         for a in tries:
             try:
                 self._check_declaration(state, c, [a], 0, None)
@@ -318,7 +321,7 @@ class Novus(Attacking, Ruleset):
                 continue
             cost = ap_table.cost(c.sheet, a, data, c.id in rules(state).mounted)
             if cost <= left:
-                name = a.kind if a.target is None else f"attack {a.target}"
+                name = a.kind if a.target is None else f"attack {a.target}" + (f" ({a.move})" if a.move else "")
                 out.append(Choice(name=name, action_points=cost, answer={"actions": [msgspec.to_builtins(a)]}))
         return tuple(out)
 

@@ -178,3 +178,14 @@ def test_a_move_row_is_checked_like_the_rest_of_the_gms_data() -> None:
         msgspec.convert({"name": "Lunge", "ap": "lots"}, MoveRule)
     with pytest.raises(ValueError, match="each Combat Move"):
         NovusData(moves=[*default_moves(), MoveRule(name="cut")])
+
+
+def test_the_declaration_prompt_offers_the_moves_learnt() -> None:
+    """N18: advanced moves are bought ("how many Character Points it costs to purchase the Move"): the ones
+    on the sheet are offered with the attacks the AP allow (All Out Attack's BMA+2 with the Broadsword: 6,
+    more than the 5 AP of the round; Cut's BMA: 4)."""
+    f = started(kael=KAEL)
+    f.declare("orc", {"kind": "move"})
+    [decision] = [d for d in f.ruleset.pending(f.state) if d.combatant_id == "kael"]
+    names = {c.name for c in decision.choices}
+    assert {"attack orc", "attack orc (Cut)"} <= names and "attack orc (All Out Attack)" not in names
