@@ -101,7 +101,8 @@ class Attacking:
         c = self.combatant(state, cmd.combatant_id)
         window = reactions.check_answer(r.window, cmd.window, c.id, c.name)
         reactions.check_reaction(window, cmd.reaction)
-        weapon = next((w for w in c.sheet.weapons if w.kind != "missile"), None)
+        weapon = next((w for w in c.sheet.weapons if w.kind != "missile" and w.name not in r.disarmed.get(c.id, [])),
+                      None)  # not one a Disarm knocked away
         a = Action(kind="attack", target=window.actor, weapon=weapon.name if weapon else None)
         out = self._attack(state, c.id, a, dice, instead=False, opportunity=True)
         after = state

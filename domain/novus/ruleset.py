@@ -33,6 +33,7 @@ from domain.core.tally import Exchange, Tally, attack_tallies, harm_tallies
 from domain.novus import actions as ap_table
 from domain.novus import limbs, performing
 from domain.novus.events import DisarmSaveRolled
+from domain.novus.upcasting import NOVUS_SCHEMA_VERSIONS, NOVUS_UPCASTERS
 from domain.novus.attacking import Attacking
 from domain.novus.actions import HASTED_AP, ROUND_AP, SPELLS, Action
 from domain.novus.codes import OWN_CODES
@@ -67,6 +68,8 @@ class Novus(Attacking, Ruleset):
     odds_answer = AttackOdds
     odds_operation_id = "getNovusAttackOdds"
     visible_sheet_fields = VISIBLE  # what players and spectators see of an NPC: its state, not its Hit Points
+    schema_versions = NOVUS_SCHEMA_VERSIONS  # old payloads read through domain/novus/upcasting.py
+    upcasters = NOVUS_UPCASTERS
 
     def odds(self, query: AttackOddsQuery) -> AttackOdds:
         """The exact chances of an attack: a hit, each number of Boon Points, a Nova Roll."""

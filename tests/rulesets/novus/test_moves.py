@@ -189,3 +189,15 @@ def test_the_declaration_prompt_offers_the_moves_learnt() -> None:
     [decision] = [d for d in f.ruleset.pending(f.state) if d.combatant_id == "kael"]
     names = {c.name for c in decision.choices}
     assert {"attack orc", "attack orc (Cut)"} <= names and "attack orc (All Out Attack)" not in names
+
+
+def test_a_fight_stored_with_the_old_dodge_settings_replays_with_its_dodge() -> None:
+    """N19: "Basic Dodge: DEF +3, 3 AP" ("publisher texts disagree": 2 AP): a fight whose GM set the Dodge
+    before the table of moves (NovusRulesSet version 1) keeps that Dodge."""
+    from domain.novus.ruleset import Novus
+    ruleset = Novus()
+    old = {"type": "NovusRulesSet", "data": {**msgspec.to_builtins(NovusData()), "dodge_ap": 2, "dodge_def": 4}}
+    del old["data"]["moves"], old["data"]["limbs"]
+    event = ruleset.decode_event("NovusRulesSet", 1, msgspec.json.encode(old))
+    assert (event.data.dodge_ap, event.data.dodge_def) == (2, 4)
+    assert ruleset.schema_versions["NovusRulesSet"] == 2 and ruleset.schema_versions["EncounterOpened"] == 2
