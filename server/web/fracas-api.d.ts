@@ -1368,7 +1368,8 @@ export type Novus_SetMounted = {
 
 /**
  * The GM sets the encounter's Novus settings (before or during the fight): the Combat Boons
- * allowed, the Basic Dodge, the Simple and Complex actions and their AP, dying past helpless.
+ * allowed, the Combat Moves (the Basic Dodge among them), which actions use which limb, the Simple
+ * and Complex actions and their AP, dying past helpless.
  * See ``NovusData`` for which default is the publisher's and which is ours.
  */
 export type Novus_SetNovusRules = {
