@@ -95,9 +95,13 @@ def check_moves(moves: list[MoveRule]) -> None:
     names = [m.name.lower() for m in moves]
     if len(set(names)) != len(names):
         raise ValueError("moves: each Combat Move's name once")
-    for need in (BASIC_MELEE, BASIC_SHOT, BASIC_DODGE, BASIC_BLOCK):
-        if need.lower() not in names:
+    for need, use, family in ((BASIC_MELEE, "attack", "melee"), (BASIC_SHOT, "attack", "ranged"),
+                              (BASIC_DODGE, "dodge", None), (BASIC_BLOCK, "block", None)):
+        move = find(moves, need)
+        if move is None:
             raise ValueError(f"moves: {need} is needed (it is the plain action of its kind)")
+        if move.use != use or family not in (None, move.family) or not move.basic:
+            raise ValueError(f"moves: {need} is a Basic {family or ''} {use} (cp 0, use {use})".replace("  ", " "))
     for i, m in enumerate(moves):
         if m.use != "attack" and m.ap.startswith("BMA"):
             raise ValueError(f"moves[{i}].ap: a {m.use} is not an attack: give its AP as a number")

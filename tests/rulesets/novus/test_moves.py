@@ -201,3 +201,13 @@ def test_a_fight_stored_with_the_old_dodge_settings_replays_with_its_dodge() -> 
     event = ruleset.decode_event("NovusRulesSet", 1, msgspec.json.encode(old))
     assert (event.data.dodge_ap, event.data.dodge_def) == (2, 4)
     assert ruleset.schema_versions["NovusRulesSet"] == 2 and ruleset.schema_versions["EncounterOpened"] == 2
+
+
+def test_the_plain_moves_keep_their_kind() -> None:
+    """N18: "Basic moves cost 0": the plain attack, shot, Dodge and Block stay Basic moves of their action."""
+    moves = [m if m.name != "Basic Block" else msgspec.structs.replace(m, use="attack") for m in default_moves()]
+    with pytest.raises(ValueError, match="Basic Block is a Basic block"):
+        NovusData(moves=moves)
+    moves = [m if m.name != "Basic Shot" else msgspec.structs.replace(m, family="melee") for m in default_moves()]
+    with pytest.raises(ValueError, match="Basic Shot"):
+        NovusData(moves=moves)
