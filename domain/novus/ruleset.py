@@ -10,7 +10,6 @@ state in ``domain/novus/state.py``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import msgspec
 
@@ -47,7 +46,7 @@ from domain.novus.sheet import NovusSheet
 from domain.novus.shown import VISIBLE, with_hits_shown
 from domain.novus.state import (
     AP, _NO_SKILL, PHASES, SURPRISE, RESOLVE_FIRST, LATE_FIRST, BOONS_DUE, OPPORTUNITY, STRAY, WAITS, ATTACKS,
-    Declaration, BoonsDue, StrayShot, Mount, NovusRules, rules,
+    Declaration, BoonsDue, StrayShot, Mount, NovusRules, leaving_out, rules, taken_out,
 )
 
 replace = msgspec.structs.replace
@@ -157,7 +156,11 @@ class Novus(Attacking, Ruleset):
 
     def _evolve_removed(self, state: EncounterState, event: CombatantRemoved) -> EncounterState:
         state = super()._evolve_removed(state, event)
-        return self._unstuck(state)
+        return self._unstuck(replace(state, rules=taken_out(rules(state), event.combatant_id)))
+
+    def after_removal(self, state: EncounterState, dice: Dice) -> list[Event]:
+        """What waited only on the one taken out goes on (the resolution under way)."""
+        return self._continue(state, dice)
 
     def _unstuck(self, state: EncounterState) -> EncounterState:
         """Past a phase nobody left in it still has to move in (one taken out of the fight)."""
@@ -950,10 +953,6 @@ class Novus(Attacking, Ruleset):
         r = rules(state)
         if not hidden:
             return r
-
-        def keep(d: dict[str, Any]) -> dict[str, Any]:
-            return {k: v for k, v in d.items() if k not in hidden}
-
         declared = {k: replace(v, actions=[a for a in v.actions if a.target not in hidden])
                     for k, v in r.declared.items() if k not in hidden}
         real_mover = PHASES.mover(r.position, self._ranked(state)) if state.status == "active" else None
@@ -967,23 +966,12 @@ class Novus(Attacking, Ruleset):
         if window is not None and (window.actor in hidden or any(c in hidden for c in window.may_react)):
             window = None
         return replace(
-            r, position=replace(r.position, moved=tuple(c for c in r.position.moved if c not in hidden)),
-            declarers=[c for c in r.declarers if c not in hidden], declared=declared,
-            resolved=[c for c in r.resolved if c not in hidden], ip=keep(r.ip), rolled_ip=keep(r.rolled_ip),
-            hits_lost=keep(r.hits_lost), hasted=[c for c in r.hasted if c not in hidden],
-            surprised=[c for c in r.surprised if c not in hidden], carried=keep(r.carried),
-            set_initiative=keep(r.set_initiative), reroll=[c for c in r.reroll if c not in hidden],
-            boost=keep(r.boost), posture=keep(r.posture), dazed=keep(r.dazed),
-            prone=[c for c in r.prone if c not in hidden], limb_hits=keep(r.limb_hits),
-            fate_points=keep(r.fate_points), limb_damage=keep(r.limb_damage), dead=[c for c in r.dead if c not in hidden], boons_due=due,
-            unseen_mover=real_mover in hidden,
+            leaving_out(r, hidden), declared=declared, boons_due=due, unseen_mover=real_mover in hidden,
             unseen_waits=tuple(code for code, kept, real in (
                 ("novus_boons_due", due, r.boons_due), ("novus_stray_save_due", stray, r.stray),
                 ("novus_waits_for_reactions", window, r.window if r.window is not None and not r.window.settled
                  else None)) if real is not None and kept is None),
-            holding=[c for c in r.holding if c not in hidden], window=window, stray=stray, mounted=keep(r.mounted),
-            riding=keep(r.riding), late_dodge=[c for c in r.late_dodge if c not in hidden], blocks_used=keep(r.blocks_used),
-            attacked=[c for c in r.attacked if c not in hidden], disengaged=[c for c in r.disengaged if c not in hidden])
+            window=window, stray=stray)
 
     # ---------------------------------------------------------- what it tells
 
