@@ -42,6 +42,7 @@ from domain.novus.events import (
     SetNovusRules, SetSurprised, SkillRolled, SpendBoons, StraySaveRolled, SurpriseSet,
 )
 from domain.novus.odds import AttackOdds, AttackOddsQuery, attack_odds
+from domain.novus.prompts import cancels_and_holds
 from domain.novus.sheet import NovusSheet
 from domain.novus.shown import VISIBLE, with_hits_shown
 from domain.novus.state import (
@@ -276,12 +277,13 @@ class Novus(Attacking, Ruleset):
             return [Decision(id=f"declare:{state.round}:{mover}", kind="declare", combatant_id=mover,
                              command="NovusDeclare", body={"combatant_id": mover}, choice_field="actions",
                              choices=self._declare_choices(state, mover),
-                             summary="Declare this round's actions (from the lowest Initiative Point to the highest).")]
+                             summary="Declare this round's actions (from the lowest Initiative Point to the highest)."),
+                    *cancels_and_holds(self, state)]
         if phase.name == "end of round":
             return [Decision(id=f"late:{state.round}:{mover}", kind="end_of_round_attacks", combatant_id=mover,
                              command="NovusResolve", body={"combatant_id": mover}, blocks_turn_end=True,
                              refusal=LATE_FIRST, summary="Make your remaining attacks, at the end of the round.")]
-        out: list[Decision] = []
+        out: list[Decision] = cancels_and_holds(self, state)
         if phase.name == "resolve":
             for cid in r.holding:  # held actions, at any IP lower than one's own (a choice, never a wait)
                 if cid in state.acted and cid in state.combatants:
@@ -655,29 +657,11 @@ class Novus(Attacking, Ruleset):
     # ----------------------------------------------------- cancelling
 
     def _cancel(self, state: EncounterState, cmd: Cancel, dice: Dice) -> list[Event]:
-        r = rules(state)
         c = self.combatant(state, cmd.combatant_id)
-        declared = r.declared.get(c.id)
+        declared = rules(state).declared.get(c.id)
         if declared is not None and declared.done and declared.late_left and not cmd.instead:
             return [LateAttacksCancelled(combatant_id=c.id)]  # "he may still cancel his remaining attacks"
-        if self.phase(state) != "resolve" or declared is None or c.id in r.resolved:
-            raise RuleViolation("novus_nothing_declared", f"{c.name} has no declared action waiting to resolve.")
-        if declared.done:
-            raise RuleViolation("novus_not_now", "Once the first of the attacks is made, the character may no longer "
-                                "cancel his action to perform other actions.")
-        if cmd.instead and not self.may_act(state, c.id):
-            raise RuleViolation("novus_cannot_act", f"{c.name} cannot act now.")
-        for a in cmd.instead:
-            self._check_action(state, c, a)
-        melee = next((a.target for a in declared.actions if a.kind in ATTACKS and self._melee(c, a)), None)
-        if cmd.instead:
-            self._check_instead(state, c, cmd.instead, melee, "novus_bad_action")
-        cost = sum(ap_table.cost(c.sheet, a, r.data, c.id in r.mounted) for a in cmd.instead)
-        have = held(c).get(AP, 0) + declared.ap
-        if cost > have:
-            raise RuleViolation("novus_too_many_ap", f"{c.name} has {have} AP for it; that takes {cost}.",
-                                available=have, cost=cost)
-        out: list[Event] = [ActionsCancelled(combatant_id=c.id, instead=list(cmd.instead), refund=declared.ap, ap=cost)]
+        out: list[Event] = [self.check_cancel(state, c, cmd.instead)]
         after = self.evolve(state, out[0])
         for a in cmd.instead:
             more = self._perform(after, c.id, a, dice, instead=True)
@@ -685,6 +669,29 @@ class Novus(Attacking, Ruleset):
             for e in more:
                 after = self.evolve(after, e)
         return out
+
+    def check_cancel(self, state: EncounterState, c: Combatant, instead: Sequence[Action]) -> ActionsCancelled:
+        """The cancelling, if the rules take it now with ``instead`` (else the RuleViolation)."""
+        r = rules(state)
+        declared = r.declared.get(c.id)
+        if self.phase(state) != "resolve" or declared is None or c.id in r.resolved:
+            raise RuleViolation("novus_nothing_declared", f"{c.name} has no declared action waiting to resolve.")
+        if declared.done:
+            raise RuleViolation("novus_not_now", "Once the first of the attacks is made, the character may no longer "
+                                "cancel his action to perform other actions.")
+        if instead and not self.may_act(state, c.id):
+            raise RuleViolation("novus_cannot_act", f"{c.name} cannot act now.")
+        for a in instead:
+            self._check_action(state, c, a)
+        melee = next((a.target for a in declared.actions if a.kind in ATTACKS and self._melee(c, a)), None)
+        if instead:
+            self._check_instead(state, c, instead, melee, "novus_bad_action")
+        cost = sum(ap_table.cost(c.sheet, a, r.data, c.id in r.mounted) for a in instead)
+        have = held(c).get(AP, 0) + declared.ap
+        if cost > have:
+            raise RuleViolation("novus_too_many_ap", f"{c.name} has {have} AP for it; that takes {cost}.",
+                                available=have, cost=cost)
+        return ActionsCancelled(combatant_id=c.id, instead=list(instead), refund=declared.ap, ap=cost)
 
     @staticmethod
     def _melee(c: Combatant, a: Action) -> bool:
