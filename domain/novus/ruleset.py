@@ -10,7 +10,6 @@ state in ``domain/novus/state.py``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import msgspec
 
@@ -46,11 +45,12 @@ from domain.novus.events import (
     SetNovusRules, SetSurprised, SkillRolled, SpendBoons, StraySaveRolled, SurpriseSet,
 )
 from domain.novus.odds import AttackOdds, AttackOddsQuery, attack_odds
+from domain.novus.prompts import cancels_and_holds
 from domain.novus.sheet import NovusSheet
 from domain.novus.shown import VISIBLE, with_hits_shown
 from domain.novus.state import (
     AP, _NO_SKILL, PHASES, SURPRISE, RESOLVE_FIRST, LATE_FIRST, BOONS_DUE, OPPORTUNITY, STRAY, WAITS, ATTACKS,
-    Declaration, BoonsDue, StrayShot, Mount, NovusRules, rules,
+    Declaration, BoonsDue, StrayShot, Mount, NovusRules, leaving_out, rules, taken_out,
 )
 
 replace = msgspec.structs.replace
@@ -162,7 +162,11 @@ class Novus(Attacking, Ruleset):
 
     def _evolve_removed(self, state: EncounterState, event: CombatantRemoved) -> EncounterState:
         state = super()._evolve_removed(state, event)
-        return self._unstuck(state)
+        return self._unstuck(replace(state, rules=taken_out(rules(state), event.combatant_id)))
+
+    def after_removal(self, state: EncounterState, dice: Dice) -> list[Event]:
+        """What waited only on the one taken out goes on (the resolution under way)."""
+        return self._continue(state, dice)
 
     def _unstuck(self, state: EncounterState) -> EncounterState:
         """Past a phase nobody left in it still has to move in (one taken out of the fight)."""
@@ -282,12 +286,13 @@ class Novus(Attacking, Ruleset):
             return [Decision(id=f"declare:{state.round}:{mover}", kind="declare", combatant_id=mover,
                              command="NovusDeclare", body={"combatant_id": mover}, choice_field="actions",
                              choices=self._declare_choices(state, mover),
-                             summary="Declare this round's actions (from the lowest Initiative Point to the highest).")]
+                             summary="Declare this round's actions (from the lowest Initiative Point to the highest)."),
+                    *cancels_and_holds(self, state)]
         if phase.name == "end of round":
             return [Decision(id=f"late:{state.round}:{mover}", kind="end_of_round_attacks", combatant_id=mover,
                              command="NovusResolve", body={"combatant_id": mover}, blocks_turn_end=True,
                              refusal=LATE_FIRST, summary="Make your remaining attacks, at the end of the round.")]
-        out: list[Decision] = []
+        out: list[Decision] = cancels_and_holds(self, state)
         if phase.name == "resolve":
             for cid in r.holding:  # held actions, at any IP lower than one's own (a choice, never a wait)
                 if cid in state.acted and cid in state.combatants:
@@ -667,29 +672,11 @@ class Novus(Attacking, Ruleset):
     # ----------------------------------------------------- cancelling
 
     def _cancel(self, state: EncounterState, cmd: Cancel, dice: Dice) -> list[Event]:
-        r = rules(state)
         c = self.combatant(state, cmd.combatant_id)
-        declared = r.declared.get(c.id)
+        declared = rules(state).declared.get(c.id)
         if declared is not None and declared.done and declared.late_left and not cmd.instead:
             return [LateAttacksCancelled(combatant_id=c.id)]  # "he may still cancel his remaining attacks"
-        if self.phase(state) != "resolve" or declared is None or c.id in r.resolved:
-            raise RuleViolation("novus_nothing_declared", f"{c.name} has no declared action waiting to resolve.")
-        if declared.done:
-            raise RuleViolation("novus_not_now", "Once the first of the attacks is made, the character may no longer "
-                                "cancel his action to perform other actions.")
-        if cmd.instead and not self.may_act(state, c.id):
-            raise RuleViolation("novus_cannot_act", f"{c.name} cannot act now.")
-        for a in cmd.instead:
-            self._check_action(state, c, a)
-        melee = next((a.target for a in declared.actions if a.kind in ATTACKS and self._melee(c, a)), None)
-        if cmd.instead:
-            self._check_instead(state, c, cmd.instead, melee, "novus_bad_action")
-        cost = sum(ap_table.cost(c.sheet, a, r.data, c.id in r.mounted) for a in cmd.instead)
-        have = held(c).get(AP, 0) + declared.ap
-        if cost > have:
-            raise RuleViolation("novus_too_many_ap", f"{c.name} has {have} AP for it; that takes {cost}.",
-                                available=have, cost=cost)
-        out: list[Event] = [ActionsCancelled(combatant_id=c.id, instead=list(cmd.instead), refund=declared.ap, ap=cost)]
+        out: list[Event] = [self.check_cancel(state, c, cmd.instead)]
         after = self.evolve(state, out[0])
         for a in cmd.instead:
             more = self._perform(after, c.id, a, dice, instead=True)
@@ -697,6 +684,29 @@ class Novus(Attacking, Ruleset):
             for e in more:
                 after = self.evolve(after, e)
         return out
+
+    def check_cancel(self, state: EncounterState, c: Combatant, instead: Sequence[Action]) -> ActionsCancelled:
+        """The cancelling, if the rules take it now with ``instead`` (else the RuleViolation)."""
+        r = rules(state)
+        declared = r.declared.get(c.id)
+        if self.phase(state) != "resolve" or declared is None or c.id in r.resolved:
+            raise RuleViolation("novus_nothing_declared", f"{c.name} has no declared action waiting to resolve.")
+        if declared.done:
+            raise RuleViolation("novus_not_now", "Once the first of the attacks is made, the character may no longer "
+                                "cancel his action to perform other actions.")
+        if instead and not self.may_act(state, c.id):
+            raise RuleViolation("novus_cannot_act", f"{c.name} cannot act now.")
+        for a in instead:
+            self._check_action(state, c, a)
+        melee = next((a.target for a in declared.actions if a.kind in ATTACKS and self._melee(c, a)), None)
+        if instead:
+            self._check_instead(state, c, instead, melee, "novus_bad_action")
+        cost = sum(ap_table.cost(c.sheet, a, r.data, c.id in r.mounted) for a in instead)
+        have = held(c).get(AP, 0) + declared.ap
+        if cost > have:
+            raise RuleViolation("novus_too_many_ap", f"{c.name} has {have} AP for it; that takes {cost}.",
+                                available=have, cost=cost)
+        return ActionsCancelled(combatant_id=c.id, instead=list(instead), refund=declared.ap, ap=cost)
 
     @staticmethod
     def _melee(c: Combatant, a: Action) -> bool:
@@ -975,10 +985,6 @@ class Novus(Attacking, Ruleset):
         r = rules(state)
         if not hidden:
             return r
-
-        def keep(d: dict[str, Any]) -> dict[str, Any]:
-            return {k: v for k, v in d.items() if k not in hidden}
-
         declared = {k: replace(v, actions=[a for a in v.actions if a.target not in hidden])
                     for k, v in r.declared.items() if k not in hidden}
         real_mover = PHASES.mover(r.position, self._ranked(state)) if state.status == "active" else None
@@ -992,23 +998,12 @@ class Novus(Attacking, Ruleset):
         if window is not None and (window.actor in hidden or any(c in hidden for c in window.may_react)):
             window = None
         return replace(
-            r, position=replace(r.position, moved=tuple(c for c in r.position.moved if c not in hidden)),
-            declarers=[c for c in r.declarers if c not in hidden], declared=declared,
-            resolved=[c for c in r.resolved if c not in hidden], ip=keep(r.ip), rolled_ip=keep(r.rolled_ip),
-            hits_lost=keep(r.hits_lost), hasted=[c for c in r.hasted if c not in hidden],
-            surprised=[c for c in r.surprised if c not in hidden], carried=keep(r.carried),
-            set_initiative=keep(r.set_initiative), reroll=[c for c in r.reroll if c not in hidden],
-            boost=keep(r.boost), posture=keep(r.posture), dazed=keep(r.dazed),
-            prone=[c for c in r.prone if c not in hidden], limb_hits=keep(r.limb_hits),
-            fate_points=keep(r.fate_points), limb_damage=keep(r.limb_damage), disarmed=keep(r.disarmed), dead=[c for c in r.dead if c not in hidden], boons_due=due,
-            unseen_mover=real_mover in hidden,
+            leaving_out(r, hidden), declared=declared, boons_due=due, unseen_mover=real_mover in hidden,
             unseen_waits=tuple(code for code, kept, real in (
                 ("novus_boons_due", due, r.boons_due), ("novus_stray_save_due", stray, r.stray),
                 ("novus_waits_for_reactions", window, r.window if r.window is not None and not r.window.settled
                  else None)) if real is not None and kept is None),
-            holding=[c for c in r.holding if c not in hidden], window=window, stray=stray, mounted=keep(r.mounted),
-            riding=keep(r.riding), late_dodge=[c for c in r.late_dodge if c not in hidden], blocks_used=keep(r.blocks_used),
-            attacked=[c for c in r.attacked if c not in hidden], disengaged=[c for c in r.disengaged if c not in hidden])
+            window=window, stray=stray)
 
     # ---------------------------------------------------------- what it tells
 

@@ -186,7 +186,7 @@ def test_the_declaration_prompt_offers_the_moves_learnt() -> None:
     more than the 5 AP of the round; Cut's BMA: 4)."""
     f = started(kael=KAEL)
     f.declare("orc", {"kind": "move"})
-    [decision] = [d for d in f.ruleset.pending(f.state) if d.combatant_id == "kael"]
+    [decision] = [d for d in f.ruleset.pending(f.state) if d.combatant_id == "kael" and d.kind == "declare"]
     names = {c.name for c in decision.choices}
     assert {"attack orc", "attack orc (Cut)"} <= names and "attack orc (All Out Attack)" not in names
 
