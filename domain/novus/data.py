@@ -4,7 +4,8 @@ file), it says so; where it is OURS, it says that.
 
 - ``boons``: the Combat Boons the GM allows ("the GM decides which Boons fit", N4). Default:
   the official 1 BP and 2+ BP Boons of N15; the 2011 drafts of N16 only if the GM adds them.
-- ``dodge_ap`` / ``dodge_def``: Basic Dodge, DEF +3 for 3 AP (N19; "publisher texts disagree":
+- ``moves``: the Combat Moves (domain/novus/moves.py): each one's AB, DEF, AP, Rng and effects.
+  Default: N19's moves; the Basic Dodge is DEF +3 for 3 AP ("publisher texts disagree":
   n1erndseq's example gives 2 AP).
 - ``actions``: the Simple (1-2 AP) and Complex (2-5 AP) actions of this encounter, the GM's to
   name and cost ("it is up to the GM to determine which category the declared action belongs
@@ -22,6 +23,9 @@ file), it says so; where it is OURS, it says that.
 - ``snag_step``: how Snag Points are earned is not published (U-N7). Default (OURS): on an attack roll
   that imploded and missed, 1 Snag Point for every full 10 points its total falls short of DEF (the
   mirror of the Boon Points); None: no Snag Points. The GM spends them (OURS), at once.
+- ``limbs``: which actions each limb is used for, for a Called Shot's -2 a hit and a useless limb (N14;
+  domain/novus/limbs.py). Default (OURS): arms for attacks, charges and Blocks; legs for moves, runs,
+  Dodges and charges.
 - ``death_below``: dying past helpless is not in the retrieved text (U-N4): None (OURS) leaves
   death to the GM; a number makes a character dead once their Hit Points fall below it.
 """
@@ -33,6 +37,8 @@ from typing import Annotated, Literal
 import msgspec
 
 from domain.novus.sheet import Stat
+from domain.novus.limbs import LimbRules
+from domain.novus.moves import BASIC_DODGE, MoveRule, check_moves, default_moves, find
 
 Category = Literal["simple", "complex"]
 HeldTie = Literal["reroll", "holder", "other"]
@@ -130,8 +136,8 @@ class NovusData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
     """The encounter's Novus settings (see the module's docstring for where each default is from)."""
 
     boons: list[BoonRule] = msgspec.field(default_factory=_boons)
-    dodge_ap: Annotated[int, msgspec.Meta(ge=1, le=5)] = 3
-    dodge_def: Annotated[int, msgspec.Meta(ge=0, le=20)] = 3
+    moves: list[MoveRule] = msgspec.field(default_factory=default_moves)
+    limbs: LimbRules = msgspec.field(default_factory=LimbRules)
     actions: list[ActionRule] = msgspec.field(default_factory=_actions)
     death_below: int | None = None
     impairing_boons: list[str] = msgspec.field(default_factory=lambda: ["Daze Foe"])
@@ -153,8 +159,20 @@ class NovusData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
             raise ValueError("actions: each action's name once")
         if len({n.name for n in self.snags}) != len(self.snags):
             raise ValueError("snags: each Snag's name once")
+        check_moves(self.moves)
         if self.death_below is not None and self.death_below > -10:
             raise ValueError("death_below: 0 to -10 is helpless (N22), so death lies below -10")
+
+    def move(self, name: str | None) -> MoveRule | None:
+        return find(self.moves, name)
+
+    @property
+    def dodge_ap(self) -> int:
+        return self.move(BASIC_DODGE).ap_cost(0)  # type: ignore[union-attr]
+
+    @property
+    def dodge_def(self) -> int:
+        return self.move(BASIC_DODGE).defence  # type: ignore[union-attr]
 
     def boon(self, name: str) -> BoonRule | None:
         return next((b for b in self.boons if b.name == name), None)

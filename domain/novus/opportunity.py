@@ -95,8 +95,9 @@ class Opportunity:
         d = rules(state).declared.get(cid)
         left = [d.actions[i] for i in d.schedule[d.done:] if d.actions[i].kind in ATTACKS] if d else []
         used = (left[0] if d.done == 0 else left[-1]) if d and left else None
+        away = rules(state).disarmed.get(cid, [])  # not one a Disarm knocked away
         weapon = c.sheet.weapon(used.weapon) if used is not None else None
-        if used is not None and weapon is not None and weapon.kind != "missile":
+        if used is not None and weapon is not None and weapon.kind != "missile" and weapon.name not in away:
             return Action(kind="attack", target=target, weapon=weapon.name, share=used.share)
-        melee = next((w for w in c.sheet.weapons if w.kind != "missile"), None)
+        melee = next((w for w in c.sheet.weapons if w.kind != "missile" and w.name not in away), None)
         return Action(kind="attack", target=target, weapon=melee.name if melee else None)

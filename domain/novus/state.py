@@ -168,7 +168,56 @@ class NovusRules(msgspec.Struct, kw_only=True):
     strained: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # -1 to all actions till this round
     oa_more: dict[CombatantId, tuple[CombatantId, int]] = msgspec.field(default_factory=dict)  # OA: at whom, how many more
     initiative_novas: list[CombatantId] = msgspec.field(default_factory=list)  # Fate Points of the initiative roll
+    disarmed: dict[CombatantId, list[str]] = msgspec.field(default_factory=dict)  # weapons knocked away (Disarm)
 
 
 def rules(state: EncounterState) -> NovusRules:
     return state.rules
+
+
+def leaving_out(r: NovusRules, gone: frozenset[str]) -> NovusRules:
+    """The round's state with nothing kept of each of the ``gone`` (hidden from a viewer, or taken
+    out of the fight) in the round's books: their IP, Hits lost, mount, Haste, hits on limbs ..."""
+
+    def keep(d: dict[str, object]) -> dict:  # type: ignore[type-arg]
+        return {k: v for k, v in d.items() if k not in gone}
+
+    def kept(xs: list[str]) -> list[str]:
+        return [c for c in xs if c not in gone]
+
+    return replace(
+        r, position=replace(r.position, moved=tuple(c for c in r.position.moved if c not in gone)),
+        declarers=kept(r.declarers), declared=keep(r.declared), resolved=kept(r.resolved), ip=keep(r.ip),
+        rolled_ip=keep(r.rolled_ip), hits_lost=keep(r.hits_lost), hasted=kept(r.hasted), surprised=kept(r.surprised),
+        carried=keep(r.carried), set_initiative=keep(r.set_initiative), reroll=kept(r.reroll), boost=keep(r.boost),
+        posture=keep(r.posture), dazed=keep(r.dazed), prone=kept(r.prone), limb_hits=keep(r.limb_hits),
+        fate_points=keep(r.fate_points), limb_damage=keep(r.limb_damage), dead=kept(r.dead), holding=kept(r.holding),
+        mounted=keep(r.mounted), riding=keep(r.riding), late_dodge=kept(r.late_dodge), blocks_used=keep(r.blocks_used),
+        attacked=kept(r.attacked), disengaged=kept(r.disengaged), disarmed=keep(r.disarmed),
+        broken=keep(r.broken), fumbled=keep(r.fumbled), strained=keep(r.strained),
+        oa_more={k: v for k, v in keep(r.oa_more).items() if v[0] not in gone},
+        initiative_novas=kept(r.initiative_novas),
+        contest=None if r.contest is not None and gone & {r.contest.holder, r.contest.other} else r.contest,
+        snags_due=None if r.snags_due is not None and r.snags_due.roller in gone else r.snags_due)
+
+
+def taken_out(r: NovusRules, gone: str) -> NovusRules:
+    """The round once the GM takes ``gone`` out of the fight: nothing of theirs kept, an attack
+    declared on them lapses when its time comes, and what waited on them no longer does (Boon Points
+    of a hit by or on them, their save near a stray shot, their Opportunity Attack, their move's)."""
+    out = frozenset((gone,))
+    declared = {k: replace(v, actions=[replace(a, target=None) if a.target == gone else a for a in v.actions])
+                for k, v in r.declared.items()}
+    due = r.boons_due
+    if due is not None and gone in (due.attacker, due.target):
+        due = None
+    stray = r.stray
+    if stray is not None:
+        near = [c for c in stray.near if c != gone]
+        stray = replace(stray, near=near) if near and stray.attacker != gone else None
+    window = r.window
+    if window is not None:
+        window = None if window.actor == gone else replace(
+            window, may_react=tuple(c for c in window.may_react if c != gone),
+            answers={k: v for k, v in window.answers.items() if k != gone})
+    return leaving_out(replace(r, declared=declared, boons_due=due, stray=stray, window=window), out)
