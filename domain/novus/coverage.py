@@ -49,7 +49,8 @@ SECTIONS = [
          "declared AP come back and the replacement (instead) is performed at once, before the action whose IP it "
          "is: a melee attack at half AB, a move of up to 3 AP, another action at -5, an Instantaneous spell, "
          "Counterspell, a Dodge; never against the foe of the cancelled melee attack; refused once the first of "
-         "several attacks is made.",
+         "several attacks is made. Offered as a prompt (never waited for) to each with actions declared and not yet "
+         "resolved, with the replacements the rules take then.",
          "Ours: cancelling is done in the resolve phase (declarations are all made by then); the cancelled "
          "actions' AP are returned and the replacement's spent.",
          "A Block (3 AP, N19), declared or cancelled into, stops the next melee attack on the character this "
@@ -88,7 +89,10 @@ SECTIONS = [
          "Ours (the procedure is not given, U-N7, the gap file's proposed reading): both roll a Saving Throw of "
          "the GM's stat (held_save, default Speed), the higher total wins; a tie is rolled again (held_save_tie: "
          "or the holder, or the other, goes first).",
-         "Ours: a hold not acted on by the round's end lapses."),
+         "Ours: a hold not acted on by the round's end lapses.",
+         "Ours: a player's held actions at the IP of one hidden from him are no contest and resolve at once (the "
+         "Opposed Saving Throw's prompt would tell him someone is there).",
+         "Offered as a prompt (never waited for) to each who may still hold."),
     _row("Improvised Weapons", "enforced", "improvised on an attack with the weapon it most resembles: the better of "
          "its skill and Brawling, -4; half of Base + Scaled Damage, before AR.",
          "Ours: the half is taken of the damage before armour, rounded down."),

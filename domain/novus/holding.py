@@ -77,8 +77,9 @@ class Holding:
         own = r.ip.get(c.id, 0)
         if ip >= own:
             raise RuleViolation("novus_not_now", f"Held actions come at an IP lower than {c.name}'s ({own}).")
-        if nxt is None or nxt == c.id:
-            return None
+        if nxt is None or nxt == c.id or (c.controller == "player" and nxt in self.hidden_from(  # type: ignore[attr-defined]
+                state, frozenset({c.id}))):
+            return None  # ours: no contest with one the player does not see (its prompt would tell of them)
         theirs = r.ip.get(nxt, 0)
         if ip < theirs:
             who = state.combatants[nxt].name

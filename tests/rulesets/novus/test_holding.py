@@ -117,3 +117,21 @@ def test_the_holder_leaving_the_fight_ends_the_wait() -> None:
     kinds = [d.kind for d in f.ruleset.pending(f.state)]
     assert "resolve" in kinds and "opposed_save" not in kinds
     assert types(f.resolve("orc")) == ["NovusActionTaken", "NovusActionsResolved"]  # his target is gone
+
+
+def test_a_players_held_action_at_the_ip_of_one_hidden_from_him_is_no_contest() -> None:
+    """Ours: the player cannot contest the IP of a combatant he does not see (the Opposed Saving
+    Throw's prompt would tell him someone is there): the held actions resolve at once."""
+    from domain.core.encounter import AddCombatant, RollInitiative, StartEncounter
+    from tests.rulesets.novus.fight import KAEL, ORC
+    f = Fight()
+    f.send(AddCombatant(combatant_id="kael", name="Kael", side="party", controller="player", sheet=KAEL))
+    f.send(AddCombatant(combatant_id="orc", name="Orc", side="enemies", controller="gm", sheet=ORC, hidden=True))
+    f.send(RollInitiative(dice=[9, 5, 4, 3]))
+    f.send(StartEncounter())
+    f.declare("orc", attack("kael", "Axe"))
+    f.send(Hold(combatant_id="kael"))
+    f.resolve("kael")
+    f.end_turn("kael")
+    assert _act_held(f, [5, 5], ip=8) == ["NovusHeldActionsTaken", "NovusAttackRolled", "NovusDamaged"]
+    assert f.rules.contest is None and not [d for d in f.ruleset.pending(f.state) if d.kind == "opposed_save"]
