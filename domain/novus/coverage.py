@@ -146,11 +146,14 @@ SECTIONS = [
          "and calls for the roll (NovusRollSave: a Save vs Spd in the text's example, which is missing)."),
     _row("Situational Modifiers", "gm", "The GM's: a modifier the text cannot codify is the GM's ruling (Retcon, "
          "NovusHarm); the flank, rear, Called Shot, off-hand and surprise modifiers are applied."),
-    _row("Surprise", "partial", "NovusRollGroupPerception (GM): one Perception roll for a side, by its member "
-         "with the highest skill bonus. NovusSetSurprised (GM, before the fight): -20 IP in the first round; at 0 or below, "
-         "no action until the next round; otherwise only one of the actions allowed when Cancelling; +4 to attack a "
-         "surprised character; no Set or Reroll Initiative that round.",
-         "The GM's: who is surprised (the Perception results table is missing, U-N1)."),
+    _row("Surprise", "enforced", "NovusRollGroupPerception (GM): one Perception roll for a side, by its member "
+         "with the highest skill bonus. Who is surprised: by the GM's results table (SetNovusRules surprise_beaten_by: "
+         "once every side has rolled, a side whose total another's beats by that much), or named by the GM "
+         "(NovusSetSurprised, before the fight): -20 IP in the first round; at 0 or below, no action until the next "
+         "round; otherwise only one of the actions allowed when Cancelling; +4 to attack a surprised character; no "
+         "Set or Reroll Initiative that round.",
+         "The GM's: the Perception results table is missing (U-N1): none by default (the GM names who); an ambush "
+         "is the GM's to name too."),
     _row("Action Points", "enforced", "5 AP a round (10 Hasted), spent as the actions are declared; an action may run "
          "into the next round only if it uses all of this round's AP (the next round has that much less). The table's "
          "rows below; Perform Instantaneous Spell Action (if any): 3 AP. Also Dodge 3, Disengage 1, Set Initiative 2, "

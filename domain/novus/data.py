@@ -26,6 +26,10 @@ file), it says so; where it is OURS, it says that.
 - ``limbs``: which actions each limb is used for, for a Called Shot's -2 a hit and a useless limb (N14;
   domain/novus/limbs.py). Default (OURS): arms for attacks, charges and Blocks; legs for moves, runs,
   Dodges and charges.
+- ``surprise_beaten_by``: the Surprise results table is missing (U-N1: "The results are determined as
+  follows:" and nothing follows). None (the default) leaves who is surprised to the GM
+  (NovusSetSurprised); a number is the GM's table: once every side in the fight has made its group
+  Perception roll, a side whose total another side's beats by that much or more is surprised.
 - ``death_below``: dying past helpless is not in the retrieved text (U-N4): None (OURS) leaves
   death to the GM; a number makes a character dead once their Hit Points fall below it.
 """
@@ -146,6 +150,7 @@ class NovusData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
     snags: list[SnagRule] = msgspec.field(default_factory=_snags)
     snag_step: Annotated[int, msgspec.Meta(ge=1, le=100)] | None = 10
     held_save_tie: HeldTie = "reroll"
+    surprise_beaten_by: Annotated[int, msgspec.Meta(ge=0, le=200)] | None = None
 
     def __post_init__(self) -> None:
         names = [b.name for b in self.boons]

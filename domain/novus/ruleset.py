@@ -369,14 +369,7 @@ class Novus(fate.Fate, Holding, snags.Snags, Opportunity, Attacking, Ruleset):
             case SetSurprised():
                 if state.status != "setup":
                     raise RuleViolation("already_started", "Who is surprised is set before the fight starts.")
-                ids = [self.combatant(state, cid).id for cid in dict.fromkeys(command.surprised)]
-                out: list[Event] = [SurpriseSet(surprised=ids)]
-                if state.initiative_rolled:  # the first round's order with the -20
-                    after = self.evolve(state, out[0])
-                    entries = [Entry(cid, self.ip_for(after, cid, 1), c.seq, tiebreak=c.sheet.initiative_bonus())
-                               for cid, c in after.combatants.items()]
-                    out.append(TurnOrderSet(order=order_descending(entries)))
-                return out
+                return self._surprised(state, [self.combatant(state, cid).id for cid in dict.fromkeys(command.surprised)])
             case Heal():
                 c = self.combatant(state, command.combatant_id)
                 if command.amount < 1:
@@ -397,7 +390,8 @@ class Novus(fate.Fate, Holding, snags.Snags, Opportunity, Attacking, Ruleset):
                 if not side:
                     raise RuleViolation("novus_no_such_side", f"No one in the fight is on the side “{command.side}”.")
                 best = max(side, key=lambda c: ((c.sheet.skill("Perception") or _NO_SKILL).bonus, -c.seq))
-                return [replace(self._skill_roll(best, "Perception", None, dice), group=command.side)]
+                rolled = replace(self._skill_roll(best, "Perception", None, dice), group=command.side)
+                return [rolled, *self._surprise_by_table(self.evolve(state, rolled))]
             case RollSave():
                 c = self.combatant(state, command.combatant_id)
                 roll = roll_2d10(dice, f"save vs {command.stat}", c.id)
@@ -469,6 +463,28 @@ class Novus(fate.Fate, Holding, snags.Snags, Opportunity, Attacking, Ruleset):
         total = roll.total + bonus
         return SkillRolled(combatant_id=c.id, skill=skill, dice=list(roll.dice), rolled=roll.total, nova=roll.nova,
                            bonus=bonus, total=total, tn=tn, passed=None if tn is None else succeeds(total, tn))
+
+    def _surprised(self, state: EncounterState, ids: list[str]) -> list[Event]:
+        """Who is surprised: "a -20 modifier to Initiative for the first round" (the order again, if rolled)."""
+        out: list[Event] = [SurpriseSet(surprised=ids)]
+        if state.initiative_rolled:
+            after = self.evolve(state, out[0])
+            entries = [Entry(cid, self.ip_for(after, cid, 1), c.seq, tiebreak=c.sheet.initiative_bonus())
+                       for cid, c in after.combatants.items()]
+            out.append(TurnOrderSet(order=order_descending(entries)))
+        return out
+
+    def _surprise_by_table(self, state: EncounterState) -> list[Event]:
+        """The GM's results table (``surprise_beaten_by``), once every side has made "a single perception
+        roll": a side whose total another side's beats by that much or more is surprised."""
+        r = rules(state)
+        sides = {c.side for c in state.combatants.values()}
+        if r.data.surprise_beaten_by is None or state.status != "setup" or len(sides) < 2 \
+                or not sides <= r.perception.keys():
+            return []
+        beaten = {s for s in sides if max(r.perception[o] for o in sides if o != s) - r.perception[s]
+                  >= r.data.surprise_beaten_by}
+        return self._surprised(state, [cid for cid, c in state.combatants.items() if c.side in beaten])
 
     def _declare(self, state: EncounterState, cmd: Declare) -> list[Event]:
         r = rules(state)
@@ -934,6 +950,8 @@ class Novus(fate.Fate, Holding, snags.Snags, Opportunity, Attacking, Ruleset):
             case InitiativeRerolled():
                 cid = event.roll.who
                 r = replace(r, rolled_ip={**r.rolled_ip, cid: event.roll.total}, reroll=[c for c in r.reroll if c != cid])
+            case SkillRolled() if event.group is not None:
+                return replace(state, rules=replace(r, perception={**r.perception, event.group: event.total}))
             case SaveRolled() | SkillRolled():
                 return state
             case DisarmSaveRolled() if not event.passed:

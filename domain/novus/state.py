@@ -159,6 +159,7 @@ class NovusRules(msgspec.Struct, kw_only=True):
     unseen_waits: tuple[str, ...] = ()  # and what of theirs the fight waits for (the refusals' codes)
     pending_shift: tuple[int, str | None] | None = None
     fate_points: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # earned by Nova Rolls (N1)  # the Fighting Defensively of a declaration being checked  # a missed shot into melee waiting for the Saves of those near its path
+    perception: dict[str, int] = msgspec.field(default_factory=dict)  # each side's group Perception total
     attacked: list[CombatantId] = msgspec.field(default_factory=list)  # who has made an attack this round
     disengaged: list[CombatantId] = msgspec.field(default_factory=list)  # who Disengaged this round
     contest: HeldContest | None = None  # a held action at another's IP: the opposed Saving Throws

@@ -1286,6 +1286,7 @@ export type Novus_NovusData = {
   snag_step?: number | null;
   snags?: Novus_SnagRule[];
   stray_modifiers?: ("dodge" | "shield")[];
+  surprise_beaten_by?: number | null;
 };
 
 /**

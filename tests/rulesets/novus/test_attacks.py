@@ -411,3 +411,25 @@ def test_a_skill_roll_and_a_groups_perception_roll_by_its_best() -> None:
     assert f.refused(RollGroupPerception(side="nobody")).code == "novus_no_such_side"
     [aid] = f.send(RollSkill(combatant_id="kael", skill="First Aid", tn=25, dice=[9, 9]))
     assert (aid.bonus, aid.total, aid.passed) == (0, 18, False)
+
+
+def test_the_surprise_results_table_is_the_gms_setting() -> None:
+    """Surprise: "both groups are required to make a single perception roll ... The results are
+    determined as follows:" and nothing follows (U-N1): the table is the GM's. With none (the default)
+    the GM names who is surprised; with ``surprise_beaten_by`` a side whose roll another side's beats by
+    that much is surprised once every side has rolled, and "receives a -20 modifier to Initiative"."""
+    from domain.novus.data import NovusData
+    from domain.novus.events import RollGroupPerception, SetNovusRules
+    f = Fight()
+    f.send(AddCombatant(combatant_id="kael", name="Kael", side="party", controller="player", sheet=KAEL))
+    f.send(AddCombatant(combatant_id="orc", name="Orc", side="enemies", controller="gm", sheet=ORC))
+    assert types(f.send(RollGroupPerception(side="party", dice=[9, 9]))) == ["NovusSkillRolled"]
+    assert types(f.send(RollGroupPerception(side="enemies", dice=[2, 3]))) == ["NovusSkillRolled"]
+    assert f.rules.surprised == []  # no table: the GM's to name
+    f.send(SetNovusRules(data=NovusData(surprise_beaten_by=10)))
+    f.send(RollInitiative(dice=[9, 5, 4, 3]))
+    out = f.send(RollGroupPerception(side="party", dice=[9, 9]))  # 18 against the Orcs' 5: beaten by 13
+    assert types(out) == ["NovusSkillRolled", "NovusSurpriseSet", "TurnOrderSet"]
+    assert out[1].surprised == ["orc"] and f.ruleset.ip_for(f.state, "orc", 1) == 8 - 20
+    out = f.send(RollGroupPerception(side="enemies", dice=[8, 8]))  # 16 against 18: nobody beaten by 10
+    assert out[1].surprised == []
