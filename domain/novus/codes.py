@@ -29,6 +29,7 @@ OWN_CODES = ruleset_codes({
     "novus_no_such_side": "No one in the fight is on that side.",
     "novus_unknown_move": "That Combat Move is not one of this encounter's (the GM's moves).",
     "novus_move_not_known": "The character has not learnt that Combat Move (or lacks the rank in the skill it needs).",
+    "novus_moves_over_cap": "More advanced Combat Moves for a Combat Skill than its ranks allow (1 per 5, 3 or 1).",
     "novus_disarmed": "That weapon was knocked away by a Disarm: it must be picked up first.",
     "novus_useless_limb": "A limb whose damage is past the Constitution Stat Value is useless: no action that needs it.",
     "novus_bad_amount": "An amount of 1 or more is needed.",

@@ -16,8 +16,14 @@ SECTIONS = [
          "moves.py), each with its Character Point cost (0: a Basic move), family, the action it is performed as, "
          "its stat line and its effects. An attack names its move (none: the Basic Melee Attack, a missile weapon's "
          "Basic Shot); the Dodge and the Block are the Basic Dodge's and Basic Block's rows. An advanced move must "
-         "be on the sheet's combat_moves, a Basic one needs 1 rank in the weapon's Combat Skill (the plain attack "
-         "none: anyone may attack untrained); an unknown move is refused (novus_unknown_move).",
+         "be learnt for the Combat Skill of the weapon it is used with (N18: \"Moves are bought separately for each "
+         "Combat Skill\": the sheet's skills[i].moves), a Basic one needs 1 rank in the weapon's Combat Skill (the "
+         "plain attack none: anyone may attack untrained); an attack with no Combat Skill (Brawling, \"untrained/"
+         "unskilled\") uses Basic moves only; an unknown move is refused (novus_unknown_move).",
+         "N18's cap: \"1 per 5 ranks without Combat Training, 1 per 3 ranks with Combat Training I, 1 per rank with "
+         "Combat Training II\" (the sheet's talents combat_training_1, combat_training_2): a sheet with more "
+         "advanced moves for a Combat Skill than its ranks allow is refused when added (novus_moves_over_cap, "
+         "naming the field, the skill and the cap); the Basic moves (0 CP) and names the table lacks do not count.",
          "Default (N19): Basic Melee Attack; Basic Dodge (DEF +3, 3 AP: the publisher texts disagree on 2 or 3 AP); "
          "Basic Block (3 AP); Basic Disarm (BMA; a hit makes the foe save vs Str at TN 15 + 1 per 5 over DEF, or "
          "the weapon flies 1-10 ft: disarmed, shown on the sheet, its attacks refused or lapsed till a GM action "
@@ -25,11 +31,18 @@ SECTIONS = [
          "Defensively); Cut (5 CP: AB +1, DEF +1, BMA, edged weapons only, Base Damage only, ignores armour); "
          "Basic Shot (-4 AB per full range increment of the attack's distance); Brace (+5 that only offsets range "
          "penalties).",
+         "Ours: which moves are advanced is the encounter's table (SetNovusRules moves), so the cap is checked at "
+         "AddCombatant against it, and a SetNovusRules whose table would put a seated sheet over the cap is refused; "
+         "a sheet already over it (stored before the cap) keeps playing. The flat combat_moves of sheets written "
+         "before moves were per skill is still read, as learnt for every Combat Skill of the sheet (so stored fights "
+         "replay and load), and counts against each one's cap. A Combat Skill: a weapon's skill, a melee one, or one "
+         "with moves. A Dodge or Block move is learnt for the skill of the weapon the action names.",
          "Ours: Basic Disarm deals no damage (N19 names only the save); the weapon at stake is the one of the "
          "foe's declared attack, else its first melee weapon; Brace is advanced (its CP was not found); a move's "
          "DEF counts once a round however often it is used; the full range increments are those in the distance.",
-         "Not yet: moves are not told apart per Combat Skill (combat_moves is one list); the cap on advanced moves "
-         "per ranks is the sheet's to respect; Snap Attack and the Unarmed moves were not found (U-N5)."),
+         "The GM's: the Character Point cost of each move and whether the sheet paid for it (CP are spent on the "
+         "sheet, not in the fight).",
+         "Not yet: Snap Attack and the Unarmed moves were not found (U-N5)."),
     _row("AB: # DEF: # AP: # Rng: #", "enforced", "Each move's stat line: AB added to the rolls made with it (the "
          "attack, the Block), DEF to the user's DEF for the whole round it is declared, AP \"BMA\" (a Basic Melee "
          "Attack with the weapon's size), \"BMA+n\" or a number, Rng in feet (none: the weapon's range increment)."),

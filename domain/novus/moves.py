@@ -17,6 +17,9 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from domain.core.errors import RuleViolation
+from domain.novus.sheet import NovusSheet
+
 Family = Literal["melee", "ranged", "unarmed"]  # "Melee Combat Moves / Ranged Melee Moves / Unarmed Combat Moves"
 Use = Literal["attack", "dodge", "block"]  # the declared action the move is performed as
 Damage = Literal["base_and_scaled", "base_only", "none"]
@@ -109,3 +112,41 @@ def check_moves(moves: list[MoveRule]) -> None:
 
 def find(moves: list[MoveRule], name: str | None) -> MoveRule | None:
     return next((m for m in moves if name and m.name.lower() == name.lower()), None)
+
+
+def check_cap(moves: list[MoveRule], sheet: NovusSheet) -> None:
+    """N18: "Advanced moves are capped: 1 per 5 ranks without Combat Training, 1 per 3 ranks with Combat
+    Training I, 1 per rank with Combat Training II. Moves are bought separately for each Combat Skill."
+    Which moves are advanced is the encounter's table (``moves``): the Basic ones (CP 0) and names it lacks
+    do not count. Refused naming the field: the skill's ``moves``, or the flat ``combat_moves``."""
+    training = ("Combat Training II" if sheet.talents.combat_training_2 else
+                "Combat Training I" if sheet.talents.combat_training_1 else "no Combat Training")
+    per = {"Combat Training II": "1 per rank", "Combat Training I": "1 per 3 ranks"}.get(training, "1 per 5 ranks")
+    for i, skill in enumerate(sheet.skills):
+        if not sheet.combat_skill(skill):
+            continue
+        learnt = sheet.learnt(skill.name)
+        advanced = [m.name for m in moves if not m.basic and m.name.lower() in learnt]
+        cap = sheet.advanced_cap(skill)
+        if len(advanced) <= cap:
+            continue
+        own = {n.lower() for n in skill.moves}
+        field = f"skills[{i}].moves" if sum(n.lower() in own for n in advanced) > cap else "combat_moves"
+        raise RuleViolation("novus_moves_over_cap", f"{field}: {skill.name} ({skill.ranks} ranks, {training}: "
+                            f"{per}) allows {cap} advanced Combat Move(s), not {len(advanced)} "
+                            f"({', '.join(advanced)}); Basic moves (0 CP) do not count.")
+
+
+def check_seated(before: list[MoveRule], after: list[MoveRule], sheets: dict[str, NovusSheet]) -> None:
+    """A new table of moves may not put a seated sheet over N18's cap (one already over it under the table
+    it was seated with, a fight stored before the cap, is left as it is)."""
+    for name, sheet in sheets.items():
+        try:
+            check_cap(before, sheet)
+        except RuleViolation:
+            continue
+        try:
+            check_cap(after, sheet)
+        except RuleViolation as exc:
+            raise RuleViolation(exc.code, f"moves: the table would put {name} over the cap on advanced moves: "
+                                f"{exc.message}") from exc

@@ -22,7 +22,8 @@ DISARM_TN = 15  # N19: "saves vs Str at TN 15 + 1 for every 5 points the roll be
 
 def check_move(data: NovusData, name: str, sheet: NovusSheet, a: Action, disarmed: Sequence[str]) -> None:
     """An attack's (or a Dodge's, a Block's) Combat Move: one of the encounter's, performed as that action,
-    with a weapon it fits; an advanced one on the sheet's combat_moves, a Basic one "free with any Combat
+    with a weapon it fits; an advanced one learnt for the weapon's Combat Skill ("Moves are bought separately
+    for each Combat Skill"), a Basic one "free with any Combat
     Skill that has at least 1 rank" (the plain attack needs none: "Any character may make an untrained ...
     attack"). A disarmed weapon is not in hand."""
     if a.weapon is not None and a.weapon in disarmed and a.kind in ("attack", "mounted_charge"):
@@ -50,20 +51,26 @@ def check_move(data: NovusData, name: str, sheet: NovusSheet, a: Action, disarme
             raise RuleViolation("novus_bad_action", f"move: {move.name} is for edged weapons only (the weapon's edged).")
     if a.distance is not None and not ranged:
         raise RuleViolation("novus_bad_action", "distance: only a shot with a missile weapon names its distance.")
+    skill = sheet.skill(weapon.skill) if weapon is not None else None
     if not move.basic:
-        if move.name.lower() not in {m.lower() for m in sheet.combat_moves}:
-            raise RuleViolation("novus_move_not_known", f"move: {name} has not learnt {move.name} (the sheet's combat_moves).")
+        if skill is None:
+            raise RuleViolation("novus_move_not_known", f"move: {move.name} is learnt for a Combat Skill; the "
+                                f"{weapon.name if weapon else 'bare hand'} is used with none (Brawling: the Basic moves only).")
+        if move.name.lower() not in sheet.learnt(skill.name):
+            raise RuleViolation("novus_move_not_known", f"move: {name} has not learnt {move.name} for {skill.name} "
+                                f"(the sheet's skills[{sheet.skills.index(skill)}].moves).")
         return
     plain = move_of(data, sheet, Action(kind=a.kind, weapon=a.weapon))
-    skill = sheet.skill(weapon.skill) if weapon is not None else None
     if move is not plain and (skill is None or skill.ranks < 1):
         raise RuleViolation("novus_move_not_known", f"move: {move.name} comes free with at least 1 rank in the "
                             "weapon's Combat Skill.")
 
 
-def learnt_attacks(data: NovusData, sheet: NovusSheet) -> list[str]:
-    """The advanced attack moves on the sheet that the encounter's table has (offered when declaring)."""
-    known = {m.lower() for m in sheet.combat_moves}
+def learnt_attacks(data: NovusData, sheet: NovusSheet, weapon: str | None) -> list[str]:
+    """The advanced attack moves learnt for the weapon's Combat Skill that the encounter's table has
+    (offered when declaring)."""
+    w = sheet.weapon(weapon)
+    known = sheet.learnt(w.skill if w is not None else None)
     return [m.name for m in data.moves if not m.basic and m.use == "attack" and m.name.lower() in known]
 
 

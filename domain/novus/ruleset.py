@@ -19,7 +19,7 @@ from domain.core.coverage import Section
 from domain.core.demo import DemoFight
 from domain.core.dice import Dice
 from domain.core.encounter import (
-    Combatant, CombatantRemoved, Command, EncounterState, Event, InitiativeRoll, InitiativeRolled, TurnOrderSet,
+    AddCombatant, Combatant, CombatantAdded, CombatantRemoved, Command, EncounterState, Event, InitiativeRoll, InitiativeRolled, TurnOrderSet,
 )
 from domain.core.errors import CODES, RuleViolation
 from domain.core.initiative import Entry, order_descending
@@ -39,6 +39,7 @@ from domain.novus.codes import OWN_CODES
 from domain.novus import fate, holding, snags, zones
 from domain.novus.opportunity import Opportunity
 from domain.novus.holding import Holding, RollOpposedSave
+from domain.novus.moves import check_cap, check_seated
 from domain.novus.dice import roll_2d10, save_bonus, succeeds
 from domain.novus.events import (
     COMMANDS, EVENTS, ActHeld, ActionHeld, ActionTaken, ActionsCancelled, ActionsDeclared, ActionsResolved,
@@ -328,7 +329,7 @@ class Novus(fate.Fate, Holding, snags.Snags, Opportunity, Attacking, Ruleset):
             if other.side != c.side and o not in rules(state).dead:
                 tries.append(Action(kind="attack", target=o, weapon=weapon))
                 tries += [Action(kind="attack", target=o, weapon=weapon, move=m)
-                          for m in performing.learnt_attacks(data, c.sheet)]
+                          for m in performing.learnt_attacks(data, c.sheet, weapon)]
         for a in tries:
             try:
                 self._check_declaration(state, c, [a], 0, None)
@@ -355,10 +356,17 @@ class Novus(fate.Fate, Holding, snags.Snags, Opportunity, Attacking, Ruleset):
 
     # ---------------------------------------------------------- decider
 
+    def _add_combatant(self, state: EncounterState, cmd: AddCombatant) -> CombatantAdded:
+        """N18: a sheet with more advanced moves for a Combat Skill than its ranks allow is refused."""
+        added = super()._add_combatant(state, cmd)
+        check_cap(rules(state).data.moves, msgspec.convert(added.sheet, NovusSheet))
+        return added
+
     def decide_action(self, state: EncounterState, command: Command, dice: Dice) -> list[Event]:
         r = rules(state)
         match command:
-            case SetNovusRules():
+            case SetNovusRules():  # N18's cap: a new table may not put a seated sheet over it
+                check_seated(r.data.moves, command.data.moves, {c.name: c.sheet for c in state.combatants.values()})
                 return [RulesSet(data=command.data)]
             case SetMounted():
                 c = self.combatant(state, command.combatant_id)

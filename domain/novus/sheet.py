@@ -56,12 +56,14 @@ class Stats(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
 
 class Skill(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """A skill with its ranks and its total bonus (N2: "skill ranks + the associated Stat
-    Bonus"); ``melee``: a melee Combat Skill (DEF counts the best one's ranks, N6)."""
+    Bonus"); ``melee``: a melee Combat Skill (DEF counts the best one's ranks, N6); ``moves``: the
+    Combat Moves learnt for it (N18: "Moves are bought separately for each Combat Skill")."""
 
     name: Name
     ranks: Count = 0
     bonus: Bonus = 0
     melee: bool = False
+    moves: list[Name] = []
 
 
 class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -101,11 +103,15 @@ class Talents(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=T
     advanced_combat_training: bool = False
     ambidextrous: bool = False
     two_weapon_combo: bool = False
+    combat_training_1: bool = False  # N18: advanced moves "1 per 3 ranks with Combat Training I"
+    combat_training_2: bool = False  # "1 per rank with Combat Training II"
 
 
 class NovusSheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """A Novus character: stats, skills (with ranks and total bonus), specialties, Combat Moves
-    known, talents, weapons, armour, shield, Hit Points and Base Movement (feet a 1 AP move covers)."""
+    """A Novus character: stats, skills (with ranks, total bonus and the Combat Moves learnt for each),
+    specialties, talents, weapons, armour, shield, Hit Points and Base Movement (feet a 1 AP move covers).
+    ``combat_moves``: the older flat list of moves, kept so stored fights load: read as learnt for every
+    Combat Skill on the sheet (a new sheet names them per skill, ``skills[i].moves``)."""
 
     stats: Stats
     hit_points: Annotated[int, msgspec.Meta(ge=1, le=1000)]
@@ -130,6 +136,9 @@ class NovusSheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
         weapons = [w.name for w in self.weapons]
         if len(set(weapons)) != len(weapons):
             raise ValueError("weapons: each weapon's name once")
+        for i, skill in enumerate(self.skills):
+            if len({m.lower() for m in skill.moves}) != len(skill.moves):
+                raise ValueError(f"skills[{i}].moves: each Combat Move's name once")
         for i, w in enumerate(self.weapons):
             if w.skill is not None and w.skill not in names:
                 raise ValueError(f"weapons[{i}].skill: “{w.skill}” is not one of the sheet's skills")
@@ -144,6 +153,24 @@ class NovusSheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
 
     def weapon(self, name: str | None) -> Weapon | None:
         return next((w for w in self.weapons if w.name == name), None)
+
+    def combat_skill(self, skill: Skill) -> bool:
+        """A Combat Skill: a weapon's skill, a melee one, or one with moves learnt for it."""
+        return skill.melee or bool(skill.moves) or any(w.skill == skill.name for w in self.weapons)
+
+    def learnt(self, skill: str | None) -> set[str]:
+        """The Combat Moves learnt for ``skill`` (lower case), the flat ``combat_moves`` with them. None (a
+        Brawling attack, "untrained/unskilled"): none, it "may use any of the Basic Unarmed Combat Moves"."""
+        known = self.skill(skill)
+        if known is None:
+            return set()
+        return {m.lower() for m in (*known.moves, *self.combat_moves)}
+
+    def advanced_cap(self, skill: Skill) -> int:
+        """N18: "Advanced moves are capped: 1 per 5 ranks without Combat Training, 1 per 3 ranks with
+        Combat Training I, 1 per rank with Combat Training II"."""
+        per = 1 if self.talents.combat_training_2 else 3 if self.talents.combat_training_1 else 5
+        return skill.ranks // per
 
     @property
     def brawling(self) -> int:

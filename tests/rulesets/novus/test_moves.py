@@ -15,14 +15,15 @@ TEMPLATE = """Combat Move Name (#) ... AB: # DEF: # AP: # Rng: # ... Effects: De
 As you can see, first up is the name of the Combat Move and beside it is a number in parenthesis. This
 number is how many Character Points it costs to purchase the Move."""
 
-# Kael with a Dagger (tiny: a Basic Melee Attack is 3 AP), edged, and the moves he has learnt
+# Kael with a Dagger (tiny: a Basic Melee Attack is 3 AP), edged, and the moves he has learnt for each
+# Combat Skill (N18: "1 per rank with Combat Training II")
 KAEL = sheet(weapons=[{"name": "Broadsword", "size": "medium", "dr": 8, "skill": "Broadsword", "edged": True},
                       {"name": "Dagger", "size": "tiny", "dr": 4, "skill": "Broadsword"},
                       {"name": "Bow", "kind": "missile", "size": "medium", "dr": 6, "skill": "Bow", "range": 50,
                        "stat": "dexterity"}],
-             skills=[{"name": "Broadsword", "ranks": 5, "bonus": 7, "melee": True},
-                     {"name": "Bow", "ranks": 2, "bonus": 6}],
-             combat_moves=["All Out Attack", "Cut", "Brace"])
+             skills=[{"name": "Broadsword", "ranks": 5, "bonus": 7, "melee": True, "moves": ["All Out Attack", "Cut"]},
+                     {"name": "Bow", "ranks": 2, "bonus": 6, "moves": ["Brace"]}],
+             talents={"combat_training_2": True})
 
 
 def fight() -> Fight:
@@ -75,7 +76,7 @@ def test_an_unknown_or_unlearnt_move_is_refused_naming_the_field() -> None:
     g.declare("orc", {"kind": "move"})
     refused = g.refused(msgspec.convert({"type": "NovusDeclare", "combatant_id": "kael", "actions": [
         attack("orc", "Broadsword", move="All Out Attack")]}, g.ruleset.command_type))
-    assert refused.code == "novus_move_not_known" and "combat_moves" in refused.message
+    assert refused.code == "novus_move_not_known" and "skills[0].moves" in refused.message
     untrained = sheet(skills=[{"name": "Broadsword", "ranks": 0, "bonus": 1, "melee": True}])
     h = started(kael=untrained)
     h.declare("orc", {"kind": "move"})

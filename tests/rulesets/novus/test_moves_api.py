@@ -59,3 +59,42 @@ async def test_a_round_with_combat_moves(database_url: str) -> None:
         out = await kael({"type": "NovusResolve", "combatant_id": "kael", "dice": [5, 5]})  # 10 + 7 + 2 = 19 vs 16
         rolled = out["events"][0]["data"]
         assert (rolled["move"], rolled["attack_bonus"], rolled["damage"]) == ("All Out Attack", 9, 9 + 3 - 2)
+
+
+async def test_a_sheet_over_the_cap_on_advanced_moves_is_refused_as_a_problem_naming_the_field(
+        database_url: str) -> None:
+    """N18: "Advanced moves are capped: 1 per 5 ranks without Combat Training, 1 per 3 ranks with Combat
+    Training I, 1 per rank with Combat Training II. Moves are bought separately for each Combat Skill."
+    (Kael has Combat Training II.)"""
+    async with client_for(database_url) as client:
+        enc, gm = await kael_and_orc(client, "The gate", KAEL, ORC)
+        over = {**KAEL, "talents": {}}  # Broadsword 5 ranks: 1 advanced move, not All Out Attack and Cut
+        r = await client.post(f"/encounters/{enc}/commands", json={
+            "type": "AddCombatant", "combatant_id": "ana", "name": "Ana", "controller": "player", "side": "party",
+            "sheet": over})
+        assert r.status_code == 422 and r.headers["content-type"].startswith("application/problem+json")
+        problem = r.json()
+        assert problem["code"] == "novus_moves_over_cap"
+        assert problem["detail"].startswith("skills[0].moves: Broadsword (5 ranks, no Combat Training: 1 per 5 "
+                                            "ranks) allows 1 advanced Combat Move(s), not 2")
+        # the older flat list is still taken, as learnt for every Combat Skill (here the one)
+        flat = {**over, "skills": [{"name": "Broadsword", "ranks": 5, "bonus": 7, "melee": True}],
+                "weapons": KAEL["weapons"][:2], "combat_moves": ["Cut", "Basic Disarm"]}
+        await gm({"type": "AddCombatant", "combatant_id": "ana", "name": "Ana", "controller": "player",
+                  "side": "party", "sheet": flat})
+        state = (await client.get(f"/encounters/{enc}")).json()
+        assert state["combatants"]["ana"]["sheet"]["combat_moves"] == ["Cut", "Basic Disarm"]
+        # a table making Basic Disarm advanced would give Ana two: refused, naming her and the field
+        data = (await client.get("/rulesets/novus")).json()
+        assert "novus_moves_over_cap" in data["violation_codes"]
+        moves = [{"name": "Basic Melee Attack"}, {"name": "Basic Dodge", "use": "dodge", "def": 3, "ap": "3"},
+                 {"name": "Basic Block", "use": "block", "ap": "3"},
+                 {"name": "Basic Shot", "family": "ranged", "range_penalty": 4},
+                 {"name": "Cut", "cp": 5, "edged_only": True}, {"name": "All Out Attack", "cp": 6},
+                 {"name": "Brace", "cp": None, "family": "ranged"}]
+        bad = await gm({"type": "SetNovusRules", "data": {"moves": [*moves, {"name": "Basic Disarm", "cp": 2}]}},
+                       expect=422)
+        assert bad["code"] == "novus_moves_over_cap"
+        assert bad["detail"].startswith("moves: the table would put Ana over the cap on advanced moves: "
+                                        "combat_moves: Broadsword")
+        await gm({"type": "SetNovusRules", "data": {"moves": [*moves, {"name": "Basic Disarm"}]}})
