@@ -24,6 +24,11 @@ is driven through the decider. Then, best of ``--repeat``:
   snapshot decoded, the tail folded (the full-replay load above stays the reference).
   ``--no-db``: the fold alone.
 
+``--ruleset ID|all|mixed``: instead, a long fight of that ruleset (``bench/rulesets.py``: its
+demo's cast and script through the Ruleset contract, a fresh cast seated when a side is
+beaten), one of each registered ruleset (``all``: the figures above for each, then a table of
+their folds), or the same plus all of them folded one after another (``mixed``).
+
 Figures, not assertions. ``others`` is the CPU (% of one core) processes foreign to the bench
 used meanwhile: above ~10% the figures are skewed.
 """
@@ -38,7 +43,7 @@ import sys
 import time
 from typing import Any
 
-
+from bench import rulesets
 from bench.append import cpu_snapshot, cpu_use, fresh_database, machine, postgres_server
 from bench.fights import Fight, append, long_fight
 from bench.timing import abest, best
@@ -150,15 +155,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=7, help="best of this many runs (default 7)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-db", action="store_true", help="the fold and nothing else (no PostgreSQL)")
+    parser.add_argument("--ruleset", choices=rulesets.choices(), default=None,
+                        help="a fight of that ruleset's demo (bench/rulesets.py), one of each (all), or all of "
+                             "them folded one after another (mixed); default: the Places of Power fight above")
     args = parser.parse_args(argv)
     print(f"machine: {machine()}")
-    t = time.perf_counter()
-    fight = long_fight(random.Random(args.seed), events=args.events)
+    rng = random.Random(args.seed)
+    if args.ruleset is None:
+        built = [long_fight(rng, events=args.events)]
+    else:
+        built = [rulesets.long_fight(r, rng, events=args.events) for r in rulesets.chosen(args.ruleset)]
+    folds = [(f.ruleset.id, len(f.events), measure(f, args)) for f in built]
+    if args.ruleset == "mixed":
+        events = [f.events for f in built]
+        took = best(args.repeat, lambda: [f.ruleset.replay(ev) for f, ev in zip(built, events, strict=True)])
+        folds.append(("mixed: one after another", sum(map(len, events)), took))
+    if len(folds) > 1:
+        print(f"\nfold, best of {args.repeat}:")
+        print(f"{'ruleset':30} {'events':>8} {'ms':>8} {'events/s':>12}  target")
+        for name, n, took in folds:
+            print(f"{name:30} {n:>8,} {took * 1000:>8.1f} {rate(n, took)}  {FOLD_TARGET:,} events/s: "
+                  f"{n / took / FOLD_TARGET:.2f}x")
+    return 0
+
+
+def measure(fight: Fight, args: argparse.Namespace) -> float:
+    """Time ``fight``'s fold (and its load, unless ``--no-db``) and print the figures; returns the fold's best."""
     n = len(fight.events)
     top = collections.Counter(type(e).__struct_config__.tag for e in fight.events).most_common(6)
-    print(f"one fight: {n:,} events, {len(fight.groups):,} commands, round {fight.state.round} "
-          f"(driven in {time.perf_counter() - t:.1f} s, not measured); most common: "
-          + ", ".join(f"{k} {v:,}" for k, v in top))
+    print(f"one {fight.ruleset.id} fight: {n:,} events, {len(fight.groups):,} commands, round {fight.state.round} "
+          f"(driven, not measured); most common: " + ", ".join(f"{k} {v:,}" for k, v in top))
 
     before = cpu_snapshot()
     where = ""
@@ -198,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
             s = figures[key]
             print(f"{what:46} {s * 1000:>8.1f} {'':>9} {'':>12}  {scaled * 1000:.0f} ms: {scaled / s:.2f}x")
     print(f"others: {others:.0f}% of a core" if others is not None else "others: unknown")
-    return 0
+    return fold
 
 
 if __name__ == "__main__":
