@@ -98,6 +98,8 @@ class HealthTrauma(Ruleset):
     def budget(self, combatant: Combatant) -> ActionPointBudget:
         return ActionPointBudget(maximum=0)  # a turn of quarters, a Quick Action, a Reaction: resources
 
+    refill_moments = frozenset({"combat_start", "turn_start", "turn_end"})  # those of resources() below
+
     def resources(self, combatant: Combatant, state: EncounterState) -> Resources:
         """"one Free Quick Action during each of your turns and one Reaction inbetween your turns"."""
         return Resources((

@@ -78,6 +78,8 @@ class Novus(Attacking, Ruleset):
     def budget(self, combatant: Combatant) -> ActionPointBudget:
         return ActionPointBudget(maximum=0)  # the round's AP are a resource: 5, or 10 Hasted
 
+    refill_moments = frozenset({"round_start"})  # those of resources() below
+
     def resources(self, combatant: Combatant, state: EncounterState) -> Resources:
         """"Normally a character has only 5 Action Points to use in a given round ... Haste ...
         giving him a total of 10 AP for the round", less what an action running on from the last
@@ -166,7 +168,7 @@ class Novus(Attacking, Ruleset):
             return state
         ranked = self._ranked(state)
         at = r.position
-        while not PHASES.done(at) and PHASES.mover(at, ranked) is None:
+        while not PHASES.done(at) and not PHASES.waiting(at, ranked):
             at = PHASES._skip_empty(PhasePosition(phase=at.phase + 1), ranked)
         return replace(state, rules=replace(r, position=at)) if at != r.position else state
 
@@ -177,11 +179,26 @@ class Novus(Attacking, Ruleset):
     # ---------------------------------------------------------- the round
 
     def _ranked(self, state: EncounterState) -> Callable[[Phase], Sequence[str]]:
+        """Who takes part in each phase; each list worked out when first asked for (most events
+        ask only for the current phase's, and the end of round's is the dearest)."""
         r = rules(state)
-        declarers = [c for c in r.declarers if c in state.combatants]
-        order = list(state.order)
-        late = [c for c in order if c in r.declared and r.declared[c].late_left > 0 and self.may_act(state, c)]
-        return lambda phase: declarers if phase.name == "declare" else order if phase.name == "resolve" else late
+        lists: dict[str, list[str]] = {}
+
+        def ranked(phase: Phase) -> list[str]:
+            name = phase.name if phase.name in ("declare", "resolve") else "late"
+            found = lists.get(name)
+            if found is None:
+                if name == "declare":
+                    found = [c for c in r.declarers if c in state.combatants]
+                elif name == "resolve":
+                    found = list(state.order)
+                else:
+                    found = [c for c in state.order
+                             if c in r.declared and r.declared[c].late_left > 0 and self.may_act(state, c)]
+                lists[name] = found
+            return found
+
+        return ranked
 
     def phase(self, state: EncounterState) -> str | None:
         p = PHASES.current(rules(state).position)

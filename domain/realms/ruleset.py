@@ -120,6 +120,8 @@ class Realms(Folding, Attacking, Acting, Deciding, Turns, StartingCombat, Rulese
         """"At the start of combat and the end of each of your turns, your Action Points (AP) are set to 4"."""
         return TurnResetBudget(maximum=AP, amount=AP)
 
+    refill_moments = frozenset({"combat_start", "turn_end"})  # those of resources() below
+
     def resources(self, combatant: Combatant, state: EncounterState) -> Resources:
         """"At the end of your turn you gain one free Interaction and one free Ability Roll Action
         to use during the round" (and at the start of combat, with the AP: our reading)."""
