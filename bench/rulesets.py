@@ -20,7 +20,14 @@ import msgspec
 
 from bench.fights import Fight
 from domain.core.demo import Aside, DemoFight, Refusal, Send, Stuck, Table
-from domain.core.encounter import AddCombatant, Command, EndTurn, RemoveCombatant
+from domain.core.encounter import (
+    AddCombatant,
+    Command,
+    EndTurn,
+    RemoveCombatant,
+    RollInitiative,
+    StartEncounter,
+)
 from domain.core.errors import RuleViolation
 from domain.core.ruleset import Registry, Ruleset
 from domain.rulesets import default_registry
@@ -158,3 +165,21 @@ def mixed(rng: random.Random, count: int, *, events: int) -> Iterator[Fight]:
     rulesets = with_demo()
     for i in range(count):
         yield long_fight(rulesets[i % len(rulesets)], rng, events=events)
+
+
+def solo(ruleset: Ruleset, rng: random.Random, turns: int = 12) -> tuple[dict | None, str]:
+    """The sheet of an encounter of one combatant whose turn the player can end over and over
+    (``bench.append``'s load: ``EndTurn`` only): the demo's first seat, tried in process through
+    the contract. None and the refusal when the ruleset's turn cannot end at once."""
+    seat = next(s for s in (ruleset.demo() or DemoFight).cast if s.controller == "player")
+    fight = Fight.open(rng, "solo", ruleset=ruleset)
+    fight.send(AddCombatant(combatant_id="c0", name="Solo", side=seat.side, controller=seat.controller,
+                            sheet=seat.sheet))
+    fight.send(RollInitiative())
+    fight.send(StartEncounter())
+    for _ in range(turns):
+        try:
+            fight.send(EndTurn(combatant_id="c0"))
+        except RuleViolation as refused:
+            return None, f"{refused.code}: {refused}"
+    return seat.sheet, ""

@@ -7,10 +7,11 @@ import random
 import re
 from collections import Counter
 
+import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from bench import memory, projections, replay, rulesets
+from bench import append, memory, projections, replay, rulesets
 from domain.core.ruleset import Ruleset
 from server.app import create_app
 from server.settings import Settings
@@ -71,3 +72,20 @@ def test_bench_memory_plays_a_demo_fight_of_each_ruleset(ruleset: Ruleset, datab
         assert got.json()["ruleset"] == ruleset.id and got.json()["status"] == "active"
 
 
+
+
+@each_ruleset(OFFERED)
+def test_bench_append_opens_a_lone_combatant_whose_turn_ends_or_says_why(ruleset: Ruleset) -> None:
+    sheet, refused = rulesets.solo(ruleset, random.Random(1))
+    assert (sheet is None) == bool(refused)
+    if sheet is not None:
+        assert msgspec.convert(sheet, ruleset.sheet_type) is not None
+    else:
+        assert refused.split(":")[0] in ruleset.violation_codes
+
+
+def test_bench_append_takes_the_rulesets_whose_turn_ends(capsys: pytest.CaptureFixture[str]) -> None:
+    kinds = append.solo_kinds("all")
+    out = capsys.readouterr().out
+    assert [k for k, _ in kinds] == [r.id for r in OFFERED if rulesets.solo(r, random.Random(1))[0] is not None]
+    assert len(kinds) >= 3 and out.count(" left out: ") == len(OFFERED) - len(kinds)
