@@ -9,6 +9,7 @@ state in ``domain/novus/state.py``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -53,6 +54,12 @@ from domain.novus.state import (
 replace = msgspec.structs.replace
 
 
+@functools.lru_cache(maxsize=64)
+def _round_ap(amount: int) -> Resources:
+    """The round's AP, ``amount`` of them (made once for each amount: a fold asks every round)."""
+    return Resources((Resource(AP, amount, ("round_start",)),))
+
+
 class Novus(Attacking, Ruleset):
     id = "novus"
     name = "Novus"
@@ -86,7 +93,7 @@ class Novus(Attacking, Ruleset):
         round still takes."""
         r = rules(state)
         amount = (HASTED_AP if combatant.id in r.hasted else ROUND_AP) - r.carried.get(combatant.id, 0)
-        return Resources((Resource(AP, max(amount, 0), ("round_start",)),))
+        return _round_ap(max(amount, 0))
 
     def roll_initiative(self, state: EncounterState, dice: Dice) -> InitiativeRolled:
         """N11: "Initiative = 2d10 + Speed Stat Bonus + Wisdom Stat Bonus ... rolled once per combat"."""
