@@ -7,22 +7,19 @@ will allow for casting more than one spell per round."
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
 from domain.core.concerns import CombatantId
 from domain.novus.data import NovusData
+from domain.novus.kinds import Kind
+from domain.novus.moves import BASIC_BLOCK, BASIC_MELEE, BASIC_SHOT, MoveRule
 from domain.novus.sheet import NovusSheet, Weapon
 
 ROUND_AP = 5
 HASTED_AP = 10
 
-Kind = Literal[
-    "attack", "dodge", "move", "run", "draw_weapon", "perception", "get_up", "cast_spell", "counterspell",
-    "instant_spell", "concentration", "multiple_weapon_attacks", "mounted_charge", "block", "reload_sling_bow", "reload_light_crossbow",
-    "reload_heavy_crossbow", "gm_action", "disengage", "set_initiative", "reroll_initiative",
-]
 CalledShot = Literal["arm", "leg", "head"]
 
 # The table's rows, in its order: (the row as the text words it, the action, its AP). A "*" row's
@@ -57,7 +54,6 @@ FIXED: dict[str, int] = {
     "disengage": 1,  # Disengaging: "spend 1 AP for Disengaging and then move out ... by spending other, additional AP"
     "set_initiative": 2,  # Set Initiative: "use 2 AP of his available activity in a round"
     "reroll_initiative": 4,  # Reroll Initiative: "using 4 AP of that round"
-    "block": 3,  # N19: "Basic Block: 3 AP; may be cancelled into"
 }
 ATTACK_AP: dict[str, int] = {"tiny": 3, "small": 3, "medium": 4, "large": 5, "huge": 5}
 MISSILE_AP = 2
@@ -72,7 +68,9 @@ class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tr
     (the better of the skill and Brawling, -4, half damage), ``into_melee`` (a ranged attack into
     a melee: -2), and ``position`` (from the ``flank``: +2, the ``rear``: +4). A ``move`` or ``run`` names the foes whose Control Zone it enters or crosses (``through``) and
     leaves (``leaves``: no Opportunity Attack after a Disengage this round). A ``gm_action`` names one of the
-    encounter's Simple or Complex actions (``name``)."""
+    encounter's Simple or Complex actions (``name``). An attack names the Combat Move it is made with
+    (``move``; none: the Basic Melee Attack, or the Basic Shot with a missile weapon) and, a shot, its
+    ``distance`` in feet (range penalties)."""
 
     kind: Kind
     target: CombatantId | None = None
@@ -96,12 +94,26 @@ class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tr
     more_targets: list[CombatantId] = []
     split: list[int] = []
     share: int | None = None
+    move: str | None = None
+    distance: Annotated[int, msgspec.Meta(ge=0, le=10000)] | None = None
 
 
-def attack_ap(sheet: NovusSheet, action: Action) -> int:
+def move_of(data: NovusData, sheet: NovusSheet, action: Action) -> MoveRule | None:
+    """The Combat Move an action is performed as: the one it names, else its kind's plain one (an
+    attack's Basic Melee Attack, a missile weapon's Basic Shot; the Basic Dodge; the Basic Block)."""
+    if action.move is not None:
+        return data.move(action.move)
+    if action.kind == "attack":
+        weapon = sheet.weapon(action.weapon)
+        return data.move(BASIC_SHOT if weapon is not None and weapon.kind == "missile" else BASIC_MELEE)
+    return data.move({"dodge": "Basic Dodge", "block": BASIC_BLOCK}.get(action.kind))
+
+
+def attack_ap(sheet: NovusSheet, action: Action, data: NovusData | None = None) -> int:
     """The Basic attack rows: "Basic Melee Attack (Tiny/Small Weapons) 3 ... (Medium Weapons) 4 ...
-    (Large/Huge Weapons) 5", "Basic Missile Attack 2", "Basic Unarmed/Natural Attacks 3"; and One
-    Handed Weapons in Two Hands: "the attack requires 1 additional AP"."""
+    (Large/Huge Weapons) 5", "Basic Missile Attack 2", "Basic Unarmed/Natural Attacks 3", as the move's
+    AP reads them ("BMA": "as a Basic Melee Attack with this weapon size", N18); and One Handed Weapons
+    in Two Hands: "the attack requires 1 additional AP"."""
     weapon = sheet.weapon(action.weapon)
     if weapon is None or weapon.kind == "unarmed":
         base = UNARMED_AP
@@ -109,6 +121,9 @@ def attack_ap(sheet: NovusSheet, action: Action) -> int:
         base = MISSILE_AP
     else:
         base = ATTACK_AP[weapon.size]
+    move = move_of(data, sheet, action) if data is not None else None
+    if move is not None:
+        base = move.ap_cost(base)
     return base + (1 if action.two_hands else 0)
 
 
@@ -124,9 +139,10 @@ def cost(sheet: NovusSheet, action: Action, data: NovusData, mounted: bool = Fal
         return MOUNTED_CHARGE_AP_II if sheet.talents.mounted_combat_2 else MOUNTED_CHARGE_AP
     if action.kind == "attack":
         extra = (1 if sheet.talents.mounted_combat_2 else 2) if mounted else 0
-        return attack_ap(sheet, action) + extra
-    if action.kind == "dodge":
-        return data.dodge_ap
+        return attack_ap(sheet, action, data) + extra
+    if action.kind in ("dodge", "block"):
+        move = move_of(data, sheet, action)
+        return move.ap_cost(0) if move is not None else 0
     if action.kind == "gm_action":
         rule = data.action(action.name)
         return rule.ap if rule is not None else 0

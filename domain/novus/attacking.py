@@ -13,7 +13,8 @@ from domain.core.dice import Dice
 from domain.core.encounter import EncounterState, Event
 from domain.core.errors import RuleViolation
 from domain.core.resources import held
-from domain.novus.actions import Action
+from domain.novus import limbs, performing
+from domain.novus.actions import Action, move_of
 from domain.novus.dice import boon_points, roll_2d10, save_bonus, succeeds
 from domain.novus.events import (
     AttackRolled, BlockRolled, BoonsSpent, RollStraySave, StraySaveRolled, Damaged, RidingRolled, SpendBoons,
@@ -82,7 +83,7 @@ class Attacking:
             bonus += SHIELD_DEF[c.sheet.shield]
         declared = r.declared.get(c.id)
         if "dodge" in r.data.stray_modifiers and declared is not None and any(a.kind == "dodge" for a in declared.actions):
-            bonus += r.data.dodge_def
+            bonus += self.dodge_def(state, c.id)
         total = roll.total + bonus
         passed = succeeds(total, stray.tn)
         damage = 0 if passed else max(stray.base_damage + (stray.tn - total) - c.sheet.armour.ar, 0)
@@ -100,7 +101,8 @@ class Attacking:
         c = self.combatant(state, cmd.combatant_id)
         window = reactions.check_answer(r.window, cmd.window, c.id, c.name)
         reactions.check_reaction(window, cmd.reaction)
-        weapon = next((w for w in c.sheet.weapons if w.kind != "missile"), None)
+        weapon = next((w for w in c.sheet.weapons if w.kind != "missile" and w.name not in r.disarmed.get(c.id, [])),
+                      None)  # not one a Disarm knocked away
         a = Action(kind="attack", target=window.actor, weapon=weapon.name if weapon else None)
         out = self._attack(state, c.id, a, dice, instead=False, opportunity=True)
         after = state
@@ -151,6 +153,7 @@ class Attacking:
                 ab //= 2  # "Melee with half his normal Attack Bonus"
             else:
                 ab -= 5  # "Perform some other action modified by -5"
+        ab += performing.attack_modifier(r.data, sheet, a)  # the Combat Move's AB, a shot's range
         ab += CALLED_SHOT.get(a.called_shot or "", 0)
         if a.off_hand and not sheet.talents.ambidextrous:
             ab -= 4  # "a -4 modifier being applied to the attack unless the character is ambidextrous"
@@ -161,7 +164,7 @@ class Attacking:
             ab += SURPRISED_AB
         if r.dazed.get(cid) == state.round:
             ab -= 4  # Daze Foe: "-4 to all the foe's actions for 1 round"
-        ab -= 2 * r.limb_hits.get(cid, {}).get("arm", 0)  # N14: "-2 to all actions using that limb per hit"
+        ab -= limbs.penalty(r.data.limbs, r.limb_hits.get(cid, {}), a.kind)  # N14: "-2 to all actions using that limb"
         if cid in r.mounted:
             mc1 = sheet.talents.mounted_combat_1
             if a.kind == "mounted_charge":
@@ -248,6 +251,8 @@ class Attacking:
         r = rules(state)
         d = r.declared.get(cid)
         have = sum(a.kind == "block" for a in d.actions) if d is not None else 0
+        if limbs.unusable(r.data.limbs, self.useless_limbs(state, cid), "block"):
+            return 0
         return have - r.blocks_used.get(cid, 0) if self.may_act(state, cid) else 0
 
     def block_bonus(self, state: EncounterState, cid: str) -> int:
@@ -257,7 +262,10 @@ class Attacking:
         d = rules(state).declared.get(cid)
         weapon = c.sheet.weapon(d.defensive_weapon) if d is not None and d.defensive_weapon else None
         weapon = weapon or next((w for w in c.sheet.weapons if w.kind == "melee"), None)
-        return c.sheet.attack_bonus(weapon) - (d.defensive if d is not None else 0)
+        r = rules(state)
+        block = performing.attack_modifier(r.data, c.sheet, Action(kind="block"))
+        block -= limbs.penalty(r.data.limbs, r.limb_hits.get(cid, {}), "block")  # N14: the arms' -2 a hit
+        return c.sheet.attack_bonus(weapon) - (d.defensive if d is not None else 0) + block
 
     def _roll_attack(self, state: EncounterState, cid: str, a: Action, dice: Dice, instead: bool,
                      opportunity: bool, first: bool = False) -> list[Event]:
@@ -289,7 +297,7 @@ class Attacking:
         event = AttackRolled(combatant_id=cid, target=t.id, weapon=name, dice=list(roll.dice), rolled=roll.total,
                              nova=roll.nova, attack_bonus=ab, total=total, defence=defence, hit=hit,
                              called_shot=a.called_shot, instead=instead, opportunity=opportunity,
-                             charge=a.kind == "mounted_charge", first=first)
+                             charge=a.kind == "mounted_charge", first=first, move=a.move)
         if not hit:
             near = [n for n in a.near if n in state.combatants and n not in (cid, t.id) and n not in rules(state).dead]
             if a.into_melee and near:  # "If it misses, then all other potential targets within 5' of the path"
@@ -301,6 +309,8 @@ class Attacking:
         charge = 15 * a.pace if a.kind == "mounted_charge" else 0
         armour = (t.sheet.armour.called_shot_ar.get(LOCATION[a.called_shot], 0) if a.called_shot
                   else t.sheet.armour.ar)
+        move = move_of(rules(state).data, c.sheet, a)
+        base, scaled, armour = performing.damage_parts(move, base, scaled, armour)
         damage = self._dealt(base, scaled + charge, armour, a.improvised)
         points = boon_points(total, defence)
         head = 0
@@ -309,9 +319,19 @@ class Attacking:
             head = (damage - 1) // step if step > 0 else 0
         event = replace(event, base_damage=base, scaled=scaled, armour=armour, damage=damage, boon_points=points,
                         head_boon_points=head, charge_damage=charge)
+        out: list[Event] = [event]
+        if move is not None and move.disarm:
+            r = rules(state)
+            theirs = r.declared.get(t.id)
+            save = performing.disarm_save(dice, cid, t.id, t.sheet, theirs.actions if theirs else [],
+                                          r.disarmed.get(t.id, []), total - defence)
+            out += [save] if save is not None else []
         if points or head:
-            return [event]  # the Boon Points are spent first (SpendBoons), then the damage is dealt
-        return [event, *self._damage(self.evolve(state, event), t.id, damage, "attack")]
+            return out  # the Boon Points are spent first (SpendBoons), then the damage is dealt
+        after = state
+        for e in out:
+            after = self.evolve(after, e)
+        return [*out, *self._damage(after, t.id, damage, "attack")]
 
     @staticmethod
     def _dealt(base: int, scaled: int, armour: int, halved: bool) -> int:

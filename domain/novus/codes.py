@@ -27,5 +27,9 @@ OWN_CODES = ruleset_codes({
     "novus_no_stray_save": "No shot into melee waits for this character's Saving Throw.",
     "novus_not_mounted": "A Mounted Charge is made mounted (the GM's NovusSetMounted).",
     "novus_no_such_side": "No one in the fight is on that side.",
+    "novus_unknown_move": "That Combat Move is not one of this encounter's (the GM's moves).",
+    "novus_move_not_known": "The character has not learnt that Combat Move (or lacks the rank in the skill it needs).",
+    "novus_disarmed": "That weapon was knocked away by a Disarm: it must be picked up first.",
+    "novus_useless_limb": "A limb whose damage is past the Constitution Stat Value is useless: no action that needs it.",
     "novus_bad_amount": "An amount of 1 or more is needed.",
 })

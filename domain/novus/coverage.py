@@ -7,23 +7,44 @@ from __future__ import annotations
 from domain.core.coverage import Section
 from domain.novus.actions import TABLE
 
+
 def _row(heading: str, support: str, how: str, *readings: str) -> Section:
     return Section(heading=heading, support=support, how=how, chapter="combat", readings=list(readings))  # type: ignore[arg-type]
 
 SECTIONS = [
-    _row("Combat Move Name (#)", "partial", "Combat Moves known are listed on the sheet (combat_moves); the Basic Dodge "
-         "is an action (DEF +3 for the whole round, 3 AP: the GM's settings dodge_def and dodge_ap, the publisher "
-         "texts disagree on 2 or 3 AP, N19). Other moves' stat lines are not yet applied.", ),
-    _row("AB: # DEF: # AP: # Rng: #", "partial", "A move's DEF lasts the whole round it is used (the Dodge); AB and "
-         "AP modifiers of other moves are not yet applied."),
+    _row("Combat Move Name (#)", "enforced", "The Combat Moves are the GM's data (SetNovusRules moves; domain/novus/"
+         "moves.py), each with its Character Point cost (0: a Basic move), family, the action it is performed as, "
+         "its stat line and its effects. An attack names its move (none: the Basic Melee Attack, a missile weapon's "
+         "Basic Shot); the Dodge and the Block are the Basic Dodge's and Basic Block's rows. An advanced move must "
+         "be on the sheet's combat_moves, a Basic one needs 1 rank in the weapon's Combat Skill (the plain attack "
+         "none: anyone may attack untrained); an unknown move is refused (novus_unknown_move).",
+         "Default (N19): Basic Melee Attack; Basic Dodge (DEF +3, 3 AP: the publisher texts disagree on 2 or 3 AP); "
+         "Basic Block (3 AP); Basic Disarm (BMA; a hit makes the foe save vs Str at TN 15 + 1 per 5 over DEF, or "
+         "the weapon flies 1-10 ft: disarmed, shown on the sheet, its attacks refused or lapsed till a GM action "
+         "naming it picks it up); All Out Attack (6 CP: AB +2, DEF -2, BMA+2, +4 Base Damage, not while Fighting "
+         "Defensively); Cut (5 CP: AB +1, DEF +1, BMA, edged weapons only, Base Damage only, ignores armour); "
+         "Basic Shot (-4 AB per full range increment of the attack's distance); Brace (+5 that only offsets range "
+         "penalties).",
+         "Ours: Basic Disarm deals no damage (N19 names only the save); the weapon at stake is the one of the "
+         "foe's declared attack, else its first melee weapon; Brace is advanced (its CP was not found); a move's "
+         "DEF counts once a round however often it is used; the full range increments are those in the distance.",
+         "Not yet: moves are not told apart per Combat Skill (combat_moves is one list); the cap on advanced moves "
+         "per ranks is the sheet's to respect; Snap Attack and the Unarmed moves were not found (U-N5)."),
+    _row("AB: # DEF: # AP: # Rng: #", "enforced", "Each move's stat line: AB added to the rolls made with it (the "
+         "attack, the Block), DEF to the user's DEF for the whole round it is declared, AP \"BMA\" (a Basic Melee "
+         "Attack with the weapon's size), \"BMA+n\" or a number, Rng in feet (none: the weapon's range increment)."),
     _row("Brawling", "enforced", "An attack with no weapon (or an unarmed one without a skill) is a Brawling attack: AB "
          "the sum of the Str and Dex bonuses, DR 0, Base Damage the Str bonus; 3 AP (Basic Unarmed/Natural Attacks)."),
-    _row("Called Shots", "partial", "called_shot arm or leg -4, head -8; the hit takes the Called Shot AR of the "
+    _row("Called Shots", "enforced", "called_shot arm or leg -4, head -8; the hit takes the Called Shot AR of the "
          "location instead of the AR. A head hit earns 1 extra Boon Point per full (target's Con bonus + 5) the damage "
          "exceeds, spent only on the GM's impairing Boons (N14). Hits on a limb are counted in the state.",
          "The GM's: impairing_boons (default Daze Foe; the list is cut off, U-N3).",
-         "Ours: each arm hit's -2 applies to the character's attacks (an attack uses an arm); a leg's -2 and a "
-         "useless limb (its damage past the Con Value, shown on the sheet) are the GM's to apply to what they hinder."),
+         "Each hit on a limb takes 2 off the actions that use it: an attack's or a Block's AB, a Dodge's DEF (never "
+         "below +0); a limb whose damage is past the target's Constitution Stat Value is useless (shown on the "
+         "sheet): the actions that need it are refused (novus_useless_limb), and one declared before lapses.",
+         "The GM's: which actions use which limb (SetNovusRules limbs) and whether a useless limb refuses them "
+         "(useless_refuses). Ours: the default, arms for attacks, Mounted Charges and Blocks; legs for moves, "
+         "runs, Dodges and Mounted Charges."),
     _row("Cancelling an Action", "enforced", "NovusCancel, in the resolve phase before one's actions resolve: the "
          "declared AP come back and the replacement (instead) is performed at once, before the action whose IP it "
          "is: a melee attack at half AB, a move of up to 3 AP, another action at -5, an Instantaneous spell, "
@@ -42,7 +63,9 @@ SECTIONS = [
     _row("Fighting Defensively", "enforced", "NovusDeclare's defensive: points of the named melee weapon's skill "
          "(in hand: one on the sheet) shifted from AB to DEF, +1 DEF for every 2, for the whole round; refused with a "
          "Dodge; the attacks with that skill lose them; up to half the skill when preparing a Set or Reroll "
-         "Initiative.", "Not yet: the Block or Parry roll's AB."),
+         "Initiative.", "A Block's roll counts the blocker's AB less its shift to DEF, against TN 10 + the attacker's "
+         "AB less its own shift with that skill (N19: \"Both sides count only the AB not shifted to DEF\").",
+         "Not yet: a Parry (no Parry move was found in the retrieved texts: the GM's to rule)."),
     _row("Firing Into Melee", "enforced", "into_melee on a missile attack: -2; near names the others within 5' of "
          "its path, the closest first. A hit resolves normally; a miss asks each in turn for a Saving Throw vs Spd "
          "(NovusRollStraySave, a decision the fight waits for) against the attack's total: made, the next saves; "
@@ -117,7 +140,7 @@ SECTIONS = [
          "Reroll Initiative 4."),
     _row("Action\tAP", "enforced", "The table's columns: each row's action and its cost."),
     *[_row(f"{name}\t{ap}", "gm" if kind == "gm_action" else "enforced",
-           f"The action {kind}: {ap} AP" + (" (the weapon's size, kind and two hands decide; a Combat Move's own AP is not yet applied)."
+           f"The action {kind}: {ap} AP" + (" (the weapon's size, kind and two hands decide, and the Combat Move's AP: BMA, BMA+n or its own)."
                                             if kind == "attack" else "."))
       for name, kind, ap in TABLE if len(f"{name}\t{ap}") < 45],
 ]

@@ -4,7 +4,8 @@ file), it says so; where it is OURS, it says that.
 
 - ``boons``: the Combat Boons the GM allows ("the GM decides which Boons fit", N4). Default:
   the official 1 BP and 2+ BP Boons of N15; the 2011 drafts of N16 only if the GM adds them.
-- ``dodge_ap`` / ``dodge_def``: Basic Dodge, DEF +3 for 3 AP (N19; "publisher texts disagree":
+- ``moves``: the Combat Moves (domain/novus/moves.py): each one's AB, DEF, AP, Rng and effects.
+  Default: N19's moves; the Basic Dodge is DEF +3 for 3 AP ("publisher texts disagree":
   n1erndseq's example gives 2 AP).
 - ``actions``: the Simple (1-2 AP) and Complex (2-5 AP) actions of this encounter, the GM's to
   name and cost ("it is up to the GM to determine which category the declared action belongs
@@ -13,6 +14,9 @@ file), it says so; where it is OURS, it says that.
   impair the target's judgement or consciousness": the list is cut off, U-N3). Default: Daze Foe.
 - ``stray_modifiers``: the DEF modifiers applied to the Saving Throw vs Spd of one near the path of a
   shot into melee that missed ("GM's discretion"); default: the shield and a declared Dodge, the text's examples.
+- ``limbs``: which actions each limb is used for, for a Called Shot's -2 a hit and a useless limb (N14;
+  domain/novus/limbs.py). Default (OURS): arms for attacks, charges and Blocks; legs for moves, runs,
+  Dodges and charges.
 - ``death_below``: dying past helpless is not in the retrieved text (U-N4): None (OURS) leaves
   death to the GM; a number makes a character dead once their Hit Points fall below it.
 """
@@ -22,6 +26,9 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 import msgspec
+
+from domain.novus.limbs import LimbRules
+from domain.novus.moves import BASIC_DODGE, MoveRule, check_moves, default_moves, find
 
 Category = Literal["simple", "complex"]
 BoonDamage = Literal["none", "strength_bonus", "willpower_bonus", "half_skill_ranks"]
@@ -87,8 +94,8 @@ class NovusData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
     """The encounter's Novus settings (see the module's docstring for where each default is from)."""
 
     boons: list[BoonRule] = msgspec.field(default_factory=_boons)
-    dodge_ap: Annotated[int, msgspec.Meta(ge=1, le=5)] = 3
-    dodge_def: Annotated[int, msgspec.Meta(ge=0, le=20)] = 3
+    moves: list[MoveRule] = msgspec.field(default_factory=default_moves)
+    limbs: LimbRules = msgspec.field(default_factory=LimbRules)
     actions: list[ActionRule] = msgspec.field(default_factory=_actions)
     death_below: int | None = None
     impairing_boons: list[str] = msgspec.field(default_factory=lambda: ["Daze Foe"])
@@ -104,8 +111,20 @@ class NovusData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
                 raise ValueError(f"actions[{i}].ap: a {a.category} action takes {low} to {high} AP")
         if len({a.name.lower() for a in self.actions}) != len(self.actions):
             raise ValueError("actions: each action's name once")
+        check_moves(self.moves)
         if self.death_below is not None and self.death_below > -10:
             raise ValueError("death_below: 0 to -10 is helpless (N22), so death lies below -10")
+
+    def move(self, name: str | None) -> MoveRule | None:
+        return find(self.moves, name)
+
+    @property
+    def dodge_ap(self) -> int:
+        return self.move(BASIC_DODGE).ap_cost(0)  # type: ignore[union-attr]
+
+    @property
+    def dodge_def(self) -> int:
+        return self.move(BASIC_DODGE).defence  # type: ignore[union-attr]
 
     def boon(self, name: str) -> BoonRule | None:
         return next((b for b in self.boons if b.name == name), None)

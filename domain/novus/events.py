@@ -20,7 +20,8 @@ Points = Annotated[int, msgspec.Meta(ge=0, le=100)]
 
 class SetNovusRules(Command, tag="SetNovusRules"):
     """The GM sets the encounter's Novus settings (before or during the fight): the Combat Boons
-    allowed, the Basic Dodge, the Simple and Complex actions and their AP, dying past helpless.
+    allowed, the Combat Moves (the Basic Dodge among them), which actions use which limb, the Simple
+    and Complex actions and their AP, dying past helpless.
     See ``NovusData`` for which default is the publisher's and which is ours."""
 
     data: NovusData
@@ -274,6 +275,7 @@ class AttackRolled(Event, tag="NovusAttackRolled"):
     first: bool = False  # a longer weapon's attack in a Mounted Charge, "first, regardless of initiative order"
     blocked: bool = False  # stopped by the target's Block: no roll against DEF
     charge_damage: int = 0  # "an extra amount of damage equal to 15 times the pace of his mount"
+    move: str | None = None  # the Combat Move named (none: the Basic Melee Attack or Basic Shot)
 
     def dice_rolled(self) -> list[DieRoll]:
         return list(self.dice)
@@ -379,6 +381,21 @@ class SkillRolled(RollMade, tag="NovusSkillRolled"):
     group: str | None = None
 
 
+class DisarmSaveRolled(RollMade, tag="NovusDisarmSaveRolled"):
+    """Basic Disarm (N19): "on a hit the foe saves vs Str at TN 15 + 1 for every 5 points the roll beat
+    DEF, or the weapon flies 1-10 ft" (``feet``, a d10, on a failure: the weapon is then disarmed)."""
+
+    attacker: CombatantId
+    weapon: str
+    tn: int
+    passed: bool
+    feet: int = 0
+    feet_dice: list[DieRoll] = []
+
+    def dice_rolled(self) -> list[DieRoll]:
+        return [*self.dice, *self.feet_dice]
+
+
 class SaveRolled(RollMade, tag="NovusSaveRolled"):
     stat: Stat
     tn: int
@@ -386,4 +403,5 @@ class SaveRolled(RollMade, tag="NovusSaveRolled"):
 
 
 EVENTS = (RulesSet, HasteSet, MountedSet, RidingRolled, SurpriseSet, ActionsDeclared, ActionHeld, HeldActionsTaken, ActionsCancelled, AttackRolled, BlockRolled, BoonsSpent, Damaged,
-          Healed, ActionTaken, ActionsResolved, LateAttacksResolved, LateAttacksCancelled, InitiativeRerolled, StraySaveRolled, SkillRolled, SaveRolled)
+          Healed, ActionTaken, ActionsResolved, LateAttacksResolved, LateAttacksCancelled, InitiativeRerolled, StraySaveRolled, SkillRolled, SaveRolled,
+          DisarmSaveRolled)

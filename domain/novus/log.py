@@ -28,6 +28,8 @@ def _action(a: Any, s: Any) -> str:
         text = f"an attack on {s.who(a.get('target'))} with {a.get('weapon') or 'bare hands (Brawling)'}"
         if a.get("called_shot"):
             text += f" ({SHOTS.get(a['called_shot'], a['called_shot'])})"
+        if a.get("move"):
+            text += f", a {a['move']}"
         return text
     if kind == "gm_action":
         return f"“{a.get('name')}”"
@@ -116,6 +118,16 @@ def _save(d: Any, s: Any) -> str:
             f"{_dice(d)}{bonus}{total} against TN {d.get('tn')}.")
 
 
+def _disarm(d: Any, s: Any) -> str:
+    bonus = f" + {d['bonus']}" if "bonus" in d else ""
+    total = f" = {d['total']}" if "total" in d else ""
+    head = (f"{s.Who(d.get('combatant_id'))} saves vs Str against {s.whose(d.get('attacker'))} Disarm: "
+            f"{_dice(d)}{bonus}{total} against TN {d.get('tn')}")
+    if d.get("passed"):
+        return f"{head}: keeps the {d.get('weapon')}."
+    return f"{head}: the {d.get('weapon')} flies {d.get('feet')} ft away."
+
+
 def _faces(r: Any) -> str:
     """A roll's 2d10 as rolled: the first die, then the dice an explosion or implosion added."""
     return " ".join(str((x or {}).get("face")) for x in [r.get("die"), *(r.get("more_dice") or [])])
@@ -195,6 +207,7 @@ SENTENCES: dict[str, Sentence] = {
     "NovusLateAttacksCancelled": lambda d, s: f"{s.Who(d.get('combatant_id'))} cancels the remaining attacks.",
     "NovusInitiativeRerolled": _rerolled,
     "NovusSaveRolled": _save,
+    "NovusDisarmSaveRolled": _disarm,
     "NovusStraySaveRolled": _stray,
     "NovusSkillRolled": _skill,
 }

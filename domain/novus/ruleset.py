@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import msgspec
 
@@ -32,6 +31,9 @@ from domain.core.resources import Resource, Resources, held
 from domain.core.ruleset import CommandInfo, Ruleset
 from domain.core.tally import Exchange, Tally, attack_tallies, harm_tallies
 from domain.novus import actions as ap_table
+from domain.novus import limbs, performing
+from domain.novus.events import DisarmSaveRolled
+from domain.novus.upcasting import NOVUS_SCHEMA_VERSIONS, NOVUS_UPCASTERS
 from domain.novus.attacking import Attacking
 from domain.novus.actions import HASTED_AP, ROUND_AP, SPELLS, Action
 from domain.novus.codes import OWN_CODES
@@ -44,11 +46,12 @@ from domain.novus.events import (
     SetNovusRules, SetSurprised, SkillRolled, SpendBoons, StraySaveRolled, SurpriseSet,
 )
 from domain.novus.odds import AttackOdds, AttackOddsQuery, attack_odds
+from domain.novus.prompts import cancels_and_holds
 from domain.novus.sheet import NovusSheet
 from domain.novus.shown import VISIBLE, with_hits_shown
 from domain.novus.state import (
     AP, _NO_SKILL, PHASES, SURPRISE, RESOLVE_FIRST, LATE_FIRST, BOONS_DUE, OPPORTUNITY, STRAY, WAITS, ATTACKS,
-    Declaration, BoonsDue, StrayShot, Mount, NovusRules, rules,
+    Declaration, BoonsDue, StrayShot, Mount, NovusRules, leaving_out, rules, taken_out,
 )
 
 replace = msgspec.structs.replace
@@ -72,6 +75,8 @@ class Novus(Attacking, Ruleset):
     odds_answer = AttackOdds
     odds_operation_id = "getNovusAttackOdds"
     visible_sheet_fields = VISIBLE  # what players and spectators see of an NPC: its state, not its Hit Points
+    schema_versions = NOVUS_SCHEMA_VERSIONS  # old payloads read through domain/novus/upcasting.py
+    upcasters = NOVUS_UPCASTERS
 
     def odds(self, query: AttackOddsQuery) -> AttackOdds:
         """The exact chances of an attack: a hit, each number of Boon Points, a Nova Roll."""
@@ -166,7 +171,11 @@ class Novus(Attacking, Ruleset):
 
     def _evolve_removed(self, state: EncounterState, event: CombatantRemoved) -> EncounterState:
         state = super()._evolve_removed(state, event)
-        return self._unstuck(state)
+        return self._unstuck(replace(state, rules=taken_out(rules(state), event.combatant_id)))
+
+    def after_removal(self, state: EncounterState, dice: Dice) -> list[Event]:
+        """What waited only on the one taken out goes on (the resolution under way)."""
+        return self._continue(state, dice)
 
     def _unstuck(self, state: EncounterState) -> EncounterState:
         """Past a phase nobody left in it still has to move in (one taken out of the fight)."""
@@ -241,11 +250,15 @@ class Novus(Attacking, Ruleset):
         declared = r.declared.get(cid)
         if declared is not None:
             d += declared.defensive // 2
-            if any(a.kind == "dodge" for a in declared.actions):
-                d += r.data.dodge_def
+            d += performing.round_def(r.data, c.sheet, declared.actions, r.limb_hits.get(cid, {}))  # a Dodge's ...
         if r.posture.get(cid) == state.round:
             d += 2
         return d + self._mounted_def(state, cid, against_charge)
+
+    def dodge_def(self, state: EncounterState, cid: str) -> int:
+        """The Basic Dodge's DEF, less the -2 of each hit on the legs it uses (N14)."""
+        r = rules(state)
+        return limbs.hindered(r.data.dodge_def, r.data.limbs, r.limb_hits.get(cid, {}), "dodge")
 
     def _mounted_def(self, state: EncounterState, cid: str, against_charge: bool) -> int:
         """The DEF modifiers of riding this round: a Mounted Charge's (-4 with Mounted Combat I, else
@@ -267,7 +280,7 @@ class Novus(Attacking, Ruleset):
         if r.riding.get(cid) is False:
             d -= 1
         if against_charge and cid in r.late_dodge and cid not in r.mounted:
-            d += r.data.dodge_def  # "the modifier to his DEF will be doubled before being applied"
+            d += self.dodge_def(state, cid)  # "the modifier to his DEF will be doubled before being applied"
         return d
 
     # ------------------------------------------------------ who must decide
@@ -297,12 +310,13 @@ class Novus(Attacking, Ruleset):
             return [Decision(id=f"declare:{state.round}:{mover}", kind="declare", combatant_id=mover,
                              command="NovusDeclare", body={"combatant_id": mover}, choice_field="actions",
                              choices=self._declare_choices(state, mover),
-                             summary="Declare this round's actions (from the lowest Initiative Point to the highest).")]
+                             summary="Declare this round's actions (from the lowest Initiative Point to the highest)."),
+                    *cancels_and_holds(self, state)]
         if phase.name == "end of round":
             return [Decision(id=f"late:{state.round}:{mover}", kind="end_of_round_attacks", combatant_id=mover,
                              command="NovusResolve", body={"combatant_id": mover}, blocks_turn_end=True,
                              refusal=LATE_FIRST, summary="Make your remaining attacks, at the end of the round.")]
-        out: list[Decision] = []
+        out: list[Decision] = cancels_and_holds(self, state)
         if phase.name == "resolve":
             for cid in r.holding:  # held actions, at any IP lower than one's own (a choice, never a wait)
                 if cid in state.acted and cid in state.combatants:
@@ -317,7 +331,8 @@ class Novus(Attacking, Ruleset):
                          refusal=RESOLVE_FIRST, summary="Resolve the declared actions at your Initiative Point.")]
 
     def _declare_choices(self, state: EncounterState, cid: str) -> tuple[Choice, ...]:
-        """A few declarations the rules take now: nothing, a Dodge, an attack on each foe."""
+        """A few declarations the rules take now: nothing, a Dodge, an attack on each foe (and with each
+        advanced attack move learnt)."""
         c = state.combatants[cid]
         out = [Choice(name="nothing", answer={"actions": []})]
         if not self.may_act(state, cid):
@@ -329,6 +344,8 @@ class Novus(Attacking, Ruleset):
         for o, other in state.combatants.items():
             if other.side != c.side and o not in rules(state).dead:
                 tries.append(Action(kind="attack", target=o, weapon=weapon))
+                tries += [Action(kind="attack", target=o, weapon=weapon, move=m)
+                          for m in performing.learnt_attacks(data, c.sheet)]
         for a in tries:
             try:
                 self._check_declaration(state, c, [a], 0, None)
@@ -336,7 +353,7 @@ class Novus(Attacking, Ruleset):
                 continue
             cost = ap_table.cost(c.sheet, a, data, c.id in rules(state).mounted)
             if cost <= left:
-                name = a.kind if a.target is None else f"attack {a.target}"
+                name = a.kind if a.target is None else f"attack {a.target}" + (f" ({a.move})" if a.move else "")
                 out.append(Choice(name=name, action_points=cost, answer={"actions": [msgspec.to_builtins(a)]}))
         return tuple(out)
 
@@ -503,6 +520,7 @@ class Novus(Attacking, Ruleset):
                                     "received a modifier for being surprised.")
             if "set_initiative" in preparing and r.set_initiative.get(c.id) == state.round - 1:
                 raise RuleViolation("novus_no_repeat", "Set Initiative cannot be performed on consecutive rounds.")
+        performing.check_declaration(r.data, c.sheet, actions, defensive, defensive_weapon, r.disarmed.get(c.id, []))
         if self.surprised_now(state, c.id) and actions:
             self._check_instead(state, c, actions, None, "novus_surprised")
         if defensive:
@@ -519,6 +537,8 @@ class Novus(Attacking, Ruleset):
 
     def _check_action(self, state: EncounterState, c: Combatant, a: Action) -> None:
         r = rules(state)
+        performing.check_move(r.data, c.name, c.sheet, a, r.disarmed.get(c.id, []))
+        limbs.check_usable(r.data.limbs, self.useless_limbs(state, c.id), c.name, a.kind)
         if a.kind == "attack":
             if a.target is None or a.target == c.id or a.target not in state.combatants or a.target in r.dead:
                 raise RuleViolation("novus_not_a_target", f"{c.name}'s attack needs another combatant in the fight.")
@@ -676,29 +696,11 @@ class Novus(Attacking, Ruleset):
     # ----------------------------------------------------- cancelling
 
     def _cancel(self, state: EncounterState, cmd: Cancel, dice: Dice) -> list[Event]:
-        r = rules(state)
         c = self.combatant(state, cmd.combatant_id)
-        declared = r.declared.get(c.id)
+        declared = rules(state).declared.get(c.id)
         if declared is not None and declared.done and declared.late_left and not cmd.instead:
             return [LateAttacksCancelled(combatant_id=c.id)]  # "he may still cancel his remaining attacks"
-        if self.phase(state) != "resolve" or declared is None or c.id in r.resolved:
-            raise RuleViolation("novus_nothing_declared", f"{c.name} has no declared action waiting to resolve.")
-        if declared.done:
-            raise RuleViolation("novus_not_now", "Once the first of the attacks is made, the character may no longer "
-                                "cancel his action to perform other actions.")
-        if cmd.instead and not self.may_act(state, c.id):
-            raise RuleViolation("novus_cannot_act", f"{c.name} cannot act now.")
-        for a in cmd.instead:
-            self._check_action(state, c, a)
-        melee = next((a.target for a in declared.actions if a.kind in ATTACKS and self._melee(c, a)), None)
-        if cmd.instead:
-            self._check_instead(state, c, cmd.instead, melee, "novus_bad_action")
-        cost = sum(ap_table.cost(c.sheet, a, r.data, c.id in r.mounted) for a in cmd.instead)
-        have = held(c).get(AP, 0) + declared.ap
-        if cost > have:
-            raise RuleViolation("novus_too_many_ap", f"{c.name} has {have} AP for it; that takes {cost}.",
-                                available=have, cost=cost)
-        out: list[Event] = [ActionsCancelled(combatant_id=c.id, instead=list(cmd.instead), refund=declared.ap, ap=cost)]
+        out: list[Event] = [self.check_cancel(state, c, cmd.instead)]
         after = self.evolve(state, out[0])
         for a in cmd.instead:
             more = self._perform(after, c.id, a, dice, instead=True)
@@ -706,6 +708,29 @@ class Novus(Attacking, Ruleset):
             for e in more:
                 after = self.evolve(after, e)
         return out
+
+    def check_cancel(self, state: EncounterState, c: Combatant, instead: Sequence[Action]) -> ActionsCancelled:
+        """The cancelling, if the rules take it now with ``instead`` (else the RuleViolation)."""
+        r = rules(state)
+        declared = r.declared.get(c.id)
+        if self.phase(state) != "resolve" or declared is None or c.id in r.resolved:
+            raise RuleViolation("novus_nothing_declared", f"{c.name} has no declared action waiting to resolve.")
+        if declared.done:
+            raise RuleViolation("novus_not_now", "Once the first of the attacks is made, the character may no longer "
+                                "cancel his action to perform other actions.")
+        if instead and not self.may_act(state, c.id):
+            raise RuleViolation("novus_cannot_act", f"{c.name} cannot act now.")
+        for a in instead:
+            self._check_action(state, c, a)
+        melee = next((a.target for a in declared.actions if a.kind in ATTACKS and self._melee(c, a)), None)
+        if instead:
+            self._check_instead(state, c, instead, melee, "novus_bad_action")
+        cost = sum(ap_table.cost(c.sheet, a, r.data, c.id in r.mounted) for a in instead)
+        have = held(c).get(AP, 0) + declared.ap
+        if cost > have:
+            raise RuleViolation("novus_too_many_ap", f"{c.name} has {have} AP for it; that takes {cost}.",
+                                available=have, cost=cost)
+        return ActionsCancelled(combatant_id=c.id, instead=list(instead), refund=declared.ap, ap=cost)
 
     @staticmethod
     def _melee(c: Combatant, a: Action) -> bool:
@@ -744,6 +769,8 @@ class Novus(Attacking, Ruleset):
         return [*out, LateAttacksResolved(combatant_id=cid) if late else ActionsResolved(combatant_id=cid)]
 
     def _perform(self, state: EncounterState, cid: str, a: Action, dice: Dice, instead: bool = False) -> list[Event]:
+        if limbs.unusable(rules(state).data.limbs, self.useless_limbs(state, cid), a.kind):
+            return [ActionTaken(combatant_id=cid, action=a, lapsed=True)]  # the limb became useless meanwhile
         if a.kind in ("move", "run"):
             taken = ActionTaken(combatant_id=cid, action=a)
             foes = self._opportunities(self.evolve(state, taken), cid, a)
@@ -753,7 +780,8 @@ class Novus(Attacking, Ruleset):
             return [taken]
         if a.kind not in ("attack", "mounted_charge"):
             return [ActionTaken(combatant_id=cid, action=a)]
-        if a.target not in state.combatants or a.target in rules(state).dead:
+        if a.target not in state.combatants or a.target in rules(state).dead \
+                or a.weapon in rules(state).disarmed.get(cid, []):  # a disarmed weapon's attack lapses
             return [ActionTaken(combatant_id=cid, action=a, lapsed=True)]
         return self._attack(state, cid, a, dice, instead)
 
@@ -879,6 +907,8 @@ class Novus(Attacking, Ruleset):
             case ActionTaken():
                 a, cid = event.action, event.combatant_id
                 r = self._did_one(r, cid, False)
+                if a.kind == "gm_action" and a.weapon in r.disarmed.get(cid, []):  # picked up again
+                    r = replace(r, disarmed={**r.disarmed, cid: [w for w in r.disarmed[cid] if w != a.weapon]})
                 if a.kind == "set_initiative" and not event.lapsed:
                     r = replace(r, set_initiative={**r.set_initiative, cid: state.round})
                 elif a.kind == "reroll_initiative":
@@ -898,6 +928,11 @@ class Novus(Attacking, Ruleset):
                 cid = event.roll.who
                 r = replace(r, rolled_ip={**r.rolled_ip, cid: event.roll.total}, reroll=[c for c in r.reroll if c != cid])
             case SaveRolled() | SkillRolled():
+                return state
+            case DisarmSaveRolled() if not event.passed:
+                had = r.disarmed.get(event.combatant_id, [])
+                r = replace(r, disarmed={**r.disarmed, event.combatant_id: [*had, event.weapon]})
+            case DisarmSaveRolled():
                 return state
             case BlockRolled():
                 r = replace(r, blocks_used={**r.blocks_used, event.combatant_id: r.blocks_used.get(event.combatant_id, 0) + 1})
@@ -974,10 +1009,6 @@ class Novus(Attacking, Ruleset):
         r = rules(state)
         if not hidden:
             return r
-
-        def keep(d: dict[str, Any]) -> dict[str, Any]:
-            return {k: v for k, v in d.items() if k not in hidden}
-
         declared = {k: replace(v, actions=[a for a in v.actions if a.target not in hidden])
                     for k, v in r.declared.items() if k not in hidden}
         real_mover = PHASES.mover(r.position, self._ranked(state)) if state.status == "active" else None
@@ -991,23 +1022,12 @@ class Novus(Attacking, Ruleset):
         if window is not None and (window.actor in hidden or any(c in hidden for c in window.may_react)):
             window = None
         return replace(
-            r, position=replace(r.position, moved=tuple(c for c in r.position.moved if c not in hidden)),
-            declarers=[c for c in r.declarers if c not in hidden], declared=declared,
-            resolved=[c for c in r.resolved if c not in hidden], ip=keep(r.ip), rolled_ip=keep(r.rolled_ip),
-            hits_lost=keep(r.hits_lost), hasted=[c for c in r.hasted if c not in hidden],
-            surprised=[c for c in r.surprised if c not in hidden], carried=keep(r.carried),
-            set_initiative=keep(r.set_initiative), reroll=[c for c in r.reroll if c not in hidden],
-            boost=keep(r.boost), posture=keep(r.posture), dazed=keep(r.dazed),
-            prone=[c for c in r.prone if c not in hidden], limb_hits=keep(r.limb_hits),
-            fate_points=keep(r.fate_points), limb_damage=keep(r.limb_damage), dead=[c for c in r.dead if c not in hidden], boons_due=due,
-            unseen_mover=real_mover in hidden,
+            leaving_out(r, hidden), declared=declared, boons_due=due, unseen_mover=real_mover in hidden,
             unseen_waits=tuple(code for code, kept, real in (
                 ("novus_boons_due", due, r.boons_due), ("novus_stray_save_due", stray, r.stray),
                 ("novus_waits_for_reactions", window, r.window if r.window is not None and not r.window.settled
                  else None)) if real is not None and kept is None),
-            holding=[c for c in r.holding if c not in hidden], window=window, stray=stray, mounted=keep(r.mounted),
-            riding=keep(r.riding), late_dodge=[c for c in r.late_dodge if c not in hidden], blocks_used=keep(r.blocks_used),
-            attacked=[c for c in r.attacked if c not in hidden], disengaged=[c for c in r.disengaged if c not in hidden])
+            window=window, stray=stray)
 
     # ---------------------------------------------------------- what it tells
 

@@ -67,8 +67,8 @@ class Skill(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
 class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """A weapon (N10): its size and Damage Rating, the Combat Skill it is used with (None:
     Brawling), the stat whose bonus adds to its Base Damage (N7), its reach or range increment
-    in feet, the hand it was learnt in, whether it is one-handed, and whether it is of the
-    Pole Arm family (a lance, a long spear: Mounted Charge)."""
+    in feet, the hand it was learnt in, whether it is one-handed, whether it is of the
+    Pole Arm family (a lance, a long spear: Mounted Charge), and whether it is edged (Cut)."""
 
     name: Name
     size: Size = "medium"
@@ -81,6 +81,7 @@ class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tr
     hand: Hand = "right"
     one_handed: bool = True
     pole_arm: bool = False
+    edged: bool = False
 
 
 class Armour(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):

@@ -2,7 +2,7 @@
 (``Novus.shown``), never stored, so a replay equals the live state.
 
 Each sheet carries its Hit Points now, whether the character is helpless (0 to -10, N22) or
-dead (past the GM's threshold), its useless limbs and its Fate Points. Of an NPC's sheet,
+dead (past the GM's threshold), its useless limbs, its disarmed weapons and its Fate Points. Of an NPC's sheet,
 players and spectators see only its state (``VISIBLE``): never its Hit Points, which are the GM's.
 """
 
@@ -13,7 +13,7 @@ import msgspec
 from domain.core.encounter import EncounterState
 from domain.novus.sheet import NovusSheet
 
-VISIBLE = ("helpless", "dead", "prone", "useless_limbs")
+VISIBLE = ("helpless", "dead", "prone", "useless_limbs", "disarmed")
 
 
 class ShownSheet(NovusSheet, frozen=True, kw_only=True):
@@ -24,6 +24,7 @@ class ShownSheet(NovusSheet, frozen=True, kw_only=True):
     dead: bool = False
     prone: bool = False
     useless_limbs: list[str] = []
+    disarmed: list[str] = []  # weapons knocked away by a Disarm, till picked up
     fate_points: int = 0
 
 
@@ -38,6 +39,6 @@ def with_hits_shown(state: EncounterState, hits: dict[str, int], useless: dict[s
         base = {f: getattr(sheet, f) for f in NovusSheet.__struct_fields__}
         shown = ShownSheet(**base, hits=hits[cid], helpless=hits[cid] <= 0 and cid not in r.dead, dead=cid in r.dead,
                            prone=cid in r.prone, useless_limbs=useless.get(cid, []),
-                           fate_points=r.fate_points.get(cid, 0))
+                           fate_points=r.fate_points.get(cid, 0), disarmed=r.disarmed.get(cid, []))
         combatants[cid] = msgspec.structs.replace(c, sheet=shown)
     return msgspec.structs.replace(state, combatants=combatants)

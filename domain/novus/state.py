@@ -138,7 +138,51 @@ class NovusRules(msgspec.Struct, kw_only=True):
     fate_points: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # earned by Nova Rolls (N1)  # the Fighting Defensively of a declaration being checked  # a missed shot into melee waiting for the Saves of those near its path
     attacked: list[CombatantId] = msgspec.field(default_factory=list)  # who has made an attack this round
     disengaged: list[CombatantId] = msgspec.field(default_factory=list)  # who Disengaged this round
+    disarmed: dict[CombatantId, list[str]] = msgspec.field(default_factory=dict)  # weapons knocked away (Disarm)
 
 
 def rules(state: EncounterState) -> NovusRules:
     return state.rules
+
+
+def leaving_out(r: NovusRules, gone: frozenset[str]) -> NovusRules:
+    """The round's state with nothing kept of each of the ``gone`` (hidden from a viewer, or taken
+    out of the fight) in the round's books: their IP, Hits lost, mount, Haste, hits on limbs ..."""
+
+    def keep(d: dict[str, object]) -> dict:  # type: ignore[type-arg]
+        return {k: v for k, v in d.items() if k not in gone}
+
+    def kept(xs: list[str]) -> list[str]:
+        return [c for c in xs if c not in gone]
+
+    return replace(
+        r, position=replace(r.position, moved=tuple(c for c in r.position.moved if c not in gone)),
+        declarers=kept(r.declarers), declared=keep(r.declared), resolved=kept(r.resolved), ip=keep(r.ip),
+        rolled_ip=keep(r.rolled_ip), hits_lost=keep(r.hits_lost), hasted=kept(r.hasted), surprised=kept(r.surprised),
+        carried=keep(r.carried), set_initiative=keep(r.set_initiative), reroll=kept(r.reroll), boost=keep(r.boost),
+        posture=keep(r.posture), dazed=keep(r.dazed), prone=kept(r.prone), limb_hits=keep(r.limb_hits),
+        fate_points=keep(r.fate_points), limb_damage=keep(r.limb_damage), dead=kept(r.dead), holding=kept(r.holding),
+        mounted=keep(r.mounted), riding=keep(r.riding), late_dodge=kept(r.late_dodge), blocks_used=keep(r.blocks_used),
+        attacked=kept(r.attacked), disengaged=kept(r.disengaged), disarmed=keep(r.disarmed))
+
+
+def taken_out(r: NovusRules, gone: str) -> NovusRules:
+    """The round once the GM takes ``gone`` out of the fight: nothing of theirs kept, an attack
+    declared on them lapses when its time comes, and what waited on them no longer does (Boon Points
+    of a hit by or on them, their save near a stray shot, their Opportunity Attack, their move's)."""
+    out = frozenset((gone,))
+    declared = {k: replace(v, actions=[replace(a, target=None) if a.target == gone else a for a in v.actions])
+                for k, v in r.declared.items()}
+    due = r.boons_due
+    if due is not None and gone in (due.attacker, due.target):
+        due = None
+    stray = r.stray
+    if stray is not None:
+        near = [c for c in stray.near if c != gone]
+        stray = replace(stray, near=near) if near and stray.attacker != gone else None
+    window = r.window
+    if window is not None:
+        window = None if window.actor == gone else replace(
+            window, may_react=tuple(c for c in window.may_react if c != gone),
+            answers={k: v for k, v in window.answers.items() if k != gone})
+    return leaving_out(replace(r, declared=declared, boons_due=due, stray=stray, window=window), out)

@@ -825,15 +825,19 @@ export type Novus_ActHeld = {
  * (the better of the skill and Brawling, -4, half damage), ``into_melee`` (a ranged attack into
  * a melee: -2), and ``position`` (from the ``flank``: +2, the ``rear``: +4). A ``move`` or ``run`` names the foes whose Control Zone it enters or crosses (``through``) and
  * leaves (``leaves``: no Opportunity Attack after a Disengage this round). A ``gm_action`` names one of the
- * encounter's Simple or Complex actions (``name``).
+ * encounter's Simple or Complex actions (``name``). An attack names the Combat Move it is made with
+ * (``move``; none: the Basic Melee Attack, or the Basic Shot with a missile weapon) and, a shot, its
+ * ``distance`` in feet (range penalties).
  */
 export type Novus_Action = {
   called_shot?: ("arm" | "head" | "leg") | null;
+  distance?: number | null;
   improvised?: boolean;
   into_melee?: boolean;
   kind: "attack" | "block" | "cast_spell" | "concentration" | "counterspell" | "disengage" | "dodge" | "draw_weapon" | "get_up" | "gm_action" | "instant_spell" | "mounted_charge" | "move" | "multiple_weapon_attacks" | "perception" | "reload_heavy_crossbow" | "reload_light_crossbow" | "reload_sling_bow" | "reroll_initiative" | "run" | "set_initiative";
   leaves?: string[];
   more_targets?: string[];
+  move?: string | null;
   name?: string | null;
   near?: string[];
   off_hand?: boolean;
@@ -936,6 +940,7 @@ export type Novus_AttackRolled = {
   head_boon_points?: number;
   hit: boolean;
   instead?: boolean;
+  move?: string | null;
   nova: boolean;
   opportunity?: boolean;
   rolled: number;
@@ -1071,6 +1076,26 @@ export type Novus_Declare = {
   type: "NovusDeclare";
 };
 
+/**
+ * Basic Disarm (N19): "on a hit the foe saves vs Str at TN 15 + 1 for every 5 points the roll beat
+ * DEF, or the weapon flies 1-10 ft" (``feet``, a d10, on a failure: the weapon is then disarmed).
+ */
+export type Novus_DisarmSaveRolled = {
+  attacker: string;
+  bonus: number;
+  combatant_id: string;
+  dice: DieRoll[];
+  feet?: number;
+  feet_dice?: DieRoll[];
+  nova: boolean;
+  passed: boolean;
+  rolled: number;
+  tn: number;
+  total: number;
+  type: "NovusDisarmSaveRolled";
+  weapon: string;
+};
+
 /** An event of Novus (`novus`): one of its types, by `type`. */
 export type Novus_Event = 
   | EncounterOpened
@@ -1107,6 +1132,7 @@ export type Novus_Event =
   | Novus_StraySaveRolled
   | Novus_SkillRolled
   | Novus_SaveRolled
+  | Novus_DisarmSaveRolled
   | ReactionsOpened
   | ReactionPassed
   | ReactionsClosed;
@@ -1179,6 +1205,16 @@ export type Novus_LateAttacksResolved = {
   type: "NovusLateAttacksResolved";
 };
 
+/**
+ * The actions each limb is used for, and whether a useless limb refuses them (``useless_refuses``;
+ * False: the GM rules on it).
+ */
+export type Novus_LimbRules = {
+  arm?: ("attack" | "block" | "cast_spell" | "concentration" | "counterspell" | "disengage" | "dodge" | "draw_weapon" | "get_up" | "gm_action" | "instant_spell" | "mounted_charge" | "move" | "multiple_weapon_attacks" | "perception" | "reload_heavy_crossbow" | "reload_light_crossbow" | "reload_sling_bow" | "reroll_initiative" | "run" | "set_initiative")[];
+  leg?: ("attack" | "block" | "cast_spell" | "concentration" | "counterspell" | "disengage" | "dodge" | "draw_weapon" | "get_up" | "gm_action" | "instant_spell" | "mounted_charge" | "move" | "multiple_weapon_attacks" | "perception" | "reload_heavy_crossbow" | "reload_light_crossbow" | "reload_sling_bow" | "reroll_initiative" | "run" | "set_initiative")[];
+  useless_refuses?: boolean;
+};
+
 export type Novus_MountedSet = {
   combatant_id: string;
   mounted: boolean;
@@ -1186,14 +1222,39 @@ export type Novus_MountedSet = {
   type: "NovusMountedSet";
 };
 
+/**
+ * One Combat Move: its name and Character Point cost (``cp``: 0 a Basic move, None an advanced one whose
+ * cost was not found), its family, the action it is performed as, its stat line (``ab``, ``def``,
+ * ``ap``: "BMA", "BMA+n" or a number; ``rng`` in feet, None: the weapon's) and its effects.
+ */
+export type Novus_MoveRule = {
+  ab?: number;
+  ap?: string;
+  base_damage?: number;
+  cp?: number | null;
+  damage?: "base_and_scaled" | "base_only" | "none";
+  def?: number;
+  disarm?: boolean;
+  edged_only?: boolean;
+  effect?: string;
+  family?: "melee" | "ranged" | "unarmed";
+  ignores_armour?: boolean;
+  name: string;
+  not_defensive?: boolean;
+  range_offset?: number;
+  range_penalty?: number;
+  rng?: number | null;
+  use?: "attack" | "block" | "dodge";
+};
+
 /** The encounter's Novus settings (see the module's docstring for where each default is from). */
 export type Novus_NovusData = {
   actions?: Novus_ActionRule[];
   boons?: Novus_BoonRule[];
   death_below?: number | null;
-  dodge_ap?: number;
-  dodge_def?: number;
   impairing_boons?: string[];
+  limbs?: Novus_LimbRules;
+  moves?: Novus_MoveRule[];
   stray_modifiers?: ("dodge" | "shield")[];
 };
 
@@ -1307,7 +1368,8 @@ export type Novus_SetMounted = {
 
 /**
  * The GM sets the encounter's Novus settings (before or during the fight): the Combat Boons
- * allowed, the Basic Dodge, the Simple and Complex actions and their AP, dying past helpless.
+ * allowed, the Combat Moves (the Basic Dodge among them), which actions use which limb, the Simple
+ * and Complex actions and their AP, dying past helpless.
  * See ``NovusData`` for which default is the publisher's and which is ours.
  */
 export type Novus_SetNovusRules = {

@@ -19,12 +19,7 @@ def _named(ruleset: Ruleset, state: object, cid: str) -> bool:
     return f'"{cid}"'.encode() in msgspec.json.encode(state)
 
 
-# Novus still keeps a removed combatant's Haste, mount and Hits lost: fixed on the novus3 branch (issue 21)
-CHOSEN = [pytest.param(r, id=r.id, marks=pytest.mark.xfail(reason="Novus keeps a removed combatant's state"))
-          if r.id == "novus" else pytest.param(r, id=r.id) for r in RULESETS]
-
-
-@pytest.mark.parametrize("ruleset", CHOSEN)
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.id)
 @pytest.mark.parametrize("seed", range(12))
 def test_one_taken_out_leaves_nothing_behind(ruleset: Ruleset, seed: int) -> None:
     rng = random.Random(1000 + seed)

@@ -14,6 +14,7 @@ from domain.rulesets import default_registry
 from tests.integration.fight import command, mint
 from tests.rulesets.health_trauma.test_health_trauma_api import client_for
 from tests.rulesets.novus.fight import KAEL, ORC
+from tests.rulesets.novus.http import kael_and_orc
 
 RULESET = default_registry().get("novus")
 
@@ -26,17 +27,7 @@ async def test_a_whole_round_declared_low_to_high_and_resolved_high_to_low(datab
     async with client_for(database_url) as client:
         coverage = (await client.get("/rulesets/novus")).json()["coverage"]
         assert any(row["heading"] == "Cancelling an Action" for row in coverage)
-        r = await client.post("/encounters", json={"ruleset": "novus", "name": "At the ford", "dice_policy": "reported"})
-        assert r.status_code == 201, r.text
-        enc = r.json()["encounter_id"]
-        client.headers["Authorization"] = f"Bearer {r.json()['gm_token']['token']}"
-
-        async def gm(body: dict[str, Any], expect: int = 200) -> dict[str, Any]:
-            return await command(client, enc, body, expect=expect)
-
-        for cid, controller, sheet in (("kael", "player", KAEL), ("orc", "gm", ORC)):
-            await gm({"type": "AddCombatant", "combatant_id": cid, "name": cid.title(), "controller": controller,
-                      "side": "party" if controller == "player" else "enemies", "sheet": sheet})
+        enc, gm = await kael_and_orc(client, "At the ford", KAEL, ORC)
         # Kael 10 explodes (10 + 4 + 3 = 17); the Orc 1 implodes (1 + 6 - 2 = 5, + 1 Speed = 6)
         await gm({"type": "RollInitiative", "dice": [10, 4, 3, 1, 6, 2]})
         await gm({"type": "StartEncounter"})
@@ -85,7 +76,7 @@ async def test_a_whole_round_declared_low_to_high_and_resolved_high_to_low(datab
         # a player sees the Orc's hit and damage, never its Hit Points, its DEF or its sheet
         seen = (await client.get(f"/encounters/{enc}", headers=player)).json()
         assert seen["combatants"]["orc"]["sheet"] == {"helpless": False, "dead": False, "prone": False,
-                                                      "useless_limbs": []}  # its state, not its Hit Points
+                                                      "useless_limbs": [], "disarmed": []}  # its state, not its Hit Points
         assert seen["combatants"]["kael"]["sheet"]["hits"] == 40  # a player's own sheet, whole
         assert (await client.get(f"/encounters/{enc}")).json()["combatants"]["orc"]["sheet"]["hits"] == 1
         feed = (await client.get(f"/encounters/{enc}/events", headers=player)).json()["events"]

@@ -4,6 +4,8 @@ Action Points table."""
 
 from __future__ import annotations
 
+import msgspec
+
 from domain.core.encounter import AddCombatant, RollInitiative
 from domain.novus.data import ActionRule, NovusData
 from domain.novus.events import (
@@ -49,14 +51,14 @@ def test_declarations_go_from_the_lowest_ip_to_the_highest_and_resolve_from_the_
     """"Actions are declared from the lowest IP to the highest and resolved from the highest to the lowest"."""
     f = started()  # Kael 14, the Orc 8
     assert f.refused(_declare("kael", attack("orc"))).code == "not_your_move"
-    [d] = f.ruleset.pending(f.state)
+    [d, _hold] = f.ruleset.pending(f.state)
     assert (d.kind, d.combatant_id) == ("declare", "orc")
     f.declare("orc", attack("kael", "Axe"))
     assert f.ruleset.pending(f.state)[0].combatant_id == "kael"
     f.declare("kael", attack("orc", "Broadsword"))
     assert f.refused(_resolve("orc")).code == "not_your_turn"
     assert f.refused(_end("kael")).code == "novus_resolve_first"
-    [d] = f.ruleset.pending(f.state)
+    [d] = [d for d in f.ruleset.pending(f.state) if d.blocks_turn_end]
     assert (d.kind, d.combatant_id, d.blocks_turn_end) == ("resolve", "kael", True)
     assert types(f.resolve("kael", [5, 5])) == ["NovusAttackRolled", "NovusDamaged", "NovusActionsResolved"]
     f.end_turn("kael")
@@ -301,3 +303,28 @@ def _act_held(cid: str, actions: list[dict], dice: list[int] | None = None) -> o
     from domain.novus.ruleset import Novus
     return msgspec.convert({"type": "NovusActHeld", "combatant_id": cid, "actions": actions, "dice": dice},
                            Novus().command_type)
+
+
+def test_cancelling_and_holding_are_offered_to_each_who_may_still_do_them_and_never_waited_for() -> None:
+    """"an action declared by a character may be canceled at any time prior to its resolution";
+    "Should the player decide to hold his character's actions prior to declaring ... there is no
+    penalty. However, should the player decide to hold ... after he has already declared his actions,
+    he will lose 1 AP"; a new attack "may not be against that same foe"."""
+    f = started()  # Kael 14, the Orc 8: the Orc declares first
+    kinds = {(d.kind, d.combatant_id): d for d in f.ruleset.pending(f.state)}
+    assert set(kinds) == {("declare", "orc"), ("hold", "orc")} and "free" in kinds["hold", "orc"].summary
+    f.declare("orc", attack("kael", "Axe"))
+    kinds = {(d.kind, d.combatant_id): d for d in f.ruleset.pending(f.state)}
+    assert set(kinds) == {("declare", "kael"), ("hold", "kael"), ("hold", "orc")}
+    assert "1 AP lost" in kinds["hold", "orc"].summary and not kinds["hold", "orc"].blocks_turn_end
+    f.declare("kael", attack("orc", "Broadsword"))
+    kinds = {(d.kind, d.combatant_id): d for d in f.ruleset.pending(f.state)}
+    assert {("resolve", "kael"), ("cancel", "kael"), ("cancel", "orc"), ("hold", "kael"), ("hold", "orc")} <= set(kinds)
+    cancel = kinds["cancel", "kael"]
+    assert not cancel.blocks_turn_end
+    names = [c.name for c in cancel.choices]
+    assert names[:3] == ["nothing", "dodge", "block"] and "attack orc" not in names  # the same foe: not allowed
+    dodge = next(c for c in cancel.choices if c.name == "dodge")
+    [cancelled, *_] = f.send(msgspec.convert(cancel.answer(dodge), f.ruleset.command_type))
+    assert cancelled.instead[0].kind == "dodge" and cancelled.ap == dodge.action_points == 3
+    assert ("cancel", "kael") not in {(d.kind, d.combatant_id) for d in f.ruleset.pending(f.state)}
