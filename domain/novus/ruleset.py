@@ -799,6 +799,8 @@ class Novus(Attacking, Ruleset):
         r = rules(state)
         ranked = self._ranked(state)
         match event:
+            case ActionsResolved():  # the commonest first (no other case's type is one)
+                r = self._resolved(r, event.combatant_id, ranked)
             case RulesSet():
                 return replace(state, rules=replace(r, data=event.data))
             case HasteSet():
@@ -917,8 +919,6 @@ class Novus(Attacking, Ruleset):
                     r = replace(r, prone=[c for c in r.prone if c != cid])
                 elif a.kind == "disengage" and cid not in r.disengaged:
                     r = replace(r, disengaged=[*r.disengaged, cid])
-            case ActionsResolved():
-                r = self._resolved(r, event.combatant_id, ranked)
             case LateAttacksResolved() | LateAttacksCancelled():
                 d = r.declared[event.combatant_id]
                 r = replace(r, declared={**r.declared, event.combatant_id: replace(d, done=len(d.actions))})
