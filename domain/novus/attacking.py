@@ -8,7 +8,6 @@ from typing import Any
 
 import msgspec
 
-from domain.core import reactions
 from domain.core.dice import Dice
 from domain.core.encounter import EncounterState, Event
 from domain.core.errors import RuleViolation
@@ -20,6 +19,7 @@ from domain.novus.events import (
     AttackRolled, BlockRolled, BoonsSpent, RollStraySave, StraySaveRolled, Damaged, RidingRolled, SpendBoons,
 )
 from domain.novus.sheet import SHIELD_DEF, Skill
+from domain.novus.snags import snag_points, strain
 from domain.novus.state import (
     AP, PHASES, SURPRISED_AB, CALLED_SHOT, LOCATION, POSITION, ATTACKS, NovusRules, rules,
 )
@@ -63,7 +63,7 @@ class Attacking:
 
     def _waiting(self, state: EncounterState) -> bool:
         r = rules(state)
-        return r.stray is not None or (r.window is not None and not r.window.settled)
+        return r.stray is not None or self.snags_wait(state) or (r.window is not None and not r.window.settled)  # type: ignore[attr-defined]
 
     def _stray_save(self, state: EncounterState, cmd: RollStraySave, dice: Dice) -> list[Event]:
         """"all other potential targets within 5' of the path of the attack must make a Saving Throw
@@ -96,28 +96,23 @@ class Attacking:
             after = self.evolve(after, e)
         return out + more + self._continue(after, dice)
 
-    def _opportunity(self, state: EncounterState, cmd: reactions.React, dice: Dice) -> list[Event]:
-        r = rules(state)
-        c = self.combatant(state, cmd.combatant_id)
-        window = reactions.check_answer(r.window, cmd.window, c.id, c.name)
-        reactions.check_reaction(window, cmd.reaction)
-        weapon = next((w for w in c.sheet.weapons if w.kind != "missile" and w.name not in r.disarmed.get(c.id, [])),
-                      None)  # not one a Disarm knocked away
-        a = Action(kind="attack", target=window.actor, weapon=weapon.name if weapon else None)
-        out = self._attack(state, c.id, a, dice, instead=False, opportunity=True)
-        after = state
-        for e in out:
-            after = self.evolve(after, e)
-        return out + self._continue(after, dice)
-
     def _continue(self, state: EncounterState, dice: Dice) -> list[Event]:
         """Once nothing waits (no Boon Points to spend, no Opportunity Attack to answer), the
         resolution that was under way goes on: the turn's, a held action's, an end-of-round attack's."""
         r = rules(state)
         if r.boons_due is not None or self._waiting(state) or state.status != "active":
             return []
+        more = self._oa_more(state, dice)  # type: ignore[attr-defined]
+        if more:  # the rest of an Opportunity Attack's attacks, first
+            after = state
+            for e in more:
+                after = self.evolve(after, e)
+            return more + self._continue(after, dice)
         phase = self.phase(state)
         if phase == "resolve":
+            held = self._held_turn(state, dice)  # type: ignore[attr-defined]
+            if held:
+                return held
             t = state.turn
             d = r.declared.get(t) if t is not None else None
             if t is not None and t not in r.resolved and d is not None and d.done:
@@ -165,6 +160,7 @@ class Attacking:
         if r.dazed.get(cid) == state.round:
             ab -= 4  # Daze Foe: "-4 to all the foe's actions for 1 round"
         ab -= limbs.penalty(r.data.limbs, r.limb_hits.get(cid, {}), a.kind)  # N14: "-2 to all actions using that limb"
+        ab -= strain(r, cid, state.round)  # a Snag: "strain a muscle (-1 to all actions for 10 minutes)"
         if cid in r.mounted:
             mc1 = sheet.talents.mounted_combat_1
             if a.kind == "mounted_charge":
@@ -299,6 +295,7 @@ class Attacking:
                              called_shot=a.called_shot, instead=instead, opportunity=opportunity,
                              charge=a.kind == "mounted_charge", first=first, move=a.move)
         if not hit:
+            event = replace(event, snag_points=snag_points(rules(state).data.snag_step, roll.dice, total, defence))
             near = [n for n in a.near if n in state.combatants and n not in (cid, t.id) and n not in rules(state).dead]
             if a.into_melee and near:  # "If it misses, then all other potential targets within 5' of the path"
                 return [replace(event, stray_near=near, base_damage=self.base_damage(state, cid, a))]

@@ -32,4 +32,13 @@ OWN_CODES = ruleset_codes({
     "novus_disarmed": "That weapon was knocked away by a Disarm: it must be picked up first.",
     "novus_useless_limb": "A limb whose damage is past the Constitution Stat Value is useless: no action that needs it.",
     "novus_bad_amount": "An amount of 1 or more is needed.",
+    "novus_opposed_saves_due": "A held action at this Initiative Point waits for the Opposed Saving Throws that say "
+                               "who goes first.",
+    "novus_no_opposed_save": "No Opposed Saving Throw waits for this character.",
+    "novus_snags_due": "An imploded roll earned Snag Points: the GM spends them at once, before anything else happens.",
+    "novus_no_snags_due": "The character has no Snag Points to spend now.",
+    "novus_snags_over": "The Snags chosen cost more Snag Points than were earned, or repeat a Snag.",
+    "novus_unknown_snag": "That Snag is not on the encounter's Snag table.",
+    "novus_bad_snag": "That Snag does not fit (see the message).",
+    "novus_weapon_unusable": "That weapon cannot be used now: a Snag broke it, or it was fumbled.",
 })

@@ -55,9 +55,13 @@ SECTIONS = [
          "A Block (3 AP, N19), declared or cancelled into, stops the next melee attack on the character this "
          "round if 2d10 + its AB (less what it shifts to DEF) reaches TN 10 + the attack's AB.",
          "Ours: a Block stops one attack; it is tried on the first melee attack that comes."),
-    _row("Control Zone (CZ)", "partial", "An attack's position: front, flank (+2) or rear (+4), named by the attacker; "
-         "a move names the Control Zones it enters or crosses (through) and leaves (leaves).",
-         "Not yet: the Control Zone's size (10' Large, 15' Huge): positions are not tracked, the move names them."),
+    _row("Control Zone (CZ)", "enforced", "An attack's position: front, flank (+2) or rear (+4), named by the "
+         "attacker; a move names the Control Zones it enters or crosses (through) and leaves (leaves), and its event "
+         "(and the log) says how far each reaches. The sheet's creature_size and humanoid give the reach: 5', a Large "
+         "humanoid 10', a Huge one 15' (control_zone_reach, shown with the sheet).",
+         "The GM's: a non-humanoid's Control Zone (the sheet's control_zone, in feet: its shape \"is likely to depend "
+         "upon the shape of the creature\"). Ours: without it, the reach of a humanoid of its size.",
+         "Ours: positions are not tracked, so the move names the zones; the reach is for the table to judge them."),
     _row("Disengaging from Melee", "enforced", "Disengaging is an action of 1 AP; a move after it this round leaves "
          "the foes' Control Zones (leaves) without an Opportunity Attack; the move takes its own AP."),
     _row("Fighting Defensively", "enforced", "NovusDeclare's defensive: points of the named melee weapon's skill "
@@ -74,12 +78,17 @@ SECTIONS = [
          "the text's examples)."),
     _row("Haste", "enforced", "NovusSetHaste (GM): 10 AP a round from the next round, not 5; never more than one spell "
          "(Cast a Spell, Counterspell, Instantaneous spell) a round."),
-    _row("Holding an Action", "partial", "NovusHold: before declaring (as one's turn to declare comes), free; after "
+    _row("Holding an Action", "enforced", "NovusHold: before declaring (as one's turn to declare comes), free; after "
          "declaring and before resolving, the declared AP back less 1 AP lost. NovusActHeld: the actions declared "
-         "anew within what is left and resolved at once, at any IP lower than one's own (once one's turn is over, "
-         "before the round's last turn ends); offered as a decision that never holds the round up.",
-         "The GM's: the Opposed Saving Throws when a held action is taken at someone else's IP (NovusRollSave for "
-         "each; the text gives no procedure, U-N7). Ours: a hold not acted on by the round's end lapses."),
+         "anew within what is left, at an IP (ip, or at: the combatant whose IP) lower than one's own and not below "
+         "the next to resolve's (once one's turn is over); none or a higher IP: resolved at once. At the IP of the "
+         "one due to resolve next, the fight waits for both sides' Opposed Saving Throws (NovusRollOpposedSave, a "
+         "prompt each; rolled at once with the server's dice): the higher total goes first, the holder at once, "
+         "the other resolving first and the held actions right after.",
+         "Ours (the procedure is not given, U-N7, the gap file's proposed reading): both roll a Saving Throw of "
+         "the GM's stat (held_save, default Speed), the higher total wins; a tie is rolled again (held_save_tie: "
+         "or the holder, or the other, goes first).",
+         "Ours: a hold not acted on by the round's end lapses."),
     _row("Improvised Weapons", "enforced", "improvised on an attack with the weapon it most resembles: the better of "
          "its skill and Brawling, -4; half of Base + Scaled Damage, before AR.",
          "Ours: the half is taken of the damage before armour, rounded down."),
@@ -109,12 +118,16 @@ SECTIONS = [
          "names the hand it was learnt in."),
     _row("One Handed Weapons in Two Hands", "enforced", "two_hands on a one-handed melee weapon's attack: 1 more AP "
          "and 2 more Base Damage."),
-    _row("Opportunity Attack (OA)", "partial", "A move that enters or crosses a foe's Control Zone (or leaves it without "
-         "Disengaging) without an attack declared on that foe opens a reaction window: each such foe who may act "
-         "and has an attack left this round may React with an Opportunity Attack (its first melee weapon, or "
-         "Brawling) outside the initiative cycle, or pass; it takes one of his declared attacks (the first, or "
-         "the last of those at the round's end); the move goes on once all have answered.",
-         "Not yet: using several attacks for one OA."),
+    _row("Opportunity Attack (OA)", "enforced", "A move that enters or crosses a foe's Control Zone (or leaves it "
+         "without Disengaging) without an attack declared on that foe opens a reaction window: each such foe who may "
+         "act and has an attack left this round may React with an Opportunity Attack outside the initiative cycle, "
+         "or pass. The reaction names how many of his attacks it uses (opportunity attack, or N opportunity attacks, "
+         "up to those left); each takes one of his declared attacks (the first, or the last of those at the round's "
+         "end) and the rest are made at his IP as declared; Boon Points earned on the way are spent before the next; "
+         "the move goes on once all have answered.",
+         "Ours: each attack of the OA is the declared one it uses, with its weapon and its share of the AB, at the "
+         "one who moves (a missile attack's goes to the first melee weapon, or Brawling; none declared: one attack "
+         "so)."),
     _row("Reroll Initiative", "enforced", "A declared action of 4 AP: no attack of any sort that round, Fighting "
          "Defensively up to half the skill; at the round's end 2d10 + Speed + Wisdom bonuses again, the IP for "
          "the rest of the combat; refused in a round with a surprise modifier."),

@@ -14,6 +14,15 @@ file), it says so; where it is OURS, it says that.
   impair the target's judgement or consciousness": the list is cut off, U-N3). Default: Daze Foe.
 - ``stray_modifiers``: the DEF modifiers applied to the Saving Throw vs Spd of one near the path of a
   shot into melee that missed ("GM's discretion"); default: the shield and a declared Dodge, the text's examples.
+- ``held_save``: the stat of the Opposed Saving Throws when a held action is taken at someone else's IP
+  ("the GM should Opposed Saving Throws to determine which goes first": the procedure is not given,
+  U-N7). Default (OURS): Speed, the higher total goes first (the gap file's proposed reading);
+  ``held_save_tie``: on equal totals, roll again (OURS), or the holder or the other goes first.
+- ``snags``: the Snag table (N17, cost in Snag Points; the spell Snags are left out), the GM's to
+  replace; ``does`` names the effect the engine applies (the rest is recorded for the GM).
+- ``snag_step``: how Snag Points are earned is not published (U-N7). Default (OURS): on an attack roll
+  that imploded and missed, 1 Snag Point for every full 10 points its total falls short of DEF (the
+  mirror of the Boon Points); None: no Snag Points. The GM spends them (OURS), at once.
 - ``limbs``: which actions each limb is used for, for a Called Shot's -2 a hit and a useless limb (N14;
   domain/novus/limbs.py). Default (OURS): arms for attacks, charges and Blocks; legs for moves, runs,
   Dodges and charges.
@@ -27,10 +36,12 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from domain.novus.sheet import Stat
 from domain.novus.limbs import LimbRules
 from domain.novus.moves import BASIC_DODGE, MoveRule, check_moves, default_moves, find
 
 Category = Literal["simple", "complex"]
+HeldTie = Literal["reroll", "holder", "other"]
 BoonDamage = Literal["none", "strength_bonus", "willpower_bonus", "half_skill_ranks"]
 AP = Annotated[int, msgspec.Meta(ge=0, le=20)]
 
@@ -56,6 +67,37 @@ class ActionRule(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
     name: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
     category: Category
     ap: Annotated[int, msgspec.Meta(ge=1, le=5)]
+
+
+SnagEffect = Literal["fumble", "strain", "hurt", "break_item", "strike_friend", "break_weapon", "none"]
+
+
+class SnagRule(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """A Snag: its cost in Snag Points, what it does (``does``: the effect the engine applies; "none":
+    recorded for the GM), and whether it is only in combat."""
+
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+    cost: Annotated[int, msgspec.Meta(ge=1, le=10)] = 1
+    does: SnagEffect = "none"
+    effect: str = ""
+    combat: bool = False
+
+
+def _snags() -> list[SnagRule]:
+    """N17, the Snag table (the spell Snags are left out)."""
+    return [
+        SnagRule(name="Fumble", does="fumble", effect="fumble the object in hand (1 round to recover it)"),
+        SnagRule(name="Strain a muscle", does="strain", effect="-1 to all actions for 10 minutes"),
+        SnagRule(name="Extra round", effect="the task takes an extra round"),
+        SnagRule(name="Loud noise", effect="a loud noise alerts foes within 100 ft"),
+        SnagRule(name="Hurt yourself", cost=2, does="hurt", effect="hurt yourself for 1d10 hits (armour applies)"),
+        SnagRule(name="Break the item in hand", cost=2, does="break_item", effect="break the item in hand"),
+        SnagRule(name="Botch", cost=2, effect="botch the task and start over"),
+        SnagRule(name="Strike a friend", cost=2, does="strike_friend", combat=True,
+                 effect="strike the nearest friend in range (new attack roll)"),
+        SnagRule(name="Break your weapon", cost=3, does="break_weapon", combat=True,
+                 effect="break your weapon and take double its normal damage, ignoring armour"),
+    ]
 
 
 def _boons() -> list[BoonRule]:
@@ -100,6 +142,10 @@ class NovusData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
     death_below: int | None = None
     impairing_boons: list[str] = msgspec.field(default_factory=lambda: ["Daze Foe"])
     stray_modifiers: list[Literal["shield", "dodge"]] = msgspec.field(default_factory=lambda: ["shield", "dodge"])
+    held_save: Stat = "speed"
+    snags: list[SnagRule] = msgspec.field(default_factory=_snags)
+    snag_step: Annotated[int, msgspec.Meta(ge=1, le=100)] | None = 10
+    held_save_tie: HeldTie = "reroll"
 
     def __post_init__(self) -> None:
         names = [b.name for b in self.boons]
@@ -111,6 +157,8 @@ class NovusData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
                 raise ValueError(f"actions[{i}].ap: a {a.category} action takes {low} to {high} AP")
         if len({a.name.lower() for a in self.actions}) != len(self.actions):
             raise ValueError("actions: each action's name once")
+        if len({n.name for n in self.snags}) != len(self.snags):
+            raise ValueError("snags: each Snag's name once")
         check_moves(self.moves)
         if self.death_below is not None and self.death_below > -10:
             raise ValueError("death_below: 0 to -10 is helpless (N22), so death lies below -10")
@@ -128,6 +176,9 @@ class NovusData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
 
     def boon(self, name: str) -> BoonRule | None:
         return next((b for b in self.boons if b.name == name), None)
+
+    def snag(self, name: str) -> SnagRule | None:
+        return next((n for n in self.snags if n.name == name), None)
 
     def action(self, name: str | None) -> ActionRule | None:
         return next((a for a in self.actions if name and a.name.lower() == name.lower()), None)

@@ -65,6 +65,9 @@ class AmbushAtTheFord(DemoFight):
             cid = due["attacker"]
             boons = ["Strong Attack"] if due["points"] >= 1 else ["Daze Foe"]
             return Send({"type": "NovusSpendBoons", "combatant_id": cid, "boons": boons}, self.by(state, cid))
+        snagged = r.get("snags_due")
+        if snagged:  # the GM spends an imploded roll's Snag Points: a strained muscle, the mildest
+            return Send({"type": "NovusSpendSnags", "combatant_id": snagged["roller"], "snags": ["Strain a muscle"]})
         at = r["position"]
         if at["phase"] == 0:
             mover = next(c for c in reversed(r["declarers"]) if c not in at["moved"])

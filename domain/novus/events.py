@@ -89,14 +89,18 @@ class Hold(Command, tag="NovusHold"):
 
 
 class ActHeld(Command, tag="NovusActHeld"):
-    """Perform the held actions now, at an IP lower than one's own (after one's turn): declared
-    anew and resolved at once (nothing: the hold lapses)."""
+    """Perform the held actions at an IP lower than one's own (after one's turn), declared anew
+    (nothing: the hold lapses). ``ip`` (or ``at``, the combatant whose IP it is): the IP acted at;
+    none: now. At the IP of the one due to resolve next, Opposed Saving Throws say who goes first
+    (NovusRollOpposedSave); otherwise the actions resolve at once."""
 
     actor_field = "combatant_id"
     combatant_id: CombatantId
     actions: list[Action] = []
     defensive: Points = 0
     defensive_weapon: str | None = None
+    ip: Annotated[int, msgspec.Meta(ge=-100, le=200)] | None = None
+    at: CombatantId | None = None
 
 
 class SpendBoons(Command, tag="NovusSpendBoons"):
@@ -228,13 +232,15 @@ class ActionHeld(Event, tag="NovusActionHeld"):
 
 
 class HeldActionsTaken(Event, tag="NovusHeldActionsTaken"):
-    """The held actions, declared anew now (``ap``), resolve at once."""
+    """The held actions, declared anew now (``ap``), resolve at once; ``at``: taken at this one's IP,
+    they wait for the Opposed Saving Throws that say who goes first."""
 
     combatant_id: CombatantId
     actions: list[Action]
     ap: int
     defensive: int = 0
     defensive_weapon: str | None = None
+    at: CombatantId | None = None
 
 
 class ActionsCancelled(Event, tag="NovusActionsCancelled"):
@@ -270,11 +276,14 @@ class AttackRolled(Event, tag="NovusAttackRolled"):
     head_boon_points: int = 0  # only for Boons that impair judgement or consciousness
     instead: bool = False  # a cancelling action: "performed at the time that the old action was canceled"
     opportunity: bool = False  # an Opportunity Attack: "outside the normal initiative cycle"
+    opportunity_more: int = 0  # the attacks still to come of the same Opportunity Attack ("any number of his attacks")
     stray_near: list[CombatantId] = []  # a missed shot into melee: who must save vs Spd, closest first
     charge: bool = False  # a Mounted Charge
     first: bool = False  # a longer weapon's attack in a Mounted Charge, "first, regardless of initiative order"
     blocked: bool = False  # stopped by the target's Block: no roll against DEF
     charge_damage: int = 0  # "an extra amount of damage equal to 15 times the pace of his mount"
+    snag_points: int = 0  # an imploded roll that missed: Snag Points for the GM to spend at once
+    snag: bool = False  # a Snag's "strike the nearest friend in range (new attack roll)"
     move: str | None = None  # the Combat Move named (none: the Basic Melee Attack or Basic Shot)
 
     def dice_rolled(self) -> list[DieRoll]:
@@ -328,11 +337,13 @@ class Healed(Event, tag="NovusHealed"):
 
 
 class ActionTaken(Event, tag="NovusActionTaken"):
-    """A declared action other than an attack, performed (``lapsed``: its target is gone)."""
+    """A declared action other than an attack, performed (``lapsed``: its target is gone); a move's
+    ``reach``: how far (feet) each Control Zone it names reaches, those it goes through, then those it leaves."""
 
     combatant_id: CombatantId
     action: Action
     lapsed: bool = False
+    reach: list[int] = []
 
 
 class ActionsResolved(Event, tag="NovusActionsResolved"):

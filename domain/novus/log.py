@@ -72,7 +72,9 @@ def _attack(d: Any, s: Any) -> str:
         return (f"{s.Whose(d.get('combatant_id'))} attack on {s.who(d.get('target'))} with {d.get('weapon')} "
                 "is blocked.")
     if not d.get("hit"):
-        return f"{head}: a miss."
+        snags = f" It imploded: {count(int(d['snag_points']), 'Snag Point')} for the GM to spend." \
+            if d.get("snag_points") else ""
+        return f"{head}: a miss.{snags}"
     base = f"Base Damage {d['base_damage']}" if "base_damage" in d else "its Base Damage"
     armour = f" less AR {d['armour']}" if "armour" in d else " less armour"
     charge = f" + {d['charge_damage']} for the charge" if d.get("charge_damage") else ""
@@ -116,6 +118,41 @@ def _save(d: Any, s: Any) -> str:
     outcome = "makes" if d.get("passed") else "fails"
     return (f"{s.Who(d.get('combatant_id'))} {outcome} a Saving Throw vs {d.get('stat')}: "
             f"{_dice(d)}{bonus}{total} against TN {d.get('tn')}.")
+
+
+def _opposed(d: Any, s: Any) -> str:
+    bonus = f" + {d['bonus']}" if "bonus" in d else ""
+    total = f" = {d['total']}" if "total" in d else ""
+    text = (f"{s.Who(d.get('combatant_id'))} rolls an Opposed Saving Throw vs {d.get('stat')} against "
+            f"{s.who(d.get('against'))}: {_dice(d)}{bonus}{total}")
+    return text + (f"; {s.who(d['winner'])} goes first." if d.get("winner") else ".")
+
+
+def _snags(d: Any, s: Any) -> str:
+    who = s.who(d.get("combatant_id"))
+    if not d.get("snags"):
+        return f"The GM leaves {s.whose(d.get('combatant_id'))} Snag Points unspent."
+    parts = (f"Snag for {who}: {listed(list(d['snags']))}",
+             f" (1d10: {(d['dice'][0] or {}).get('face')})" if d.get("dice") else "",
+             f", striking {s.who(d['friend'])}" if d.get("friend") else "",
+             f"; for the GM: {listed(list(d['recorded']))}" if d.get("recorded") else "")
+    return "".join(parts) + "."
+
+
+def _taken(d: Any, s: Any) -> str:
+    """An action performed; a move with the Control Zones it names and how far each reaches."""
+    a = d.get("action") or {}
+    text = f"{s.Who(d.get('combatant_id'))}: {_action(a, s)}"
+    if d.get("lapsed"):
+        return text + ", which lapses: its target is gone."
+    named = [*(a.get("through") or []), *(a.get("leaves") or [])]
+    reach = list(d.get("reach") or [])
+    if named and len(reach) == len(named):
+        zones = [f"{s.whose(c)} Control Zone ({r}')" for c, r in zip(named, reach, strict=True)]
+        through = zones[:len(a.get("through") or [])]
+        leaves = zones[len(through):]
+        text += "".join([f", through {listed(through)}" if through else "", f", out of {listed(leaves)}" if leaves else ""])
+    return text + "."
 
 
 def _disarm(d: Any, s: Any) -> str:
@@ -193,15 +230,18 @@ SENTENCES: dict[str, Sentence] = {
                                      + (f", losing {d['lost']} AP." if d.get("lost") else ".")),
     "NovusHeldActionsTaken": lambda d, s: (f"{s.Who(d.get('combatant_id'))} acts on the held actions: "
                                            + (listed([_action(a, s) for a in d.get("actions") or []]) or "nothing")
-                                           + f" ({d.get('ap')} AP)."),
+                                           + f" ({d.get('ap')} AP)"
+                                           + (f", at {s.whose(d['at'])} Initiative Point." if d.get("at") else ".")),
+    "NovusOpposedSaveRolled": _opposed,
+    "NovusSnagsSpent": _snags,
+    "NovusHeldActionsDue": lambda d, s: f"{s.Whose(d.get('combatant_id'))} held actions resolve now.",
     "NovusAttackRolled": _attack,
     "NovusBoonsSpent": _boons,
     "NovusBlockRolled": _block,
     "NovusDamaged": _damaged,
     "NovusHealed": lambda d, s: (f"{s.Who(d.get('combatant_id'))} is healed {d.get('amount')}"
                                  + (f": {d['hit_points']} Hit Points." if "hit_points" in d else ".")),
-    "NovusActionTaken": lambda d, s: (f"{s.Who(d.get('combatant_id'))}: {_action(d.get('action'), s)}"
-                                      + (", which lapses: its target is gone." if d.get("lapsed") else ".")),
+    "NovusActionTaken": _taken,
     "NovusActionsResolved": lambda d, s: f"{s.Whose(d.get('combatant_id'))} declared actions are resolved.",
     "NovusLateAttacksResolved": lambda d, s: f"{s.Whose(d.get('combatant_id'))} remaining attacks are made.",
     "NovusLateAttacksCancelled": lambda d, s: f"{s.Who(d.get('combatant_id'))} cancels the remaining attacks.",

@@ -37,6 +37,9 @@ from domain.novus.upcasting import NOVUS_SCHEMA_VERSIONS, NOVUS_UPCASTERS
 from domain.novus.attacking import Attacking
 from domain.novus.actions import HASTED_AP, ROUND_AP, SPELLS, Action
 from domain.novus.codes import OWN_CODES
+from domain.novus import fate, holding, snags, zones
+from domain.novus.opportunity import Opportunity
+from domain.novus.holding import Holding, RollOpposedSave
 from domain.novus.dice import roll_2d10, save_bonus, succeeds
 from domain.novus.events import (
     COMMANDS, EVENTS, ActHeld, ActionHeld, ActionTaken, ActionsCancelled, ActionsDeclared, ActionsResolved,
@@ -51,7 +54,7 @@ from domain.novus.sheet import NovusSheet
 from domain.novus.shown import VISIBLE, with_hits_shown
 from domain.novus.state import (
     AP, _NO_SKILL, PHASES, SURPRISE, RESOLVE_FIRST, LATE_FIRST, BOONS_DUE, OPPORTUNITY, STRAY, WAITS, ATTACKS,
-    Declaration, BoonsDue, StrayShot, Mount, NovusRules, leaving_out, rules, taken_out,
+    Declaration, BoonsDue, HeldContest, StrayShot, Mount, NovusRules, leaving_out, rules, taken_out,
 )
 
 replace = msgspec.structs.replace
@@ -63,13 +66,13 @@ def _round_ap(amount: int) -> Resources:
     return Resources((Resource(AP, amount, ("round_start",)),))
 
 
-class Novus(Attacking, Ruleset):
+class Novus(fate.Fate, Holding, snags.Snags, Opportunity, Attacking, Ruleset):
     id = "novus"
     name = "Novus"
     sheet_type = NovusSheet
     own_codes = OWN_CODES
-    extra_commands = (*COMMANDS, *reactions.COMMANDS)
-    extra_events = (*EVENTS, *reactions.EVENTS)
+    extra_commands = (*COMMANDS, *holding.COMMANDS, *snags.COMMANDS, *reactions.COMMANDS)
+    extra_events = (*EVENTS, *holding.EVENTS, *snags.EVENTS, *reactions.EVENTS)
     rule_texts = {"combat": "novus-combat.txt"}
     odds_query = AttackOddsQuery
     odds_answer = AttackOdds
@@ -190,7 +193,7 @@ class Novus(Attacking, Ruleset):
 
     def command_info(self) -> list[CommandInfo]:
         return [CommandInfo(type=t.__struct_config__.tag, summary=(t.__doc__ or "").split("\n")[0],
-                            who="player" if t.actor_field else "gm") for t in COMMANDS]
+                            who="player" if t.actor_field else "gm") for t in (*COMMANDS, *holding.COMMANDS, *snags.COMMANDS)]
 
     # ---------------------------------------------------------- the round
 
@@ -292,6 +295,8 @@ class Novus(Attacking, Ruleset):
         due = r.boons_due
         if due is not None and due.attacker in state.combatants:
             return [self._boon_decision(state, due)]
+        if r.snags_due is not None and r.snags_due.roller in state.combatants:
+            return [self._snag_decision(state, r.snags_due)]
         left = [n for n in r.stray.near if n in state.combatants] if r.stray is not None else []
         if left:
             who = left[0]
@@ -299,6 +304,8 @@ class Novus(Attacking, Ruleset):
                              command="NovusRollStraySave", body={"combatant_id": who}, blocks_turn_end=True,
                              refusal=STRAY, summary="A shot into melee missed its target: make a Saving Throw "
                              "vs Spd against the attack's total, or be hit.")]
+        if self.contest_waits(state):
+            return self._contest_decisions(state)
         if r.window is not None and not r.window.settled:
             return [replace(d, blocks_turn_end=True, refusal=WAITS) for d in reactions.decisions(
                 r.window, "An Opportunity Attack (it counts as your attack for the round), or pass.")]
@@ -429,6 +436,14 @@ class Novus(Attacking, Ruleset):
                 return self._spend_boons(state, command, dice)
         if r.boons_due is not None or "novus_boons_due" in r.unseen_waits:  # "They must be spent at once"
             raise RuleViolation("novus_boons_due", OWN_CODES["novus_boons_due"])
+        if isinstance(command, snags.SpendSnags):
+            return self._spend_snags(state, command, dice)
+        if self.snags_wait(state):
+            raise RuleViolation("novus_snags_due", OWN_CODES["novus_snags_due"])
+        if isinstance(command, RollOpposedSave):
+            return self._opposed_save(state, command, dice)
+        if self.contest_waits(state):
+            raise RuleViolation("novus_opposed_saves_due", OWN_CODES["novus_opposed_saves_due"])
         match command:
             case Declare():
                 return self._declare(state, command)
@@ -552,6 +567,9 @@ class Novus(Attacking, Ruleset):
                 raise RuleViolation("novus_bad_action", "Both hands: a one-handed melee weapon, not in the off-hand.")
             if a.improvised and weapon is None:
                 raise RuleViolation("novus_bad_action", "An improvised weapon names the weapon it most resembles.")
+            why = snags.unusable(r, c.id, a.weapon, state.round)
+            if why:
+                raise RuleViolation("novus_weapon_unusable", why)
         for n in a.near:
             if n == c.id or n not in state.combatants:
                 raise RuleViolation("novus_not_a_target", "Those near a shot's path are others in the fight.")
@@ -674,6 +692,7 @@ class Novus(Attacking, Ruleset):
             raise RuleViolation("novus_not_holding", f"{c.name} holds no action to perform now.")
         if cmd.actions and not self.may_act(state, c.id):
             raise RuleViolation("novus_cannot_act", f"{c.name} cannot act now.")
+        other = self._held_at(state, c, cmd.ip, cmd.at)
         self._check_declaration(state, c, cmd.actions, cmd.defensive, cmd.defensive_weapon)
         total = sum(ap_table.cost(c.sheet, a, r.data, c.id in r.mounted) for a in cmd.actions)
         left = held(c).get(AP, 0)
@@ -681,9 +700,11 @@ class Novus(Attacking, Ruleset):
             raise RuleViolation("novus_too_many_ap", f"{c.name} has {left} AP left for the held actions; they take "
                                 f"{total}.", available=left, cost=total)
         taken = HeldActionsTaken(combatant_id=c.id, actions=list(cmd.actions), ap=total, defensive=cmd.defensive,
-                                 defensive_weapon=cmd.defensive_weapon)
+                                 defensive_weapon=cmd.defensive_weapon, at=other if cmd.actions else None)
         after = self.evolve(state, taken)
         out: list[Event] = [taken]
+        if taken.at is not None:  # "Opposed Saving Throws to determine which goes first"
+            return out + self._contest_opened(after, dice)
         for a in rules(after).declared[c.id].next_actions(False):
             more = self._perform(after, c.id, a, dice)
             out += more
@@ -707,7 +728,7 @@ class Novus(Attacking, Ruleset):
             out += more
             for e in more:
                 after = self.evolve(after, e)
-        return out
+        return out + self._held_turn(after, dice)
 
     def check_cancel(self, state: EncounterState, c: Combatant, instead: Sequence[Action]) -> ActionsCancelled:
         """The cancelling, if the rules take it now with ``instead`` (else the RuleViolation)."""
@@ -755,8 +776,8 @@ class Novus(Attacking, Ruleset):
         then the character's resolution (at the IP, or at the end of the round) is over."""
         declared = rules(state).declared.get(cid)
         out: list[Event] = []
+        after = state
         if declared is not None and self.may_act(state, cid):
-            after = state
             for a in declared.next_actions(late):
                 more = self._perform(after, cid, a, dice)
                 out += more
@@ -766,22 +787,27 @@ class Novus(Attacking, Ruleset):
                     return out  # the rest waits for the Boon Points to be spent, or for Opportunity Attacks
         if not finish:
             return out
-        return [*out, LateAttacksResolved(combatant_id=cid) if late else ActionsResolved(combatant_id=cid)]
+        if late:
+            return [*out, LateAttacksResolved(combatant_id=cid)]
+        done = ActionsResolved(combatant_id=cid)
+        return [*out, done, *self._held_turn(self.evolve(after, done), dice)]
 
     def _perform(self, state: EncounterState, cid: str, a: Action, dice: Dice, instead: bool = False) -> list[Event]:
         if limbs.unusable(rules(state).data.limbs, self.useless_limbs(state, cid), a.kind):
             return [ActionTaken(combatant_id=cid, action=a, lapsed=True)]  # the limb became useless meanwhile
         if a.kind in ("move", "run"):
-            taken = ActionTaken(combatant_id=cid, action=a)
+            zoned = [*a.through, *a.leaves]
+            taken = ActionTaken(combatant_id=cid, action=a, reach=zones.reaches(state, zoned) if zoned else [])
             foes = self._opportunities(self.evolve(state, taken), cid, a)
             if foes:
-                return [taken, reactions.open_window(f"oa:{state.version + 1}", cid, foes, (OPPORTUNITY,),
-                                                     f"{state.combatants[cid].name}'s move")]
+                return [taken, self._oa_window(state, f"oa:{state.version + 1}", cid, foes,
+                                               f"{state.combatants[cid].name}'s move")]
             return [taken]
         if a.kind not in ("attack", "mounted_charge"):
             return [ActionTaken(combatant_id=cid, action=a)]
         if a.target not in state.combatants or a.target in rules(state).dead \
-                or a.weapon in rules(state).disarmed.get(cid, []):  # a disarmed weapon's attack lapses
+                or a.weapon in rules(state).disarmed.get(cid, []) \
+                or snags.unusable(rules(state), cid, a.weapon, state.round):  # disarmed, broken, fumbled: it lapses
             return [ActionTaken(combatant_id=cid, action=a, lapsed=True)]
         return self._attack(state, cid, a, dice, instead)
 
@@ -789,11 +815,8 @@ class Novus(Attacking, Ruleset):
 
     def evolve_action(self, state: EncounterState, event: Event) -> EncounterState:
         state = self._unstuck(self._evolve_novus(state, event))
-        if getattr(event, "nova", False) is True:  # N1: "the character earns a Fate Point"
-            r = rules(state)
-            cid = event.combatant_id  # type: ignore[attr-defined]
-            state = replace(state, rules=replace(r, fate_points={**r.fate_points, cid: r.fate_points.get(cid, 0) + 1}))
-        return state
+        state = replace(state, rules=snags.evolve_snags(rules(state), event, state))
+        return fate.earn(state, fate.novas(event))  # N1: "the character earns a Fate Point"
 
     def _evolve_novus(self, state: EncounterState, event: Event) -> EncounterState:
         r = rules(state)
@@ -836,7 +859,12 @@ class Novus(Attacking, Ruleset):
                 r = replace(r, declared={**r.declared, event.combatant_id: Declaration(
                     actions=self._expanded(event.actions), ap=event.ap, defensive=event.defensive,
                     defensive_weapon=event.defensive_weapon)},
-                    holding=[c for c in r.holding if c != event.combatant_id])
+                    holding=[c for c in r.holding if c != event.combatant_id],
+                    contest=HeldContest(holder=event.combatant_id, other=event.at) if event.at else r.contest)
+            case snags.SnagsSpent():
+                return state
+            case holding.OpposedSaveRolled() | holding.HeldActionsDue():
+                r = replace(r, contest=holding.evolve_contest(r.contest, event))
             case ActionsCancelled():
                 if any(a.kind == "dodge" for a in event.instead) and event.combatant_id not in r.late_dodge:
                     r = replace(r, late_dodge=[*r.late_dodge, event.combatant_id])
@@ -862,10 +890,13 @@ class Novus(Attacking, Ruleset):
                     r = replace(r, window=reactions.answered(r.window, event.combatant_id, OPPORTUNITY)
                                 if r.window is not None else None)
                     r = self._spend_an_attack(r, event.combatant_id)
+                    more = {k: v for k, v in r.oa_more.items() if k != event.combatant_id}
+                    r = replace(r, oa_more={**more, event.combatant_id: (event.target, event.opportunity_more)}
+                                if event.opportunity_more else more)
                 elif event.first:  # the longer weapon's attack, made first: out of its owner's order
                     r = self._spend_an_attack(r, event.combatant_id)
                 else:
-                    r = self._did_one(r, event.combatant_id, event.instead)
+                    r = self._did_one(r, event.combatant_id, event.instead or event.snag)
                 if event.combatant_id not in r.attacked:
                     r = replace(r, attacked=[*r.attacked, event.combatant_id])
                 if event.hit and (event.boon_points or event.head_boon_points):
@@ -1021,13 +1052,19 @@ class Novus(Attacking, Ruleset):
         window = r.window
         if window is not None and (window.actor in hidden or any(c in hidden for c in window.may_react)):
             window = None
+        contest = r.contest
+        if contest is not None and (contest.holder in hidden or contest.other in hidden):
+            contest = None
+        snags_due = r.snags_due if r.snags_due is None or r.snags_due.roller not in hidden else None
         return replace(
             leaving_out(r, hidden), declared=declared, boons_due=due, unseen_mover=real_mover in hidden,
             unseen_waits=tuple(code for code, kept, real in (
                 ("novus_boons_due", due, r.boons_due), ("novus_stray_save_due", stray, r.stray),
                 ("novus_waits_for_reactions", window, r.window if r.window is not None and not r.window.settled
+                 else None), ("novus_snags_due", snags_due, r.snags_due),
+                ("novus_opposed_saves_due", contest, r.contest if r.contest is not None and r.contest.waiting
                  else None)) if real is not None and kept is None),
-            window=window, stray=stray)
+            window=window, stray=stray, contest=contest, snags_due=snags_due)
 
     # ---------------------------------------------------------- what it tells
 

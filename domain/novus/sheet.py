@@ -117,6 +117,11 @@ class NovusSheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
     armour: Armour = Armour()
     shield: Shield = "none"
     base_movement: Annotated[int, msgspec.Meta(ge=0, le=1000)] = 20
+    # the creature's size and shape, for its Control Zone (domain/novus/zones.py): a humanoid's follows its
+    # size; ``control_zone``: a non-humanoid's reach in feet, the GM's
+    creature_size: Size = "medium"
+    humanoid: bool = True
+    control_zone: Annotated[int, msgspec.Meta(ge=0, le=200)] | None = None
 
     def __post_init__(self) -> None:
         names = [s.name for s in self.skills]
@@ -130,6 +135,9 @@ class NovusSheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
                 raise ValueError(f"weapons[{i}].skill: “{w.skill}” is not one of the sheet's skills")
             if w.kind == "missile" and w.range < 1:
                 raise ValueError(f"weapons[{i}].range: a missile weapon needs its range increment (feet)")
+        if self.humanoid and self.control_zone is not None:
+            raise ValueError("control_zone: a humanoid's Control Zone follows its size (5', Large 10', Huge 15'); "
+                             "set it for a non-humanoid")
 
     def skill(self, name: str | None) -> Skill | None:
         return next((s for s in self.skills if s.name == name), None) if name else None

@@ -87,6 +87,14 @@ class BoonsDue(msgspec.Struct, frozen=True, kw_only=True):
     charge_damage: int = 0
 
 
+class SnagsDue(msgspec.Struct, frozen=True, kw_only=True):
+    """An attack roll that imploded and missed earned Snag Points: the GM spends them at once."""
+
+    roller: CombatantId
+    points: int
+    weapon: str | None = None  # the weapon in hand (none: Brawling)
+
+
 class StrayShot(msgspec.Struct, frozen=True, kw_only=True):
     """A shot into melee that missed: those near its path save vs Spd in turn, the closest first."""
 
@@ -94,6 +102,21 @@ class StrayShot(msgspec.Struct, frozen=True, kw_only=True):
     tn: int
     base_damage: int
     near: list[CombatantId]
+
+
+class HeldContest(msgspec.Struct, frozen=True, kw_only=True):
+    """A held action taken at the IP of ``other``, who has not resolved yet: "the GM should Opposed
+    Saving Throws to determine which goes first". ``saves``: the totals rolled so far; ``winner``:
+    who goes first once decided (the holder's actions then wait for the other's resolution)."""
+
+    holder: CombatantId
+    other: CombatantId
+    saves: dict[CombatantId, int] = msgspec.field(default_factory=dict)
+    winner: CombatantId | None = None
+
+    @property
+    def waiting(self) -> bool:
+        return self.winner is None
 
 
 class Mount(msgspec.Struct, frozen=True, kw_only=True):
@@ -138,6 +161,13 @@ class NovusRules(msgspec.Struct, kw_only=True):
     fate_points: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # earned by Nova Rolls (N1)  # the Fighting Defensively of a declaration being checked  # a missed shot into melee waiting for the Saves of those near its path
     attacked: list[CombatantId] = msgspec.field(default_factory=list)  # who has made an attack this round
     disengaged: list[CombatantId] = msgspec.field(default_factory=list)  # who Disengaged this round
+    contest: HeldContest | None = None  # a held action at another's IP: the opposed Saving Throws
+    snags_due: SnagsDue | None = None
+    broken: dict[CombatantId, list[str]] = msgspec.field(default_factory=dict)  # weapons broken by a Snag
+    fumbled: dict[CombatantId, dict[str, int]] = msgspec.field(default_factory=dict)  # weapon: the round it is back
+    strained: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # -1 to all actions till this round
+    oa_more: dict[CombatantId, tuple[CombatantId, int]] = msgspec.field(default_factory=dict)  # OA: at whom, how many more
+    initiative_novas: list[CombatantId] = msgspec.field(default_factory=list)  # Fate Points of the initiative roll
     disarmed: dict[CombatantId, list[str]] = msgspec.field(default_factory=dict)  # weapons knocked away (Disarm)
 
 
@@ -163,7 +193,12 @@ def leaving_out(r: NovusRules, gone: frozenset[str]) -> NovusRules:
         posture=keep(r.posture), dazed=keep(r.dazed), prone=kept(r.prone), limb_hits=keep(r.limb_hits),
         fate_points=keep(r.fate_points), limb_damage=keep(r.limb_damage), dead=kept(r.dead), holding=kept(r.holding),
         mounted=keep(r.mounted), riding=keep(r.riding), late_dodge=kept(r.late_dodge), blocks_used=keep(r.blocks_used),
-        attacked=kept(r.attacked), disengaged=kept(r.disengaged), disarmed=keep(r.disarmed))
+        attacked=kept(r.attacked), disengaged=kept(r.disengaged), disarmed=keep(r.disarmed),
+        broken=keep(r.broken), fumbled=keep(r.fumbled), strained=keep(r.strained),
+        oa_more={k: v for k, v in keep(r.oa_more).items() if v[0] not in gone},
+        initiative_novas=kept(r.initiative_novas),
+        contest=None if r.contest is not None and gone & {r.contest.holder, r.contest.other} else r.contest,
+        snags_due=None if r.snags_due is not None and r.snags_due.roller in gone else r.snags_due)
 
 
 def taken_out(r: NovusRules, gone: str) -> NovusRules:

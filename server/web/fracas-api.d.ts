@@ -806,15 +806,19 @@ export type NewWebhook = {
 };
 
 /**
- * Perform the held actions now, at an IP lower than one's own (after one's turn): declared
- * anew and resolved at once (nothing: the hold lapses).
+ * Perform the held actions at an IP lower than one's own (after one's turn), declared anew
+ * (nothing: the hold lapses). ``ip`` (or ``at``, the combatant whose IP it is): the IP acted at;
+ * none: now. At the IP of the one due to resolve next, Opposed Saving Throws say who goes first
+ * (NovusRollOpposedSave); otherwise the actions resolve at once.
  */
 export type Novus_ActHeld = {
   actions?: Novus_Action[];
+  at?: string | null;
   combatant_id: string;
   defensive?: number;
   defensive_weapon?: string | null;
   dice?: number[] | null;
+  ip?: number | null;
   type: "NovusActHeld";
 };
 
@@ -869,11 +873,15 @@ export type Novus_ActionRule = {
   name: string;
 };
 
-/** A declared action other than an attack, performed (``lapsed``: its target is gone). */
+/**
+ * A declared action other than an attack, performed (``lapsed``: its target is gone); a move's
+ * ``reach``: how far (feet) each Control Zone it names reaches, those it goes through, then those it leaves.
+ */
 export type Novus_ActionTaken = {
   action: Novus_Action;
   combatant_id: string;
   lapsed?: boolean;
+  reach?: number[];
   type: "NovusActionTaken";
 };
 
@@ -943,8 +951,11 @@ export type Novus_AttackRolled = {
   move?: string | null;
   nova: boolean;
   opportunity?: boolean;
+  opportunity_more?: number;
   rolled: number;
   scaled?: number;
+  snag?: boolean;
+  snag_points?: number;
   stray_near?: string[];
   target: string;
   total: number;
@@ -1046,6 +1057,8 @@ export type Novus_Command =
   | Novus_RollGroupPerception
   | Novus_Heal
   | Novus_Harm
+  | Novus_RollOpposedSave
+  | Novus_SpendSnags
   | React
   | PassReaction
   | CloseReactions;
@@ -1133,6 +1146,9 @@ export type Novus_Event =
   | Novus_SkillRolled
   | Novus_SaveRolled
   | Novus_DisarmSaveRolled
+  | Novus_OpposedSaveRolled
+  | Novus_HeldActionsDue
+  | Novus_SnagsSpent
   | ReactionsOpened
   | ReactionPassed
   | ReactionsClosed;
@@ -1167,10 +1183,20 @@ export type Novus_Healed = {
   type: "NovusHealed";
 };
 
-/** The held actions, declared anew now (``ap``), resolve at once. */
+/** The one who won the Opposed Saving Throws has resolved: the held actions resolve now. */
+export type Novus_HeldActionsDue = {
+  combatant_id: string;
+  type: "NovusHeldActionsDue";
+};
+
+/**
+ * The held actions, declared anew now (``ap``), resolve at once; ``at``: taken at this one's IP,
+ * they wait for the Opposed Saving Throws that say who goes first.
+ */
 export type Novus_HeldActionsTaken = {
   actions: Novus_Action[];
   ap: number;
+  at?: string | null;
   combatant_id: string;
   defensive?: number;
   defensive_weapon?: string | null;
@@ -1252,10 +1278,31 @@ export type Novus_NovusData = {
   actions?: Novus_ActionRule[];
   boons?: Novus_BoonRule[];
   death_below?: number | null;
+  held_save?: "charisma" | "constitution" | "dexterity" | "intelligence" | "speed" | "strength" | "willpower" | "wisdom";
+  held_save_tie?: "holder" | "other" | "reroll";
   impairing_boons?: string[];
   limbs?: Novus_LimbRules;
   moves?: Novus_MoveRule[];
+  snag_step?: number | null;
+  snags?: Novus_SnagRule[];
   stray_modifiers?: ("dodge" | "shield")[];
+};
+
+/**
+ * An Opposed Saving Throw against ``against``; on the second one ``winner`` goes first (none
+ * on a tie the GM has rolled again).
+ */
+export type Novus_OpposedSaveRolled = {
+  against: string;
+  bonus: number;
+  combatant_id: string;
+  dice: DieRoll[];
+  nova: boolean;
+  rolled: number;
+  stat: "charisma" | "constitution" | "dexterity" | "intelligence" | "speed" | "strength" | "willpower" | "wisdom";
+  total: number;
+  type: "NovusOpposedSaveRolled";
+  winner?: string | null;
 };
 
 /** Resolve one's declared actions at one's Initiative Point (from the highest to the lowest). */
@@ -1292,6 +1339,16 @@ export type Novus_RollGroupPerception = {
   dice?: number[] | null;
   side: string;
   type: "NovusRollGroupPerception";
+};
+
+/**
+ * One side's Opposed Saving Throw, when a held action is taken at another's IP: 2d10 + the
+ * GM's stat (held_save, Spd by default) bonus + 5; the higher total goes first.
+ */
+export type Novus_RollOpposedSave = {
+  combatant_id: string;
+  dice?: number[] | null;
+  type: "NovusRollOpposedSave";
 };
 
 /** A Saving Throw: 2d10 + the stat's bonus + 5 against ``tn`` (base 15). */
@@ -1403,12 +1460,48 @@ export type Novus_SkillRolled = {
   type: "NovusSkillRolled";
 };
 
+/**
+ * A Snag: its cost in Snag Points, what it does (``does``: the effect the engine applies; "none":
+ * recorded for the GM), and whether it is only in combat.
+ */
+export type Novus_SnagRule = {
+  combat?: boolean;
+  cost?: number;
+  does?: "break_item" | "break_weapon" | "fumble" | "hurt" | "none" | "strain" | "strike_friend";
+  effect?: string;
+  name: string;
+};
+
+/** The Snags bought; ``dice``: the 1d10 of hurting oneself; ``recorded``: the effects left to the GM. */
+export type Novus_SnagsSpent = {
+  combatant_id: string;
+  dice?: DieRoll[];
+  friend?: string | null;
+  recorded?: string[];
+  snags: string[];
+  type: "NovusSnagsSpent";
+  weapon?: string | null;
+};
+
 /** Spend the Boon Points an attack earned, at once, on Boons the GM allows (none: forfeit them). */
 export type Novus_SpendBoons = {
   boons?: string[];
   combatant_id: string;
   dice?: number[] | null;
   type: "NovusSpendBoons";
+};
+
+/**
+ * The GM spends the Snag Points ``combatant_id``'s imploded attack roll earned, at once, on the
+ * Snag table (none: they go unspent); ``friend``: the nearest friend in range, for a Snag that
+ * strikes one (positions are not tracked).
+ */
+export type Novus_SpendSnags = {
+  combatant_id: string;
+  dice?: number[] | null;
+  friend?: string | null;
+  snags?: string[];
+  type: "NovusSpendSnags";
 };
 
 /**

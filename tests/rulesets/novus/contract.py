@@ -81,8 +81,12 @@ def moves(ruleset: Ruleset, state: EncounterState, rng: random.Random) -> list[C
     others = [o for o in ids if o != who]
     out.append({"type": "NovusCancel", "combatant_id": who,
                 "instead": [_clean(_action(rng, others))] if rng.random() < 0.7 else []})
+    held: dict[str, Any] = {"at": rng.choice(others)} if others and rng.random() < 0.4 else {}
     out += [{"type": "NovusHold", "combatant_id": who},
-            {"type": "NovusActHeld", "combatant_id": who, "actions": [_clean(_action(rng, others))]}]
+            {"type": "NovusActHeld", "combatant_id": who, "actions": [_clean(_action(rng, others))], **held},
+            {"type": "NovusRollOpposedSave", "combatant_id": rng.choice(ids)},
+            {"type": "NovusSpendSnags", "combatant_id": rng.choice(ids),
+             "snags": [rng.choice(["Fumble", "Strain a muscle", "Loud noise"])]}]
     if rng.random() < 0.3:
         out += [{"type": "NovusHarm", "combatant_id": rng.choice(ids), "amount": rng.randint(1, 15)},
                 {"type": "NovusHeal", "combatant_id": rng.choice(ids), "amount": rng.randint(1, 10)},

@@ -76,7 +76,8 @@ async def test_a_whole_round_declared_low_to_high_and_resolved_high_to_low(datab
         # a player sees the Orc's hit and damage, never its Hit Points, its DEF or its sheet
         seen = (await client.get(f"/encounters/{enc}", headers=player)).json()
         assert seen["combatants"]["orc"]["sheet"] == {"helpless": False, "dead": False, "prone": False,
-                                                      "useless_limbs": [], "disarmed": []}  # its state, not its Hit Points
+                                                      "useless_limbs": [], "disarmed": [],
+                                                      "control_zone_reach": 5}  # its state, not its Hit Points
         assert seen["combatants"]["kael"]["sheet"]["hits"] == 40  # a player's own sheet, whole
         assert (await client.get(f"/encounters/{enc}")).json()["combatants"]["orc"]["sheet"]["hits"] == 1
         feed = (await client.get(f"/encounters/{enc}/events", headers=player)).json()["events"]
