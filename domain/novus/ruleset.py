@@ -815,8 +815,12 @@ class Novus(fate.Fate, Holding, snags.Snags, Opportunity, Attacking, Ruleset):
 
     def evolve_action(self, state: EncounterState, event: Event) -> EncounterState:
         state = self._unstuck(self._evolve_novus(state, event))
-        state = replace(state, rules=snags.evolve_snags(rules(state), event, state))
-        return fate.earn(state, fate.novas(event))  # N1: "the character earns a Fate Point"
+        r = rules(state)
+        snagged = snags.evolve_snags(r, event, state)
+        if snagged is not r:  # most events earn and spend no Snag Points: the state as it is
+            state = replace(state, rules=snagged)
+        novas = fate.novas(event)
+        return fate.earn(state, novas) if novas else state  # N1: "the character earns a Fate Point"
 
     def _evolve_novus(self, state: EncounterState, event: Event) -> EncounterState:
         r = rules(state)
