@@ -371,8 +371,13 @@ class Opened:
     token: str
 
 
-async def open_encounters(port: int, count: int, workers: int = 8) -> list[Opened]:
-    """Open ``count`` encounters through the API, each with one combatant, started.
+PLAIN = [("places-of-power", {"initiative_modifier": 0})]  # the default: today's encounters
+
+
+async def open_encounters(port: int, count: int, workers: int = 8,
+                          kinds: Sequence[tuple[str, dict[str, object]]] = PLAIN) -> list[Opened]:
+    """Open ``count`` encounters through the API, each with one combatant, started; the
+    ``kinds`` (ruleset id, the combatant's sheet) taken in turn.
 
     Each keeps the GM token the open reply carries (``gm_token.token``) and sends it as
     ``Authorization: Bearer`` on the encounter's later requests. Opening sends the server's
@@ -393,9 +398,8 @@ async def open_encounters(port: int, count: int, workers: int = 8) -> list[Opene
         conn = HttpConnection("127.0.0.1", port)
         try:
             for n in indexes:
-                opened = await call(
-                    conn, "/encounters", {"ruleset": "places-of-power", "name": f"bench {n}"}, 201, operator_key
-                )
+                ruleset, sheet = kinds[n % len(kinds)]
+                opened = await call(conn, "/encounters", {"ruleset": ruleset, "name": f"bench {n}"}, 201, operator_key)
                 enc = str(opened["encounter_id"])
                 gm_token = opened.get("gm_token")
                 if not isinstance(gm_token, dict) or not gm_token.get("token"):
@@ -404,7 +408,7 @@ async def open_encounters(port: int, count: int, workers: int = 8) -> list[Opene
                 added = await call(
                     conn,
                     f"/encounters/{enc}/combatants",
-                    {"name": "Solo", "side": "party", "controller": "player", "sheet": {"initiative_modifier": 0}},
+                    {"name": "Solo", "side": "party", "controller": "player", "sheet": sheet},
                     201,
                     token,
                 )
@@ -909,11 +913,39 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="embedded PostgreSQL only: do not make its WAL segments ahead (a fresh cluster makes one every 16 MB)",
     )
+    parser.add_argument(
+        "--ruleset",
+        default=None,
+        help="encounters of that ruleset (all, mixed: every ruleset's in turn), each with its demo's first player "
+        "(bench/rulesets.py solo: a ruleset whose turn cannot end at once is left out, said why); "
+        "default: Places of Power with a bare sheet",
+    )
     args = parser.parse_args(argv)
     args.levels = [int(c) for c in args.concurrency.split(",") if c.strip()]
     if not args.levels or min(args.levels) < 1 or args.encounters < 1 or args.seconds <= 0:
         parser.error("concurrencies, --encounters and --seconds must be positive")
     return args
+
+
+def solo_kinds(which: str) -> list[tuple[str, dict[str, object]]]:
+    """``--ruleset``'s encounters: (ruleset id, sheet) of each ruleset whose solo turn ends at once."""
+    import random
+
+    from bench import rulesets
+
+    if which not in rulesets.choices():
+        raise SystemExit(f"--ruleset: one of {', '.join(rulesets.choices())}")
+    kinds = []
+    for r in rulesets.chosen(which):
+        sheet, refused = rulesets.solo(r, random.Random(1))
+        if sheet is None:
+            print(f"!! {r.id} left out: a lone combatant's EndTurn is refused ({refused})", flush=True)
+        else:
+            kinds.append((r.id, sheet))
+    if not kinds:
+        raise SystemExit(f"--ruleset {which}: no ruleset whose lone combatant can end the turn at once")
+    print(f"encounters of {', '.join(k for k, _ in kinds)} in turn", flush=True)
+    return kinds
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -950,8 +982,9 @@ def main(argv: list[str] | None = None) -> int:
             )
             print(f"bare server pid {bare.process.pid} on port {bare.port} ({SERVER_SETTINGS})", flush=True)
 
+        kinds = PLAIN if args.ruleset is None else solo_kinds(args.ruleset)
         t0 = time.perf_counter()
-        encounters = asyncio.run(open_encounters(fracas.port, args.encounters))
+        encounters = asyncio.run(open_encounters(fracas.port, args.encounters, kinds=kinds))
         print(f"opened {len(encounters)} encounters through the API in {time.perf_counter() - t0:.1f} s", flush=True)
         targets, btargets = fracas_targets(encounters), bare_targets(encounters)
         if args.warmup > 0:

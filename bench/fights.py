@@ -18,15 +18,36 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.core.dice import ReportedDice, SeededDice, choose_dice, seed_commitment
-from domain.core.encounter import AddCombatant, Command, EncounterState, EndEncounter, EndTurn, Event, RemoveCombatant
-from domain.core.encounter import RevealCombatant, RollInitiative, StartEncounter
+from domain.core.encounter import (
+    AddCombatant,
+    Command,
+    EncounterState,
+    EndEncounter,
+    EndTurn,
+    Event,
+    RemoveCombatant,
+    RevealCombatant,
+    RollInitiative,
+    StartEncounter,
+)
 from domain.core.errors import RuleViolation
 from domain.core.ruleset import Ruleset
 from domain.places_of_power.actions import TakeAction
-from domain.places_of_power.attacks import Attack, ChooseCriticalEffect, Defend, ResolveMishap, SpendSuccesses
+from domain.places_of_power.attacks import (
+    Attack,
+    ChooseCriticalEffect,
+    Defend,
+    ResolveMishap,
+    SpendSuccesses,
+)
 from domain.places_of_power.check_rolls import CallForCheck, RollCheck
 from domain.places_of_power.pull_your_punch import PullYourPunch
-from domain.places_of_power.statuses import ApplyStatus, RemoveStatus, ResolveStatus, Stabilise
+from domain.places_of_power.statuses import (
+    ApplyStatus,
+    RemoveStatus,
+    ResolveStatus,
+    Stabilise,
+)
 from domain.rulesets import default_registry
 
 POP = "places-of-power"
@@ -69,8 +90,10 @@ class Fight:
     recruited: int = 0  # the number after the highest ``c{n}`` added
 
     @classmethod
-    def open(cls, rng: random.Random, name: str = "A random fight", encounter_id: str | None = None) -> Fight:
-        ruleset = default_registry().get(POP)
+    def open(cls, rng: random.Random, name: str = "A random fight", encounter_id: str | None = None,
+             ruleset: Ruleset | None = None) -> Fight:
+        """A new encounter of ``ruleset`` (default: Places of Power) with seeded dice."""
+        ruleset = ruleset or default_registry().get(POP)
         encounter_id = encounter_id or str(uuid.UUID(int=rng.getrandbits(128), version=4))
         seed = rng.randbytes(32)
         events = list(ruleset.open(encounter_id, name, "seeded", seed_commitment(seed)))

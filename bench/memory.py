@@ -9,6 +9,8 @@ processes sharing them). It reads it
 1. **at start**, once ``GET /health`` answers;
 2. **warm**, after one fight has been played (every code path a fight uses imported and run once);
 3. **after N**: ``--encounters`` more fights (default 1,000), each the scripted Places of Power fight
+   (``--ruleset ID``: that ruleset's demo fight; ``all`` or ``mixed``: every registered ruleset's
+   in turn)
    of ``fracas demo`` (``domain/places_of_power/demo.py``, played by ``server/demo.py``: Mira and
    Kess, players with their own tokens, against two bandits, full sheets with weapons and armour, a
    spectator token, initiative rolled, started, then ``--rounds`` rounds (default 1) of attacks and
@@ -44,6 +46,7 @@ from pathlib import Path
 import asyncpg
 import httpx
 
+from bench import rulesets
 from bench.append import FRACAS_ENV, fresh_database, postgres_server, run_server
 from server import demo
 
@@ -126,11 +129,13 @@ class Played:
     version: int
 
 
-def play_one(base_url: str, rounds: int) -> Played:
-    """``fracas demo``'s fight (server/demo.py), left active: not ended, silent (no log read)."""
-    api = demo.Api(base_url, timeout=60.0)
+def play_one(base_url: str, rounds: int, ruleset_id: str = demo.DEFAULT_RULESET,
+             http: httpx.Client | None = None) -> Played:
+    """``fracas demo``'s fight of ``ruleset_id`` (server/demo.py), left active: not ended, silent
+    (no log read); ``http``: the client to talk with (default: a new one for ``base_url``)."""
+    api = demo.Api(base_url, timeout=60.0, http=http)
     try:
-        ruleset, script = demo.demo_of(demo.DEFAULT_RULESET)
+        ruleset, script = demo.demo_of(ruleset_id)
         fight = demo.Fight(api, demo.SETUP_COMMANDS + demo.COMMANDS_PER_ROUND * rounds)
         table, _ = demo.set_up(fight, ruleset, script, os.environ.get("FRACAS_OPERATOR_KEY") or None, rounds,
                                lambda _line: None, tell=False)
@@ -140,9 +145,10 @@ def play_one(base_url: str, rounds: int) -> Played:
         api.close()
 
 
-def play(base_url: str, count: int, rounds: int, workers: int) -> list[Played]:
+def play(base_url: str, count: int, rounds: int, workers: int, ruleset_ids: list[str]) -> list[Played]:
+    """``count`` demo fights, the rulesets of ``ruleset_ids`` taken in turn."""
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(lambda _: play_one(base_url, rounds), range(count)))
+        return list(pool.map(lambda i: play_one(base_url, rounds, ruleset_ids[i % len(ruleset_ids)]), range(count)))
 
 
 async def read_all(base_url: str, played: list[Played], workers: int) -> None:
@@ -169,7 +175,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--encounters", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=1, help="rounds played in each fight (default 1)")
     parser.add_argument("--workers", type=int, default=8, help="concurrent HTTP connections for the set-up")
+    parser.add_argument("--ruleset", choices=rulesets.choices(), default=demo.DEFAULT_RULESET,
+                        help="whose demo fights (all, mixed: every ruleset's in turn; default places-of-power)")
     args = parser.parse_args(argv)
+    ruleset_ids = [r.id for r in rulesets.chosen(args.ruleset)]
 
     with ExitStack() as stack:
         workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="fracas-bench-memory-")))
@@ -185,17 +194,17 @@ def main(argv: list[str] | None = None) -> int:
         rows: list[tuple[str, Memory, int]] = []  # (stage, memory, encounters in the cache)
         time.sleep(1.0)
         rows.append(("at start", memory_of(pid), 0))
-        warm = play(base_url, 1, args.rounds, 1)
+        warm = play(base_url, 1, args.rounds, 1, ruleset_ids)
         rows.append(("warm (1 fight played)", memory_of(pid), 1))
 
         started = time.monotonic()
-        played = play(base_url, args.encounters, args.rounds, args.workers)
+        played = play(base_url, args.encounters, args.rounds, args.workers, ruleset_ids)
         took = time.monotonic() - started
         n = len(warm) + len(played)
         rows.append((f"after {args.encounters:,} more", memory_of(pid), n))
         before = asyncio.run(reads(dsn))
         events = before.events
-        print(f"set-up: {args.encounters:,} fights in {took:.0f} s, {events:,} events in all "
+        print(f"set-up: {args.encounters:,} fights of {', '.join(ruleset_ids)} (in turn) in {took:.0f} s, {events:,} events in all "
               f"({events / n:.0f} an encounter, {min(p.version for p in played)}-"
               f"{max(p.version for p in played)})", flush=True)
 

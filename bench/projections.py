@@ -2,7 +2,9 @@
 
 One run: a fresh database ``fracas_bench_projections`` (on DATABASE_URL's server, else an
 embedded PostgreSQL in a temporary folder), migrated; a log of random Places of Power fights
-(``bench/fights.py``: attacks, defences, checks, actions, turns; at least ``--events``)
+(``bench/fights.py``: attacks, defences, checks, actions, turns; at least ``--events``;
+``--ruleset ID|all|mixed``: instead, demo fights of ``FIGHT_EVENTS`` events of that ruleset or of
+every registered one in turn, ``bench/rulesets.py``)
 written into the event store with COPY; then each projection rebuilt from it as ``fracas
 projections rebuild`` does (``projections/rebuild.py``: batches of ``--batch-size`` events,
 rows and checkpoint in one transaction each, then the swap), timed; then the same with
@@ -17,27 +19,42 @@ import asyncio
 import collections
 import os
 import platform
+import random
 import sys
 import time
+from collections.abc import Iterator
 
 import asyncpg
 
+from bench import rulesets
 from bench.append import fresh_database, postgres_server
-from bench.fights import fights, store
+from bench.fights import Fight, fights, store
 from projections.catalog import all_projections
 from projections.rebuild import Rebuilt, rebuild
 
 DATABASE = "fracas_bench_projections"
+FIGHT_EVENTS = 150  # events in each demo fight of ``--ruleset``
 
 
-async def write_log(dsn: str, events: int, seed: int) -> tuple[int, int, collections.Counter[str]]:
-    """Write fights until the log holds ``events``; returns (events, encounters, events by type)."""
+def ruleset_fights(which: str, seed: int, events: int) -> Iterator[Fight]:
+    """Demo fights of ``FIGHT_EVENTS`` events (``bench/rulesets.py``) of the rulesets ``which``
+    names, taken in turn, until together they hold at least ``events`` events."""
+    rng, chosen, total, i = random.Random(seed), rulesets.chosen(which), 0, 0
+    while total < events:
+        fight = rulesets.long_fight(chosen[i % len(chosen)], rng, events=FIGHT_EVENTS)
+        total, i = total + len(fight.events), i + 1
+        yield fight
+
+
+async def write_log(dsn: str, events: int, seed: int, which: str | None = None) -> tuple[int, int, collections.Counter[str]]:
+    """Write fights until the log holds ``events`` (``which``: the rulesets' demo fights, else
+    random Places of Power ones); returns (events, encounters, events by type)."""
     conn = await asyncpg.connect(dsn)
     try:
         written = encounters = 0
         kinds: collections.Counter[str] = collections.Counter()
         chunk = []
-        for fight in fights(seed, events=events):
+        for fight in (fights(seed, events=events) if which is None else ruleset_fights(which, seed, events)):
             chunk.append(fight)
             kinds.update(type(e).__struct_config__.tag for e in fight.events)
             if len(chunk) == 50:
@@ -68,7 +85,7 @@ def show(r: Rebuilt, label: str | None = None) -> None:
 
 async def bench(dsn: str, args: argparse.Namespace) -> None:
     started = time.perf_counter()
-    events, encounters, kinds = await write_log(dsn, args.events, args.seed)
+    events, encounters, kinds = await write_log(dsn, args.events, args.seed, args.ruleset)
     print(f"log: {events:,} events in {encounters:,} encounters (written in {time.perf_counter() - started:.1f} s, "
           f"not measured); most common: "
           + ", ".join(f"{k} {n:,}" for k, n in kinds.most_common(8)))
@@ -91,6 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch-size", type=int, default=5000, help="events per transaction (default 5,000)")
     parser.add_argument("--repeat", type=int, default=2, help="rebuild this many times (default 2)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ruleset", choices=rulesets.choices(), default=None,
+                        help="a log of that ruleset's demo fights (all, mixed: every ruleset's in turn); "
+                             "default: random Places of Power fights")
     args = parser.parse_args(argv)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     with postgres_server() as (admin_dsn, where):

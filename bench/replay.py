@@ -24,6 +24,11 @@ is driven through the decider. Then, best of ``--repeat``:
   snapshot decoded, the tail folded (the full-replay load above stays the reference).
   ``--no-db``: the fold alone.
 
+``--ruleset ID|all|mixed``: instead, a long fight of that ruleset (``bench/rulesets.py``: its
+demo's cast and script through the Ruleset contract, a fresh cast seated when a side is
+beaten), one of each registered ruleset (``all``: the figures above for each, then a table of
+their folds), or the same plus all of them folded one after another (``mixed``).
+
 Figures, not assertions. ``others`` is the CPU (% of one core) processes foreign to the bench
 used meanwhile: above ~10% the figures are skewed.
 """
@@ -38,7 +43,7 @@ import sys
 import time
 from typing import Any
 
-
+from bench import rulesets
 from bench.append import cpu_snapshot, cpu_use, fresh_database, machine, postgres_server
 from bench.fights import Fight, append, long_fight
 from bench.timing import abest, best
@@ -150,15 +155,41 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=7, help="best of this many runs (default 7)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-db", action="store_true", help="the fold and nothing else (no PostgreSQL)")
+    parser.add_argument("--ruleset", choices=rulesets.choices(), default=None,
+                        help="a fight of that ruleset's demo (bench/rulesets.py), one of each (all), or all of "
+                             "them folded one after another (mixed); default: the Places of Power fight above")
     args = parser.parse_args(argv)
     print(f"machine: {machine()}")
-    t = time.perf_counter()
-    fight = long_fight(random.Random(args.seed), events=args.events)
+    rng = random.Random(args.seed)
+    if args.ruleset is None:
+        built = [long_fight(rng, events=args.events)]
+    else:
+        built = [rulesets.long_fight(r, rng, events=args.events) for r in rulesets.chosen(args.ruleset)]
+    folds = [(f.ruleset.id, len(f.events), measure(f, args),
+              best(args.repeat, lambda f=f: f.ruleset.replay(f.events), time.thread_time)) for f in built]
+    if args.ruleset == "mixed":
+        def all_of_them() -> None:
+            for f in built:
+                f.ruleset.replay(f.events)
+
+        folds.append(("mixed: one after another", sum(len(f.events) for f in built), best(args.repeat, all_of_them),
+                      best(args.repeat, all_of_them, time.thread_time)))
+    if len(folds) > 1:
+        print(f"\nfold, best of {args.repeat} (cpu: the CPU time of the fold's thread, best of as many more runs):")
+        print(f"{'ruleset':30} {'events':>8} {'ms':>8} {'events/s':>12}  target{'':24} {'cpu ms':>7} "
+              f"{'events/cpu s':>12}")
+        for name, n, took, cpu in folds:
+            print(f"{name:30} {n:>8,} {took * 1000:>8.1f} {rate(n, took)}  {FOLD_TARGET:,} events/s: "
+                  f"{n / took / FOLD_TARGET:.2f}x {cpu * 1000:>11.1f} {rate(n, cpu)}")
+    return 0
+
+
+def measure(fight: Fight, args: argparse.Namespace) -> float:
+    """Time ``fight``'s fold (and its load, unless ``--no-db``) and print the figures; returns the fold's best."""
     n = len(fight.events)
     top = collections.Counter(type(e).__struct_config__.tag for e in fight.events).most_common(6)
-    print(f"one fight: {n:,} events, {len(fight.groups):,} commands, round {fight.state.round} "
-          f"(driven in {time.perf_counter() - t:.1f} s, not measured); most common: "
-          + ", ".join(f"{k} {v:,}" for k, v in top))
+    print(f"one {fight.ruleset.id} fight: {n:,} events, {len(fight.groups):,} commands, round {fight.state.round} "
+          f"(driven, not measured); most common: " + ", ".join(f"{k} {v:,}" for k, v in top))
 
     before = cpu_snapshot()
     where = ""
@@ -198,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
             s = figures[key]
             print(f"{what:46} {s * 1000:>8.1f} {'':>9} {'':>12}  {scaled * 1000:.0f} ms: {scaled / s:.2f}x")
     print(f"others: {others:.0f}% of a core" if others is not None else "others: unknown")
-    return 0
+    return fold
 
 
 if __name__ == "__main__":

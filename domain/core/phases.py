@@ -71,6 +71,12 @@ class Phases:
             return None
         return next((c for c in phase.in_order(ranked(phase)) if c not in at.moved), None)
 
+    def waiting(self, at: PhasePosition, ranked: Ranked) -> bool:
+        """Whether someone in the current phase has yet to move (``mover`` is not None), found
+        without putting the phase's participants in order."""
+        phase = self.current(at)
+        return phase is not None and any(c not in at.moved for c in ranked(phase))
+
     def check_move(self, at: PhasePosition, phase_name: str, who: str, ranked: Ranked, name: str) -> None:
         """Refuse a move in ``phase_name`` by ``who`` (called ``name``) that is not theirs now."""
         phase = self.current(at)

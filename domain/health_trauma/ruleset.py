@@ -98,13 +98,18 @@ class HealthTrauma(Ruleset):
     def budget(self, combatant: Combatant) -> ActionPointBudget:
         return ActionPointBudget(maximum=0)  # a turn of quarters, a Quick Action, a Reaction: resources
 
+    refill_moments = frozenset({"combat_start", "turn_start", "turn_end"})  # those of resources() below
+
+    # "one Free Quick Action during each of your turns and one Reaction inbetween your turns": everyone's
+    _TURN = Resources((
+        Resource(TURN, 4, ("turn_start",)),
+        Resource(QUICK, 1, ("turn_start",)),
+        Resource(REACTION, 1, ("combat_start", "turn_end")),
+    ))
+
     def resources(self, combatant: Combatant, state: EncounterState) -> Resources:
-        """"one Free Quick Action during each of your turns and one Reaction inbetween your turns"."""
-        return Resources((
-            Resource(TURN, 4, ("turn_start",)),
-            Resource(QUICK, 1, ("turn_start",)),
-            Resource(REACTION, 1, ("combat_start", "turn_end")),
-        ))
+        """A turn of quarters, the Quick Action and the Reaction, the same for everyone (made once)."""
+        return self._TURN
 
     def roll_initiative(self, state: EncounterState, dice: Dice) -> InitiativeRolled:
         """"Each participant in Combat will make an Initiative Test ... placed in descending order":

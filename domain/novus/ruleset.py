@@ -9,6 +9,7 @@ state in ``domain/novus/state.py``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 
 import msgspec
@@ -60,6 +61,12 @@ from domain.novus.state import (
 replace = msgspec.structs.replace
 
 
+@functools.lru_cache(maxsize=64)
+def _round_ap(amount: int) -> Resources:
+    """The round's AP, ``amount`` of them (made once for each amount: a fold asks every round)."""
+    return Resources((Resource(AP, amount, ("round_start",)),))
+
+
 class Novus(fate.Fate, Holding, snags.Snags, Opportunity, Attacking, Ruleset):
     id = "novus"
     name = "Novus"
@@ -87,13 +94,15 @@ class Novus(fate.Fate, Holding, snags.Snags, Opportunity, Attacking, Ruleset):
     def budget(self, combatant: Combatant) -> ActionPointBudget:
         return ActionPointBudget(maximum=0)  # the round's AP are a resource: 5, or 10 Hasted
 
+    refill_moments = frozenset({"round_start"})  # those of resources() below
+
     def resources(self, combatant: Combatant, state: EncounterState) -> Resources:
         """"Normally a character has only 5 Action Points to use in a given round ... Haste ...
         giving him a total of 10 AP for the round", less what an action running on from the last
         round still takes."""
         r = rules(state)
         amount = (HASTED_AP if combatant.id in r.hasted else ROUND_AP) - r.carried.get(combatant.id, 0)
-        return Resources((Resource(AP, max(amount, 0), ("round_start",)),))
+        return _round_ap(max(amount, 0))
 
     def roll_initiative(self, state: EncounterState, dice: Dice) -> InitiativeRolled:
         """N11: "Initiative = 2d10 + Speed Stat Bonus + Wisdom Stat Bonus ... rolled once per combat"."""
@@ -179,7 +188,7 @@ class Novus(fate.Fate, Holding, snags.Snags, Opportunity, Attacking, Ruleset):
             return state
         ranked = self._ranked(state)
         at = r.position
-        while not PHASES.done(at) and PHASES.mover(at, ranked) is None:
+        while not PHASES.done(at) and not PHASES.waiting(at, ranked):
             at = PHASES._skip_empty(PhasePosition(phase=at.phase + 1), ranked)
         return replace(state, rules=replace(r, position=at)) if at != r.position else state
 
@@ -190,11 +199,26 @@ class Novus(fate.Fate, Holding, snags.Snags, Opportunity, Attacking, Ruleset):
     # ---------------------------------------------------------- the round
 
     def _ranked(self, state: EncounterState) -> Callable[[Phase], Sequence[str]]:
+        """Who takes part in each phase; each list worked out when first asked for (most events
+        ask only for the current phase's, and the end of round's is the dearest)."""
         r = rules(state)
-        declarers = [c for c in r.declarers if c in state.combatants]
-        order = list(state.order)
-        late = [c for c in order if c in r.declared and r.declared[c].late_left > 0 and self.may_act(state, c)]
-        return lambda phase: declarers if phase.name == "declare" else order if phase.name == "resolve" else late
+        lists: dict[str, list[str]] = {}
+
+        def ranked(phase: Phase) -> list[str]:
+            name = phase.name if phase.name in ("declare", "resolve") else "late"
+            found = lists.get(name)
+            if found is None:
+                if name == "declare":
+                    found = [c for c in r.declarers if c in state.combatants]
+                elif name == "resolve":
+                    found = list(state.order)
+                else:
+                    found = [c for c in state.order
+                             if c in r.declared and r.declared[c].late_left > 0 and self.may_act(state, c)]
+                lists[name] = found
+            return found
+
+        return ranked
 
     def phase(self, state: EncounterState) -> str | None:
         p = PHASES.current(rules(state).position)
@@ -815,13 +839,19 @@ class Novus(fate.Fate, Holding, snags.Snags, Opportunity, Attacking, Ruleset):
 
     def evolve_action(self, state: EncounterState, event: Event) -> EncounterState:
         state = self._unstuck(self._evolve_novus(state, event))
-        state = replace(state, rules=snags.evolve_snags(rules(state), event, state))
-        return fate.earn(state, fate.novas(event))  # N1: "the character earns a Fate Point"
+        r = rules(state)
+        snagged = snags.evolve_snags(r, event, state)
+        if snagged is not r:  # most events earn and spend no Snag Points: the state as it is
+            state = replace(state, rules=snagged)
+        novas = fate.novas(event)
+        return fate.earn(state, novas) if novas else state  # N1: "the character earns a Fate Point"
 
     def _evolve_novus(self, state: EncounterState, event: Event) -> EncounterState:
         r = rules(state)
         ranked = self._ranked(state)
         match event:
+            case ActionsResolved():  # the commonest first (no other case's type is one)
+                r = self._resolved(r, event.combatant_id, ranked)
             case RulesSet():
                 return replace(state, rules=replace(r, data=event.data))
             case HasteSet():
@@ -948,8 +978,6 @@ class Novus(fate.Fate, Holding, snags.Snags, Opportunity, Attacking, Ruleset):
                     r = replace(r, prone=[c for c in r.prone if c != cid])
                 elif a.kind == "disengage" and cid not in r.disengaged:
                     r = replace(r, disengaged=[*r.disengaged, cid])
-            case ActionsResolved():
-                r = self._resolved(r, event.combatant_id, ranked)
             case LateAttacksResolved() | LateAttacksCancelled():
                 d = r.declared[event.combatant_id]
                 r = replace(r, declared={**r.declared, event.combatant_id: replace(d, done=len(d.actions))})

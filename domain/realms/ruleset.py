@@ -120,11 +120,15 @@ class Realms(Folding, Attacking, Acting, Deciding, Turns, StartingCombat, Rulese
         """"At the start of combat and the end of each of your turns, your Action Points (AP) are set to 4"."""
         return TurnResetBudget(maximum=AP, amount=AP)
 
+    refill_moments = frozenset({"combat_start", "turn_end"})  # those of resources() below
+    # "At the end of your turn you gain one free Interaction and one free Ability Roll Action
+    # to use during the round" (and at the start of combat, with the AP: our reading): everyone's
+    _FREE = Resources((Resource(FREE_INTERACTION, 1, ("combat_start", "turn_end")),
+                       Resource(FREE_ABILITY_ROLL, 1, ("combat_start", "turn_end"))))
+
     def resources(self, combatant: Combatant, state: EncounterState) -> Resources:
-        """"At the end of your turn you gain one free Interaction and one free Ability Roll Action
-        to use during the round" (and at the start of combat, with the AP: our reading)."""
-        return Resources((Resource(FREE_INTERACTION, 1, ("combat_start", "turn_end")),
-                          Resource(FREE_ABILITY_ROLL, 1, ("combat_start", "turn_end"))))
+        """The free Interaction and Ability Roll Action, the same for every creature (made once)."""
+        return self._FREE
 
     def wording(self) -> Wording:
         return Wording(points="AP")

@@ -1,0 +1,91 @@
+"""The benchmarks' building blocks run for every ruleset at a tiny size (issue 23: "every
+ruleset in the benchmarks"), and what they print is sane. Nothing is timed here."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+
+import msgspec
+import pytest
+from litestar.testing import TestClient
+
+from bench import append, memory, projections, replay, rulesets
+from domain.core.ruleset import Ruleset
+from server.app import create_app
+from server.settings import Settings
+from tests.contract.rulesets import OFFERED, each_ruleset
+
+
+def test_every_registered_ruleset_has_a_bench_fight() -> None:
+    assert [r.id for r in rulesets.with_demo()] == [r.id for r in OFFERED]
+    assert rulesets.choices()[-2:] == ["all", "mixed"]
+    assert [r.id for r in rulesets.chosen("mixed")] == [r.id for r in OFFERED]
+
+
+@each_ruleset(OFFERED)
+def test_a_long_fight_replays_to_its_live_state_and_keeps_fighting(ruleset: Ruleset) -> None:
+    fight = rulesets.long_fight(ruleset, random.Random(3), events=600)
+    assert len(fight.events) >= 600
+    assert ruleset.replay(fight.events) == fight.state, "replay must equal the live state"
+    kinds = Counter(type(c).__name__ for c in fight.commands[1:])
+    assert len(kinds) >= 4, f"a degenerate fight: {kinds}"
+    assert max(kinds.values()) < 0.6 * sum(kinds.values()), f"one command dominates: {kinds}"
+    assert fight.state.round >= 3
+    assert sum(len(g) for g in fight.groups) == len(fight.events)
+
+
+@each_ruleset(OFFERED)
+def test_bench_replay_prints_its_fold_for_a_ruleset(ruleset: Ruleset, capsys: pytest.CaptureFixture[str]) -> None:
+    assert replay.main(["--ruleset", ruleset.id, "--no-db", "--events", "300", "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    n = int(re.search(rf"one {ruleset.id} fight: ([\d,]+) events", out).group(1).replace(",", ""))  # type: ignore[union-attr]
+    assert n >= 300
+    rate = re.search(r"fold: Ruleset.replay of the decoded events\s+[\d.]+\s+[\d.]+\s+([\d,]+)", out)
+    assert rate is not None and int(rate.group(1).replace(",", "")) > 0
+
+
+def test_bench_replay_mixed_folds_every_ruleset_then_all_together(capsys: pytest.CaptureFixture[str]) -> None:
+    assert replay.main(["--ruleset", "mixed", "--no-db", "--events", "200", "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    rows = {m.group(1): int(m.group(2).replace(",", "")) for m in re.finditer(r"^(\S[^\n]*?)\s{2,}([\d,]+)\s+[\d.]+\s+[\d,]+  300,000", out, re.MULTILINE)}
+    assert set(rows) == {*(r.id for r in OFFERED), "mixed: one after another"}
+    assert rows["mixed: one after another"] == sum(n for k, n in rows.items() if k in {r.id for r in OFFERED})
+
+
+async def test_bench_projections_rebuilds_a_log_of_every_ruleset(database_url: str) -> None:
+    events, encounters, kinds = await projections.write_log(database_url, 700, 1, "mixed")
+    assert events == sum(kinds.values()) >= 700 and encounters >= len(OFFERED)
+    for p in projections.all_projections():
+        rebuilt = await projections.rebuild_one(database_url, p.name, 250)
+        assert rebuilt.events == events, p.name
+
+
+@each_ruleset(OFFERED)
+def test_bench_memory_plays_a_demo_fight_of_each_ruleset(ruleset: Ruleset, database_url: str) -> None:
+    with TestClient(create_app(database_url, Settings.from_env())) as http:
+        played = memory.play_one("http://testserver", 1, ruleset.id, http=http)
+        assert played.version > 5
+        got = http.get(f"/encounters/{played.encounter_id}", headers={"Authorization": f"Bearer {played.gm_token}"})
+        assert got.status_code == 200 and got.json()["version"] == played.version
+        assert got.json()["ruleset"] == ruleset.id and got.json()["status"] == "active"
+
+
+
+
+@each_ruleset(OFFERED)
+def test_bench_append_opens_a_lone_combatant_whose_turn_ends_or_says_why(ruleset: Ruleset) -> None:
+    sheet, refused = rulesets.solo(ruleset, random.Random(1))
+    assert (sheet is None) == bool(refused)
+    if sheet is not None:
+        assert msgspec.convert(sheet, ruleset.sheet_type) is not None
+    else:
+        assert refused.split(":")[0] in ruleset.violation_codes
+
+
+def test_bench_append_takes_the_rulesets_whose_turn_ends(capsys: pytest.CaptureFixture[str]) -> None:
+    kinds = append.solo_kinds("all")
+    out = capsys.readouterr().out
+    assert [k for k, _ in kinds] == [r.id for r in OFFERED if rulesets.solo(r, random.Random(1))[0] is not None]
+    assert len(kinds) >= 3 and out.count(" left out: ") == len(OFFERED) - len(kinds)
