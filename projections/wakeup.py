@@ -64,6 +64,9 @@ class Wakeup:
         self._announce: set[str] = set()
         self._sender: asyncio.Task[None] | None = None
         self.announced = 0  # NOTIFYs this process sent for its own commits (tests and benches)
+        # backends of this process that notify from their appending transaction
+        # (EventStore.notifying_backends): their notifications woke this process's waiters already
+        self.own_backends: set[int] = set()
 
     # ------------------------------------------------------------------ waiters
 
@@ -91,19 +94,22 @@ class Wakeup:
                 w.wake()
 
     def _notified(self, _conn: Any, pid: int, _channel: str, payload: str) -> None:
-        if pid == self.server_pid:  # our own announcement: this process's waiters were woken already
+        if pid == self.server_pid or pid in self.own_backends:  # ours: this process's waiters were woken already
             return
         self._wake([e for e in payload.split(",") if e])
 
     # ------------------------------------------------------------ announcing
 
-    def announce(self, encounter_ids: Iterable[str]) -> None:
+    def announce(self, encounter_ids: Iterable[str], notified: bool = False) -> None:
         """Events of these encounters were committed by this process: wake its waiters at once
         and every other process's with a NOTIFY on the LISTEN connection, after the commit
-        (one for all the commits made while the last one was being sent). When the connection
-        is down the NOTIFY is dropped: readers poll, and a reconnection wakes everyone."""
+        (one for all the commits made while the last one was being sent), unless the appending
+        transaction notified them itself (``notified``). When the connection is down the NOTIFY
+        is dropped: readers poll, and a reconnection wakes everyone."""
         ids = list(encounter_ids)
         self._wake(ids)
+        if notified:
+            return
         self._announce.update(ids)
         if self._sender is None or self._sender.done():
             self._sender = asyncio.ensure_future(self._send())
