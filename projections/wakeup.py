@@ -65,7 +65,7 @@ class Wakeup:
         self._sender: asyncio.Task[None] | None = None
         self.announced = 0  # NOTIFYs this process sent for its own commits (tests and benches)
         # backends of this process that notify from their appending transaction
-        # (EventStore.notifying_backends): their notifications woke this process's waiters already
+        # (EventStore.notifying_backends): those appends woke this process's waiters already
         self.own_backends: set[int] = set()
 
     # ------------------------------------------------------------------ waiters
@@ -94,7 +94,9 @@ class Wakeup:
                 w.wake()
 
     def _notified(self, _conn: Any, pid: int, _channel: str, payload: str) -> None:
-        if pid == self.server_pid or pid in self.own_backends:  # ours: this process's waiters were woken already
+        if pid == self.server_pid:  # our own announcement: this process's waiters were woken already
+            return
+        if pid in self.own_backends and payload.endswith(","):  # our own append's (EventStore), likewise
             return
         self._wake([e for e in payload.split(",") if e])
 

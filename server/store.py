@@ -120,8 +120,11 @@ _APPEND = "WITH " + _INSERT_EVENTS.format(
 _APPEND_AND_WAKE = _APPEND.replace(
     "SELECT (SELECT count(*) FROM ins) AS appended",
     "SELECT (SELECT count(*) FROM ins) AS appended,\n"
-    "       (SELECT count(pg_notify($9, $1::text)) FROM (SELECT 1 FROM ins LIMIT 1) AS one) AS woke",
+    "       (SELECT count(pg_notify($9, $1::text || ',')) FROM (SELECT 1 FROM ins LIMIT 1) AS one) AS woke",
 )
+# (its payload ends with a comma, which every reader skips: the process that appended, whose
+# waiters were woken already, tells it from the other notifications of its own connections,
+# such as presence's: ``Wakeup._notified``)
 
 # A new encounter: its registry row, its GM token and its first event, in one statement.
 _OPEN = """
@@ -278,8 +281,7 @@ class EventStore:
         # the readers; with a pool made with wake_after_commit, the trigger does not)
         self.on_commit: Callable[[Iterable[str], bool], None] | None = None
         # the channel a lone append notifies from its own transaction (None: never; the app
-        # sets it with on_commit), and the backends that did, whose notifications this process
-        # has no need to hear (Wakeup.own_backends)
+        # sets it with on_commit), and the backends that did (Wakeup.own_backends)
         self.wake_channel: str | None = None
         self.notifying_backends: set[int] = set()
         self.grouped = 0  # commands appended in a statement with others (a figure for tests and benches)

@@ -322,5 +322,5 @@ async def test_only_an_append_alone_in_flight_notifies_from_its_transaction(
             break
         await asyncio.sleep(0.02)
     assert told == [([a], True), ([c], False), ([b], True)]
-    assert sorted(heard) == sorted([a, b])  # c's readers are told after its commit, by on_commit
+    assert sorted(heard) == sorted([a + ",", b + ","])  # c's readers are told after its commit, by on_commit
     assert [await _stored(conn, e) for e in (a, b, c)] == [[(1, "alone")], [(1, "first")], [(1, "beside")]]

@@ -75,7 +75,7 @@ async def test_a_lone_append_tells_the_readers_from_its_own_transaction_once(
     # the opening, after its commit (sent in the background: it may come second)
     assert [pid for pid, _ in mine].count(app_wakeup.server_pid) == 1
     ((add_pid, add_payload),) = [(pid, p) for pid, p in mine if pid != app_wakeup.server_pid]
-    assert add_payload == enc  # the combatant: from its own transaction
+    assert add_payload == enc + ","  # the combatant: from its own transaction (the comma: an append's)
     assert add_pid in app_wakeup.own_backends
     pool_pids = {r["pid"] for r in await conn.fetch(
         "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND usename = 'fracas_writer'")}
