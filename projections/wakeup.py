@@ -64,9 +64,9 @@ class Wakeup:
         self._announce: set[str] = set()
         self._sender: asyncio.Task[None] | None = None
         self.announced = 0  # NOTIFYs this process sent for its own commits (tests and benches)
-        # backends of this process that notify from their appending transaction
-        # (EventStore.notifying_backends): those appends woke this process's waiters already
-        self.own_backends: set[int] = set()
+        # the connections of this process that notify from their appending transaction, by
+        # backend pid (EventStore.notifying_backends): those appends woke its waiters already
+        self.own_backends: dict[int, Any] = {}
 
     # ------------------------------------------------------------------ waiters
 
@@ -96,7 +96,8 @@ class Wakeup:
     def _notified(self, _conn: Any, pid: int, _channel: str, payload: str) -> None:
         if pid == self.server_pid:  # our own announcement: this process's waiters were woken already
             return
-        if pid in self.own_backends and payload.endswith(","):  # our own append's (EventStore), likewise
+        own = self.own_backends.get(pid)
+        if own is not None and not own.is_closed() and payload.endswith(","):  # our own append's, likewise
             return
         self._wake([e for e in payload.split(",") if e])
 

@@ -283,7 +283,7 @@ class EventStore:
         # the channel a lone append notifies from its own transaction (None: never; the app
         # sets it with on_commit), and the backends that did (Wakeup.own_backends)
         self.wake_channel: str | None = None
-        self.notifying_backends: set[int] = set()
+        self.notifying_backends: dict[int, asyncpg.Connection] = {}  # by backend pid, while open
         self.grouped = 0  # commands appended in a statement with others (a figure for tests and benches)
         self.followed = 0  # appends prepared to follow a pending one of their encounter (likewise)
         self.statements = 0  # statements the group commit started, one command or many (likewise)
@@ -337,7 +337,7 @@ class EventStore:
                 async with self.pool.acquire() as conn:
                     appended = await conn.fetchval(_APPEND_AND_WAKE, *_args(encounter_id, rows, idem), token_hash,
                                                    channel)
-                    self.notifying_backends.add(conn.get_server_pid())
+                    self._notifying(conn)
         except asyncpg.UniqueViolationError as exc:
             raise _conflict(exc) from exc
         except _UNSTORABLE as exc:
@@ -346,6 +346,15 @@ class EventStore:
             raise TokenRevoked()
         if self.on_commit is not None:
             self.on_commit((encounter_id,), channel is not None)
+
+    def _notifying(self, conn: Any) -> None:
+        """Note the backend that notified, while its connection is open: once it is closed its
+        pid may be another process's backend's."""
+        pid = conn.get_server_pid()
+        if pid not in self.notifying_backends:
+            for old in [p for p, c in self.notifying_backends.items() if c.is_closed()]:
+                del self.notifying_backends[old]
+            self.notifying_backends[pid] = getattr(conn, "_con", conn)  # the connection, not the pool's proxy
 
     def _start_soon(self) -> None:
         """Start statements for the waiting appends once this turn of the event loop is over:

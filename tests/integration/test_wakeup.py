@@ -77,6 +77,11 @@ async def test_a_lone_append_tells_the_readers_from_its_own_transaction_once(
     ((add_pid, add_payload),) = [(pid, p) for pid, p in mine if pid != app_wakeup.server_pid]
     assert add_payload == enc + ","  # the combatant: from its own transaction (the comma: an append's)
     assert add_pid in app_wakeup.own_backends
+    # once that connection is gone, its pid may become another process's backend's: not ignored
+    assert await conn.fetchval("SELECT pg_terminate_backend($1)", add_pid)
+    async with asyncio.timeout(5):
+        while not app_wakeup.own_backends[add_pid].is_closed():
+            await asyncio.sleep(0.05)
     pool_pids = {r["pid"] for r in await conn.fetch(
         "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND usename = 'fracas_writer'")}
     assert app_wakeup.server_pid not in pool_pids
