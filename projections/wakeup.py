@@ -64,6 +64,9 @@ class Wakeup:
         self._announce: set[str] = set()
         self._sender: asyncio.Task[None] | None = None
         self.announced = 0  # NOTIFYs this process sent for its own commits (tests and benches)
+        # the connections of this process that notify from their appending transaction, by
+        # backend pid (EventStore.notifying_backends): those appends woke its waiters already
+        self.own_backends: dict[int, Any] = {}
 
     # ------------------------------------------------------------------ waiters
 
@@ -93,17 +96,23 @@ class Wakeup:
     def _notified(self, _conn: Any, pid: int, _channel: str, payload: str) -> None:
         if pid == self.server_pid:  # our own announcement: this process's waiters were woken already
             return
+        own = self.own_backends.get(pid)
+        if own is not None and not own.is_closed() and payload.endswith(","):  # our own append's, likewise
+            return
         self._wake([e for e in payload.split(",") if e])
 
     # ------------------------------------------------------------ announcing
 
-    def announce(self, encounter_ids: Iterable[str]) -> None:
+    def announce(self, encounter_ids: Iterable[str], notified: bool = False) -> None:
         """Events of these encounters were committed by this process: wake its waiters at once
         and every other process's with a NOTIFY on the LISTEN connection, after the commit
-        (one for all the commits made while the last one was being sent). When the connection
-        is down the NOTIFY is dropped: readers poll, and a reconnection wakes everyone."""
+        (one for all the commits made while the last one was being sent), unless the appending
+        transaction notified them itself (``notified``). When the connection is down the NOTIFY
+        is dropped: readers poll, and a reconnection wakes everyone."""
         ids = list(encounter_ids)
         self._wake(ids)
+        if notified:
+            return
         self._announce.update(ids)
         if self._sender is None or self._sender.done():
             self._sender = asyncio.ensure_future(self._send())

@@ -35,7 +35,7 @@ from server.webhooks import Deliverer, WebhookSettings, WebhookStore
 from projections import visibility
 from projections.catalog import all_projections
 from projections.runner import ProjectionRunner
-from projections.wakeup import Wakeup
+from projections.wakeup import CHANNEL, Wakeup
 
 log = logging.getLogger("fracas")
 VERSION = "0.1.0"
@@ -81,7 +81,10 @@ def create_app(
                                              snapshots=app.state.snapshots)
         app.state.wakeup = Wakeup(dsn)
         await app.state.wakeup.start()
-        app.state.service.store.on_commit = app.state.wakeup.announce  # readers are told after the commit
+        store = app.state.service.store
+        store.on_commit = app.state.wakeup.announce  # readers are told after the commit ...
+        store.wake_channel = CHANNEL  # ... or, by an append alone in flight, from its own transaction
+        app.state.wakeup.own_backends = store.notifying_backends
         # the read models follow the log in the background (one process at a time runs each),
         # here or in a projector process beside the workers (``fracas serve``: server/projector.py)
         if settings.projections != "external":

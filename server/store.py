@@ -112,6 +112,20 @@ _APPEND = "WITH " + _INSERT_EVENTS.format(
     guard="EXISTS (SELECT 1 FROM tokens WHERE secret_hash = $8 AND revoked_at IS NULL)"
 )
 
+# The same, telling the readers from inside the transaction when the events are appended
+# ($9: the channel): PostgreSQL delivers the NOTIFY at the commit, and the round trip of a
+# NOTIFY after it is saved. Only for an append with no other statement in flight: the NOTIFY
+# holds PostgreSQL's one notify-queue lock from before the commit until after its WAL flush,
+# which would make concurrent appends commit one at a time (``EventStore._append_group``).
+_APPEND_AND_WAKE = _APPEND.replace(
+    "SELECT (SELECT count(*) FROM ins) AS appended",
+    "SELECT (SELECT count(*) FROM ins) AS appended,\n"
+    "       (SELECT count(pg_notify($9, $1::text || ',')) FROM (SELECT 1 FROM ins LIMIT 1) AS one) AS woke",
+)
+# (its payload ends with a comma, which every reader skips: the process that appended, whose
+# waiters were woken already, tells it from the other notifications of its own connections,
+# such as presence's: ``Wakeup._notified``)
+
 # A new encounter: its registry row, its GM token and its first event, in one statement.
 _OPEN = """
 WITH enc AS (
@@ -262,9 +276,14 @@ class EventStore:
         self._waiting: list[Pending] = []
         self._in_flight = 0
         self._flushes: set[asyncio.Task[None]] = set()
-        # called with the encounters of each committed append (the app: Wakeup.announce, which
-        # tells the readers; with a pool made with wake_after_commit, the trigger does not)
-        self.on_commit: Callable[[Iterable[str]], None] | None = None
+        # called with the encounters of each committed append and whether the append's own
+        # transaction told the other processes already (the app: Wakeup.announce, which tells
+        # the readers; with a pool made with wake_after_commit, the trigger does not)
+        self.on_commit: Callable[[Iterable[str], bool], None] | None = None
+        # the channel a lone append notifies from its own transaction (None: never; the app
+        # sets it with on_commit), and the backends that did (Wakeup.own_backends)
+        self.wake_channel: str | None = None
+        self.notifying_backends: dict[int, asyncpg.Connection] = {}  # by backend pid, while open
         self.grouped = 0  # commands appended in a statement with others (a figure for tests and benches)
         self.followed = 0  # appends prepared to follow a pending one of their encounter (likewise)
         self.statements = 0  # statements the group commit started, one command or many (likewise)
@@ -306,10 +325,19 @@ class EventStore:
         await asyncio.shield(p.done)  # a caller that goes away leaves the outcome to its followers
 
     async def _append_one(
-        self, encounter_id: str, rows: Sequence[StoredRow], token_hash: bytes, idem: Idempotency | None
+        self, encounter_id: str, rows: Sequence[StoredRow], token_hash: bytes, idem: Idempotency | None,
+        wake: bool = False,
     ) -> None:
+        """``wake``: notify the readers from the append's own transaction (nothing else in flight)."""
+        channel = self.wake_channel if wake else None
         try:
-            appended = await self.pool.fetchval(_APPEND, *_args(encounter_id, rows, idem), token_hash)
+            if channel is None:
+                appended = await self.pool.fetchval(_APPEND, *_args(encounter_id, rows, idem), token_hash)
+            else:
+                async with self.pool.acquire() as conn:
+                    appended = await conn.fetchval(_APPEND_AND_WAKE, *_args(encounter_id, rows, idem), token_hash,
+                                                   channel)
+                    self._notifying(conn)
         except asyncpg.UniqueViolationError as exc:
             raise _conflict(exc) from exc
         except _UNSTORABLE as exc:
@@ -317,7 +345,16 @@ class EventStore:
         if appended == 0:
             raise TokenRevoked()
         if self.on_commit is not None:
-            self.on_commit((encounter_id,))
+            self.on_commit((encounter_id,), channel is not None)
+
+    def _notifying(self, conn: Any) -> None:
+        """Note the backend that notified, while its connection is open: once it is closed its
+        pid may be another process's backend's."""
+        pid = conn.get_server_pid()
+        if pid not in self.notifying_backends:
+            for old in [p for p, c in self.notifying_backends.items() if c.is_closed()]:
+                del self.notifying_backends[old]
+            self.notifying_backends[pid] = getattr(conn, "_con", conn)  # the connection, not the pool's proxy
 
     def _start_soon(self) -> None:
         """Start statements for the waiting appends once this turn of the event loop is over:
@@ -361,7 +398,7 @@ class EventStore:
     async def _append_group(self, group: list[Pending], in_group: set[Pending]) -> None:
         try:
             if len(group) == 1:
-                await self._settle(group[0])
+                await self._settle(group[0], wake=self._in_flight == 1)
                 return
             payload = _encode_commands([
                 _Command(
@@ -393,7 +430,7 @@ class EventStore:
                     p.done.cancel()
                 raise
             if appended and self.on_commit is not None:
-                self.on_commit({group[i].encounter_id for i in appended})
+                self.on_commit({group[i].encounter_id for i in appended}, False)
             for i, p in enumerate(group):
                 if not p.done.done():
                     if i in appended:
@@ -417,10 +454,10 @@ class EventStore:
             else:
                 await self._settle(p)
 
-    async def _settle(self, p: Pending) -> None:
+    async def _settle(self, p: Pending, wake: bool = False) -> None:
         """Append one waiting command alone and hand its outcome to its waiter."""
         try:
-            await self._append_one(p.encounter_id, p.rows, p.token_hash, p.idem)
+            await self._append_one(p.encounter_id, p.rows, p.token_hash, p.idem, wake)
         except Exception as exc:
             if not p.done.done():
                 p.done.set_exception(exc)
@@ -440,7 +477,7 @@ class EventStore:
         except _UNSTORABLE as exc:
             raise UnstorableText(str(exc)) from exc
         if self.on_commit is not None:
-            self.on_commit((encounter_id,))
+            self.on_commit((encounter_id,), False)
 
     async def encounter(self, encounter_id: str) -> asyncpg.Record | None:
         return await self.pool.fetchrow("SELECT id, ruleset, name, seed FROM encounters WHERE id = $1", encounter_id)

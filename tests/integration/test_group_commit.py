@@ -288,3 +288,39 @@ async def test_a_follower_of_a_failed_append_fails_at_once(store: EventStore, co
     with pytest.raises(PredecessorFailed):  # and so does the one after it
         await store.settle(p3)
     assert await _stored(conn, taken) == [(1, "first")]
+
+
+async def test_only_an_append_alone_in_flight_notifies_from_its_transaction(
+    store: EventStore, conn: asyncpg.Connection
+) -> None:
+    """A NOTIFY inside the appending transaction holds PostgreSQL's notify-queue lock through the
+    commit and its WAL flush, so two appends that both did would commit one at a time: only a
+    statement with no other in flight notifies from its transaction; one that starts while
+    another is in flight is announced after its commit (``notified`` False)."""
+    store = EventStore(store.pool, max_in_flight=2)
+    store.wake_channel = "fracas_test_wake"
+    told: list[tuple[list[str], bool]] = []
+    store.on_commit = lambda ids, notified: told.append((sorted(ids), notified))
+    heard: list[str] = []
+    await conn.add_listener("fracas_test_wake", lambda _c, _pid, _ch, payload: heard.append(payload))
+    (a, ta), (b, tb), (c, tc) = [await _encounter(conn) for _ in range(3)]
+    await store.append(a, _rows(a, 1, "alone"), ta)
+    async with store.pool.acquire() as blocker:
+        held = blocker.transaction()
+        await held.start()
+        # b's version 1, uncommitted: b's append waits on the unique key until this ends
+        await blocker.execute(
+            "INSERT INTO events (encounter_id, version, event_id, type, schema_version, data, metadata, hash) "
+            "VALUES ($1, 1, gen_random_uuid(), 'Noted', 1, '{}', '{}', '\\x00')", uuid.UUID(b))
+        t1 = asyncio.ensure_future(store.append(b, _rows(b, 1, "first"), tb))
+        await _turns_until(lambda: store._in_flight == 1)
+        await store.append(c, _rows(c, 1, "beside"), tc)  # while b's statement is in flight
+        await held.rollback()
+        await t1
+    for _ in range(50):
+        if len(heard) >= 2:
+            break
+        await asyncio.sleep(0.02)
+    assert told == [([a], True), ([c], False), ([b], True)]
+    assert sorted(heard) == sorted([a + ",", b + ","])  # c's readers are told after its commit, by on_commit
+    assert [await _stored(conn, e) for e in (a, b, c)] == [[(1, "alone")], [(1, "first")], [(1, "beside")]]

@@ -47,30 +47,44 @@ async def test_a_lost_listen_connection_reconnects_and_wakes_everyone(client: An
         await asyncio.sleep(0)
 
 
-async def test_the_server_announces_its_commits_after_them_not_from_the_appending_transaction(
+async def test_a_lone_append_tells_the_readers_from_its_own_transaction_once(
     client: Any, database_url: str, conn: Any
 ) -> None:
-    """A NOTIFY inside the appending transaction would hold PostgreSQL's notify-queue lock
-    through the commit, so concurrent appends would commit one at a time: the server's pool
-    sets ``fracas.wake = after_commit`` (migrations/0009) and the app's Wakeup sends the NOTIFY on
-    its own connection once the append has committed."""
+    """The server's pool sets ``fracas.wake = after_commit`` (migrations/0009), so the trigger
+    sends nothing for it: an append with no other statement in flight notifies from its own
+    transaction (delivered at the commit: no NOTIFY round trip after it, bench/README.md), the
+    others are announced after their commit on the LISTEN connection (the opening here). Each
+    commit is told once, and the app's own Wakeup does not wake its waiters a second time for
+    what its own appends sent."""
     app_wakeup = client._transport.app.state.wakeup
     await app_wakeup.connected()
     heard: list[tuple[int, str]] = []
     await conn.add_listener("fracas_events", lambda _c, pid, _ch, payload: heard.append((pid, payload)))
     enc = await open_encounter(client)
-    await add(client, enc, "Mira")
-    for _ in range(100):
-        if len(heard) >= 2:
-            break
-        await asyncio.sleep(0.05)
-    mine = [payload for pid, payload in heard if enc in payload.split(",")]
-    assert len(mine) >= 2  # the opening and the combatant
-    assert {pid for pid, payload in heard if enc in payload.split(",")} == {app_wakeup.server_pid}
-    assert app_wakeup.announced >= 2
+    with app_wakeup.waiter(enc) as woken:
+        await add(client, enc, "Mira")
+        assert await woken.wait(5)  # at once, by the process itself
+        for _ in range(100):
+            if len([1 for _, payload in heard if enc in payload.split(",")]) >= 2:
+                break
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.2)  # a second notification of either commit would be here by now
+        assert not await woken.wait(0.3)  # its own backend's notification did not wake it again
+    mine = [(pid, payload) for pid, payload in heard if enc in payload.split(",")]
+    assert len(mine) == 2  # the opening and the combatant, each once
+    # the opening, after its commit (sent in the background: it may come second)
+    assert [pid for pid, _ in mine].count(app_wakeup.server_pid) == 1
+    ((add_pid, add_payload),) = [(pid, p) for pid, p in mine if pid != app_wakeup.server_pid]
+    assert add_payload == enc + ","  # the combatant: from its own transaction (the comma: an append's)
+    assert add_pid in app_wakeup.own_backends
+    # once that connection is gone, its pid may become another process's backend's: not ignored
+    assert await conn.fetchval("SELECT pg_terminate_backend($1)", add_pid)
+    async with asyncio.timeout(5):
+        while not app_wakeup.own_backends[add_pid].is_closed():
+            await asyncio.sleep(0.05)
     pool_pids = {r["pid"] for r in await conn.fetch(
         "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND usename = 'fracas_writer'")}
-    assert app_wakeup.server_pid not in pool_pids  # the LISTEN connection, not an appending one
+    assert app_wakeup.server_pid not in pool_pids
 
 
 async def test_another_writer_is_still_announced_by_the_trigger(database_url: str, conn: Any, client: Any) -> None:
