@@ -335,7 +335,8 @@ class Folding:
         if cid in r.resolved:
             return r
         position = r.position
-        if PHASES.current(position) is not None and PHASES.current(position).name == "resolve":  # type: ignore[union-attr]
+        phase = PHASES.current(position)
+        if phase is not None and phase.name == "resolve":
             position = PHASES.moved(position, cid, ranked)
         return replace(r, resolved=[*r.resolved, cid], position=position)
 

@@ -4,7 +4,7 @@ each round's Initiative Points, the three phases and who takes part in each."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import msgspec
 
@@ -137,12 +137,21 @@ class Rounds:
         return self._continue(state, dice)
 
     def _unstuck(self, state: EncounterState) -> EncounterState:
-        """Past a phase nobody left in it still has to move in (one taken out of the fight)."""
-        r = rules(state)
+        """Past a phase nobody left in it still has to move in (one taken out of the fight). Asked after
+        every event: answered at once while someone in the current phase has yet to move (the first
+        one found), the phases' lists made only when the phase must be left."""
         if state.status != "active":
             return state
-        ranked = self._ranked(state)
+        r = rules(state)
         at = r.position
+        phase = PHASES.current(at)
+        if phase is None:
+            return state
+        moved = at.moved
+        for c in self._taking_part(state, phase.name):
+            if c not in moved:
+                return state
+        ranked = self._ranked(state)
         while not PHASES.done(at) and not PHASES.waiting(at, ranked):
             at = PHASES._skip_empty(PhasePosition(phase=at.phase + 1), ranked)
         return replace(state, rules=replace(r, position=at)) if at != r.position else state
@@ -150,24 +159,26 @@ class Rounds:
     def _ranked(self, state: EncounterState) -> Callable[[Phase], Sequence[str]]:
         """Who takes part in each phase; each list worked out when first asked for (most events
         ask only for the current phase's, and the end of round's is the dearest)."""
-        r = rules(state)
         lists: dict[str, list[str]] = {}
 
         def ranked(phase: Phase) -> list[str]:
-            name = phase.name if phase.name in ("declare", "resolve") else "late"
+            name = phase.name
             found = lists.get(name)
             if found is None:
-                if name == "declare":
-                    found = [c for c in r.declarers if c in state.combatants]
-                elif name == "resolve":
-                    found = list(state.order)
-                else:
-                    found = [c for c in state.order
-                             if c in r.declared and r.declared[c].late_left > 0 and self.may_act(state, c)]
-                lists[name] = found
+                found = lists[name] = list(self._taking_part(state, name))
             return found
 
         return ranked
+
+    def _taking_part(self, state: EncounterState, phase: str) -> Iterable[str]:
+        """Who takes part in ``phase``, highest IP first (lazily: a question of the first one may stop early):
+        those who may declare, everyone in the order, those with attacks left for the end of the round."""
+        r = rules(state)
+        if phase == "declare":
+            return (c for c in r.declarers if c in state.combatants)
+        if phase == "resolve":
+            return state.order
+        return (c for c in state.order if c in r.declared and r.declared[c].late_left > 0 and self.may_act(state, c))
 
     def phase(self, state: EncounterState) -> str | None:
         p = PHASES.current(rules(state).position)

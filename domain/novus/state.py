@@ -181,10 +181,10 @@ def leaving_out(r: NovusRules, gone: frozenset[str]) -> NovusRules:
     out of the fight) in the round's books: their IP, Hits lost, mount, Haste, hits on limbs ..."""
 
     def keep(d: dict[str, object]) -> dict:  # type: ignore[type-arg]
-        return {k: v for k, v in d.items() if k not in gone}
+        return {k: v for k, v in d.items() if k not in gone} if not gone.isdisjoint(d) else d  # most hold none
 
     def kept(xs: list[str]) -> list[str]:
-        return [c for c in xs if c not in gone]
+        return [c for c in xs if c not in gone] if not gone.isdisjoint(xs) else xs
 
     return replace(
         r, position=replace(r.position, moved=tuple(c for c in r.position.moved if c not in gone)),
