@@ -8,7 +8,6 @@ import msgspec
 
 from domain.core import reactions
 from domain.core.encounter import EncounterState, Event, InitiativeRolled
-from domain.core.phases import Phase
 from domain.novus import fate, holding, snags
 from domain.novus.actions import Action
 from domain.novus.attacking import Attacking
@@ -79,7 +78,7 @@ class Folding:
 
     def _on_resolved(self, state: EncounterState, event: ActionsResolved) -> EncounterState:
         r = rules(state)
-        done = self._resolved(r, event.combatant_id, self._ranked(state))
+        done = self._resolved(r, event.combatant_id, state)
         return state if done is r else replace(state, rules=done)
 
     def _on_rules_set(self, state: EncounterState, event: RulesSet) -> EncounterState:
@@ -145,15 +144,14 @@ class Folding:
 
     def _on_cancelled(self, state: EncounterState, event: ActionsCancelled) -> EncounterState:
         r = rules(state)
-        ranked = self._ranked(state)
-        cid = event.combatant_id
+        before, cid = state, event.combatant_id
         late_dodge = [*r.late_dodge, cid] if any(a.kind == "dodge" for a in event.instead) \
             and cid not in r.late_dodge else r.late_dodge
         state = self.spent(state, cid, AP, event.ap - event.refund)
         r = replace(r, late_dodge=late_dodge, declared={**r.declared, cid: Declaration(
             actions=list(event.instead), ap=event.ap, done=len(event.instead))},
             carried={k: v for k, v in r.carried.items() if k != cid})
-        return replace(state, rules=self._resolved(r, cid, ranked))
+        return replace(state, rules=self._resolved(r, cid, before))
 
     def _on_window(self, state: EncounterState, event: Event) -> EncounterState:
         r = rules(state)
@@ -330,14 +328,14 @@ class Folding:
             return r
         return replace(r, declared={**r.declared, cid: replace(d, done=d.done + 1)})
 
-    @staticmethod
-    def _resolved(r: NovusRules, cid: str, ranked: Callable[[Phase], Sequence[str]]) -> NovusRules:
+    def _resolved(self, r: NovusRules, cid: str, before: EncounterState) -> NovusRules:
+        """``cid``'s actions resolved; in the resolve phase, his move made (its participants: ``before``'s)."""
         if cid in r.resolved:
             return r
         position = r.position
         phase = PHASES.current(position)
         if phase is not None and phase.name == "resolve":
-            position = PHASES.moved(position, cid, ranked)
+            position = PHASES.moved(position, cid, self._ranked(before))
         return replace(r, resolved=[*r.resolved, cid], position=position)
 
 

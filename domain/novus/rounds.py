@@ -165,7 +165,8 @@ class Rounds:
             name = phase.name
             found = lists.get(name)
             if found is None:
-                found = lists[name] = list(self._taking_part(state, name))
+                part = self._taking_part(state, name)
+                found = lists[name] = part if isinstance(part, list) else list(part)  # the order itself: not copied
             return found
 
         return ranked
