@@ -14,14 +14,32 @@ import msgspec
 
 from domain.core.concerns import CombatantId
 from domain.core.dice import Dice, SeededDice
-from domain.core.encounter import Combatant, Command, EncounterState, Event
+from domain.core.encounter import (
+    Combatant,
+    Command,
+    EncounterState,
+    Event,
+)
 from domain.core.errors import RuleViolation
 from domain.core.pending import Decision, Refusal
+from domain.core.resources import held
+from domain.novus import actions as ap_table
 from domain.novus.codes import OWN_CODES
 from domain.novus.dice import roll_2d10, save_bonus
-from domain.novus.events import RollMade
+from domain.novus.events import (
+    ActHeld,
+    ActionHeld,
+    HeldActionsTaken,
+    Hold,
+    RollMade,
+)
 from domain.novus.sheet import Stat
-from domain.novus.state import PHASES, HeldContest, rules
+from domain.novus.state import (
+    AP,
+    PHASES,
+    HeldContest,
+    rules,
+)
 
 replace = msgspec.structs.replace
 
@@ -171,6 +189,53 @@ class Holding:
         due = HeldActionsDue(combatant_id=contest.holder)
         after = self.evolve(state, due)  # type: ignore[attr-defined]
         return [due, *self._carry_on(after, contest.holder, False, dice, finish=False)]  # type: ignore[attr-defined]
+
+    def _hold(self, state: EncounterState, cmd: Hold) -> ActionHeld:
+        """"Should the player decide to hold his character's actions prior to declaring his
+        character's actions for the round, there is no penalty. However, should the player decide to
+        hold his character's action after he has already declared his actions, he will lose 1 AP"."""
+        r = rules(state)
+        c = self.combatant(state, cmd.combatant_id)
+        phase = self.phase(state)
+        declared = r.declared.get(c.id)
+        if phase == "declare" and declared is None and not r.unseen_mover \
+                and PHASES.mover(r.position, self._ranked(state)) == c.id:
+            return ActionHeld(combatant_id=c.id)
+        if phase in ("declare", "resolve") and declared is not None and not declared.done and c.id not in r.resolved:
+            return ActionHeld(combatant_id=c.id, refund=declared.ap, lost=min(1, held(c).get(AP, 0) + declared.ap))
+        raise RuleViolation("novus_not_now", f"{c.name} may hold when declaring, or after declaring and before the "
+                            "actions resolve.")
+
+    def _act_held(self, state: EncounterState, cmd: ActHeld, dice: Dice) -> list[Event]:
+        """"The player may then perform have his character perform his actions at any initiative point
+        that he desires, so long as it is lower than the initiative point rolled for the round"."""
+        r = rules(state)
+        c = self.combatant(state, cmd.combatant_id)
+        if c.id not in r.holding or self.phase(state) != "resolve" or c.id not in state.acted:
+            raise RuleViolation("novus_not_holding", f"{c.name} holds no action to perform now.")
+        if cmd.actions and not self.may_act(state, c.id):
+            raise RuleViolation("novus_cannot_act", f"{c.name} cannot act now.")
+        other = self._held_at(state, c, cmd.ip, cmd.at)
+        self._check_declaration(state, c, cmd.actions, cmd.defensive, cmd.defensive_weapon)
+        total = sum(ap_table.cost(c.sheet, a, r.data, c.id in r.mounted) for a in cmd.actions)
+        left = held(c).get(AP, 0)
+        if total > left:
+            raise RuleViolation("novus_too_many_ap", f"{c.name} has {left} AP left for the held actions; they take "
+                                f"{total}.", available=left, cost=total)
+        taken = HeldActionsTaken(combatant_id=c.id, actions=list(cmd.actions), ap=total, defensive=cmd.defensive,
+                                 defensive_weapon=cmd.defensive_weapon, at=other if cmd.actions else None)
+        after = self.evolve(state, taken)
+        out: list[Event] = [taken]
+        if taken.at is not None:  # "Opposed Saving Throws to determine which goes first"
+            return out + self._contest_opened(after, dice)
+        for a in rules(after).declared[c.id].next_actions(False):
+            more = self._perform(after, c.id, a, dice)
+            out += more
+            for e in more:
+                after = self.evolve(after, e)
+            if rules(after).boons_due is not None or self._waiting(after):
+                break
+        return out
 
 
 def evolve_contest(contest: HeldContest | None, event: Event) -> HeldContest | None:

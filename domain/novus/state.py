@@ -176,28 +176,30 @@ def rules(state: EncounterState) -> NovusRules:
     return state.rules
 
 
+# The round's books kept by combatant: each a dict keyed by the id, or a list of ids.
+_BY_ID = ("declared", "ip", "rolled_ip", "hits_lost", "carried", "set_initiative", "boost", "posture", "dazed",
+          "limb_hits", "fate_points", "limb_damage", "mounted", "riding", "blocks_used", "disarmed", "broken",
+          "fumbled", "strained")
+_IDS = ("declarers", "resolved", "hasted", "surprised", "reroll", "prone", "dead", "holding", "late_dodge",
+        "attacked", "disengaged", "initiative_novas")
+
+
 def leaving_out(r: NovusRules, gone: frozenset[str]) -> NovusRules:
     """The round's state with nothing kept of each of the ``gone`` (hidden from a viewer, or taken
-    out of the fight) in the round's books: their IP, Hits lost, mount, Haste, hits on limbs ..."""
-
-    def keep(d: dict[str, object]) -> dict:  # type: ignore[type-arg]
-        return {k: v for k, v in d.items() if k not in gone}
-
-    def kept(xs: list[str]) -> list[str]:
-        return [c for c in xs if c not in gone]
-
+    out of the fight) in the round's books: their IP, Hits lost, mount, Haste, hits on limbs ...
+    (a book that holds none of them is kept as it is: most hold none)."""
+    changes: dict[str, object] = {}
+    for name in _BY_ID:
+        d = getattr(r, name)
+        if not gone.isdisjoint(d):
+            changes[name] = {k: v for k, v in d.items() if k not in gone}
+    for name in _IDS:
+        xs = getattr(r, name)
+        if not gone.isdisjoint(xs):
+            changes[name] = [c for c in xs if c not in gone]
     return replace(
-        r, position=replace(r.position, moved=tuple(c for c in r.position.moved if c not in gone)),
-        declarers=kept(r.declarers), declared=keep(r.declared), resolved=kept(r.resolved), ip=keep(r.ip),
-        rolled_ip=keep(r.rolled_ip), hits_lost=keep(r.hits_lost), hasted=kept(r.hasted), surprised=kept(r.surprised),
-        carried=keep(r.carried), set_initiative=keep(r.set_initiative), reroll=kept(r.reroll), boost=keep(r.boost),
-        posture=keep(r.posture), dazed=keep(r.dazed), prone=kept(r.prone), limb_hits=keep(r.limb_hits),
-        fate_points=keep(r.fate_points), limb_damage=keep(r.limb_damage), dead=kept(r.dead), holding=kept(r.holding),
-        mounted=keep(r.mounted), riding=keep(r.riding), late_dodge=kept(r.late_dodge), blocks_used=keep(r.blocks_used),
-        attacked=kept(r.attacked), disengaged=kept(r.disengaged), disarmed=keep(r.disarmed),
-        broken=keep(r.broken), fumbled=keep(r.fumbled), strained=keep(r.strained),
-        oa_more={k: v for k, v in keep(r.oa_more).items() if v[0] not in gone},
-        initiative_novas=kept(r.initiative_novas),
+        r, **changes, position=replace(r.position, moved=tuple(c for c in r.position.moved if c not in gone)),
+        oa_more={k: v for k, v in r.oa_more.items() if k not in gone and v[0] not in gone},
         contest=None if r.contest is not None and gone & {r.contest.holder, r.contest.other} else r.contest,
         snags_due=None if r.snags_due is not None and r.snags_due.roller in gone else r.snags_due)
 

@@ -1,0 +1,61 @@
+"""What ``Novus`` shows (a mixin): Hit Points and limbs on the sheets, and the round's books
+without what the hidden do."""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.core.encounter import (
+    EncounterState,
+)
+from domain.novus.shown import with_hits_shown
+from domain.novus.state import (
+    PHASES,
+    NovusRules,
+    leaving_out,
+    rules,
+)
+
+replace = msgspec.structs.replace
+
+
+class Concealing:
+    """What ``Novus`` shows (domain/novus/ruleset.py composes it)."""
+
+    def shown(self, state: EncounterState) -> EncounterState:
+        """Each sheet with its Hit Points now, helpless, dead, prone, useless limbs and Fate Points."""
+        if not state.combatants or not isinstance(state.rules, NovusRules):
+            return state
+        hits = {cid: self.hit_points(state, cid) for cid in state.combatants}
+        useless = {cid: self.useless_limbs(state, cid) for cid in state.combatants}
+        return with_hits_shown(state, hits, useless)
+
+    def conceal_rules(self, state: EncounterState, hidden: frozenset[str]) -> NovusRules:
+        r = rules(state)
+        if not hidden:
+            return r
+        declared = {k: replace(v, actions=[a for a in v.actions if a.target not in hidden])
+                    for k, v in r.declared.items() if k not in hidden}
+        real_mover = PHASES.mover(r.position, self._ranked(state)) if state.status == "active" else None
+        due = r.boons_due
+        if due is not None and (due.attacker in hidden or due.target in hidden):
+            due = None
+        stray = r.stray
+        if stray is not None and (stray.attacker in hidden or any(c in hidden for c in stray.near)):
+            stray = None
+        window = r.window
+        if window is not None and (window.actor in hidden or any(c in hidden for c in window.may_react)):
+            window = None
+        contest = r.contest
+        if contest is not None and (contest.holder in hidden or contest.other in hidden):
+            contest = None
+        snags_due = r.snags_due if r.snags_due is None or r.snags_due.roller not in hidden else None
+        return replace(
+            leaving_out(r, hidden), declared=declared, boons_due=due, unseen_mover=real_mover in hidden,
+            unseen_waits=tuple(code for code, kept, real in (
+                ("novus_boons_due", due, r.boons_due), ("novus_stray_save_due", stray, r.stray),
+                ("novus_waits_for_reactions", window, r.window if r.window is not None and not r.window.settled
+                 else None), ("novus_snags_due", snags_due, r.snags_due),
+                ("novus_opposed_saves_due", contest, r.contest if r.contest is not None and r.contest.waiting
+                 else None)) if real is not None and kept is None),
+            window=window, stray=stray, contest=contest, snags_due=snags_due)

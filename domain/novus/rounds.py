@@ -1,0 +1,186 @@
+"""The round of ``Novus`` (a mixin): its Action Points, the Initiative rolled once per combat and
+each round's Initiative Points, the three phases and who takes part in each."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable, Sequence
+
+import msgspec
+
+from domain.core.action_points import ActionPointBudget
+from domain.core.dice import Dice
+from domain.core.encounter import (
+    Combatant,
+    CombatantRemoved,
+    EncounterState,
+    Event,
+    InitiativeRoll,
+    InitiativeRolled,
+)
+from domain.core.errors import RuleViolation
+from domain.core.initiative import Entry, order_descending
+from domain.core.phases import Phase, PhasePosition
+from domain.core.resources import Resource, Resources
+from domain.novus.actions import HASTED_AP, ROUND_AP
+from domain.novus.codes import OWN_CODES
+from domain.novus.dice import roll_2d10
+from domain.novus.events import (
+    InitiativeRerolled,
+)
+from domain.novus.state import (
+    AP,
+    PHASES,
+    SURPRISE,
+    rules,
+    taken_out,
+)
+
+replace = msgspec.structs.replace
+
+
+@functools.lru_cache(maxsize=64)
+def _round_ap(amount: int) -> Resources:
+    """The round's AP, ``amount`` of them (made once for each amount: a fold asks every round)."""
+    return Resources((Resource(AP, amount, ("round_start",)),))
+
+
+class Rounds:
+    """The round of ``Novus`` (domain/novus/ruleset.py composes it)."""
+
+    def budget(self, combatant: Combatant) -> ActionPointBudget:
+        return ActionPointBudget(maximum=0)  # the round's AP are a resource: 5, or 10 Hasted
+
+    def resources(self, combatant: Combatant, state: EncounterState) -> Resources:
+        """"Normally a character has only 5 Action Points to use in a given round ... Haste ...
+        giving him a total of 10 AP for the round", less what an action running on from the last
+        round still takes."""
+        r = rules(state)
+        amount = (HASTED_AP if combatant.id in r.hasted else ROUND_AP) - r.carried.get(combatant.id, 0)
+        return _round_ap(max(amount, 0))
+
+    def roll_initiative(self, state: EncounterState, dice: Dice) -> InitiativeRolled:
+        """N11: "Initiative = 2d10 + Speed Stat Bonus + Wisdom Stat Bonus ... rolled once per combat"."""
+        if state.status == "active":
+            raise RuleViolation("novus_initiative_once", OWN_CODES["novus_initiative_once"])
+        r = rules(state)
+        rolls, entries = [], []
+        for c in sorted(state.combatants.values(), key=lambda c: c.seq):
+            roll = self._initiative_roll(c, dice)
+            rolls.append(roll)
+            first = roll.total + (SURPRISE if c.id in r.surprised else 0)
+            entries.append(Entry(c.id, first, c.seq, tiebreak=c.sheet.initiative_bonus()))
+        return InitiativeRolled(rolls=rolls, order=order_descending(entries))
+
+    @staticmethod
+    def _initiative_roll(c: Combatant, dice: Dice) -> InitiativeRoll:
+        roll = roll_2d10(dice, "initiative", c.id)
+        bonus = c.sheet.initiative_bonus()
+        return InitiativeRoll(who=c.id, die=roll.dice[0], more_dice=list(roll.dice[1:]), modifier=bonus,
+                              total=roll.total + bonus)
+
+    def round_order(self, state: EncounterState) -> list[str] | None:
+        """The next round's order: each one's IP for it (a Set or Rerolled Initiative, a Boost)."""
+        nxt = state.round + 1
+        entries = [Entry(cid, self.ip_for(state, cid, nxt), c.seq, tiebreak=c.sheet.initiative_bonus())
+                   for cid, c in state.combatants.items()]
+        return order_descending(entries)
+
+    def ip_for(self, state: EncounterState, cid: str, round_number: int) -> int:
+        """A combatant's Initiative Points in ``round_number``: the IP rolled once per combat (or
+        rerolled); Set Initiative: "treated as if he rolled a 20 on the 2d10" for one round;
+        Initiative Boost: "+2 IP next round per BP"; surprised: -20 in the first round."""
+        r = rules(state)
+        c = state.combatants[cid]
+        ip = r.rolled_ip.get(cid, c.initiative if c.initiative is not None else 0)
+        if r.set_initiative.get(cid) == round_number - 1:
+            ip = 20 + c.sheet.initiative_bonus()
+        ip += r.boost.get(cid, 0) if round_number > 1 else 0
+        if round_number == 1 and cid in r.surprised:
+            ip += SURPRISE
+        return ip
+
+    def round_began(self, state: EncounterState) -> EncounterState:
+        r = rules(state)
+        rolled = dict(r.rolled_ip)
+        for cid, c in state.combatants.items():
+            if cid not in rolled and c.initiative is not None:
+                rolled[cid] = c.initiative
+        state = replace(state, rules=replace(r, rolled_ip=rolled))
+        ip = {cid: self.ip_for(state, cid, state.round) for cid in state.combatants}
+        fresh = replace(rules(state), ip=ip, declared={}, resolved=[], carried={}, boost={}, holding=[], window=None,
+                        attacked=[], disengaged=[], riding={}, late_dodge=[], blocks_used={},
+                        boons_due=None, position=PhasePosition())
+        state = replace(state, rules=fresh)
+        declarers = [cid for cid in state.order if self.may_act(state, cid)]
+        fresh = replace(fresh, declarers=declarers)
+        state = replace(state, rules=fresh)
+        return replace(state, rules=replace(fresh, position=PHASES.begin(self._ranked(state))))
+
+    def at_round_end(self, state: EncounterState, dice: Dice) -> list[Event]:
+        """Reroll Initiative: prepared this round, "in order to reroll his initiative in the following round"."""
+        return [InitiativeRerolled(roll=self._initiative_roll(state.combatants[cid], dice))
+                for cid in rules(state).reroll if cid in state.combatants]
+
+    def before_end_turn(self, state: EncounterState) -> None:
+        if state.turn not in rules(state).resolved:
+            raise RuleViolation("novus_resolve_first", OWN_CODES["novus_resolve_first"])
+        if self.phase(state) == "end of round":
+            raise RuleViolation("novus_end_of_round_attacks", OWN_CODES["novus_end_of_round_attacks"])
+
+    def _evolve_removed(self, state: EncounterState, event: CombatantRemoved) -> EncounterState:
+        state = super()._evolve_removed(state, event)
+        return self._unstuck(replace(state, rules=taken_out(rules(state), event.combatant_id)))
+
+    def after_removal(self, state: EncounterState, dice: Dice) -> list[Event]:
+        """What waited only on the one taken out goes on (the resolution under way)."""
+        return self._continue(state, dice)
+
+    def _unstuck(self, state: EncounterState) -> EncounterState:
+        """Past a phase nobody left in it still has to move in (one taken out of the fight). Asked after
+        every event: answered at once while someone in the current phase has yet to move (the first
+        one found), the phases' lists made only when the phase must be left."""
+        if state.status != "active":
+            return state
+        r = rules(state)
+        at = r.position
+        phase = PHASES.current(at)
+        if phase is None:
+            return state
+        moved = at.moved
+        for c in self._taking_part(state, phase.name):
+            if c not in moved:
+                return state
+        ranked = self._ranked(state)
+        while not PHASES.done(at) and not PHASES.waiting(at, ranked):
+            at = PHASES._skip_empty(PhasePosition(phase=at.phase + 1), ranked)
+        return replace(state, rules=replace(r, position=at)) if at != r.position else state
+
+    def _ranked(self, state: EncounterState) -> Callable[[Phase], Sequence[str]]:
+        """Who takes part in each phase; each list worked out when first asked for (most events
+        ask only for the current phase's, and the end of round's is the dearest)."""
+        lists: dict[str, list[str]] = {}
+
+        def ranked(phase: Phase) -> list[str]:
+            name = phase.name
+            found = lists.get(name)
+            if found is None:
+                part = self._taking_part(state, name)
+                found = lists[name] = part if isinstance(part, list) else list(part)  # the order itself: not copied
+            return found
+
+        return ranked
+
+    def _taking_part(self, state: EncounterState, phase: str) -> Iterable[str]:
+        """Who takes part in ``phase``, highest IP first (lazily: a question of the first one may stop early):
+        those who may declare, everyone in the order, those with attacks left for the end of the round."""
+        r = rules(state)
+        if phase == "declare":
+            return (c for c in r.declarers if c in state.combatants)
+        if phase == "resolve":
+            return state.order
+        return (c for c in state.order if c in r.declared and r.declared[c].late_left > 0 and self.may_act(state, c))
+
+    def phase(self, state: EncounterState) -> str | None:
+        p = PHASES.current(rules(state).position)
+        return p.name if p is not None else None
