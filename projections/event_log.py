@@ -15,11 +15,12 @@ Payloads are read as plain JSON values, upcast to the current shape of their eve
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import asyncpg
 import msgspec
@@ -28,6 +29,7 @@ from domain.core.ruleset import Registry
 from domain.rulesets import default_registry
 
 RETCONNED = "Retconned"
+T = TypeVar("T")
 
 _COLUMNS = """e.global_position, e.transaction_id, e.encounter_id::text AS encounter_id, e.version, e.type,
               e.schema_version, e.data::text AS data, e.recorded_at, r.ruleset"""
@@ -53,15 +55,38 @@ ORDER BY e.encounter_id, e.version
 
 
 class LoggedEvent(msgspec.Struct):
-    """One event of the log: where it stands, and its payload as plain JSON values."""
+    """One event of the log: where it stands, and its payload as stored (``raw``, JSON text).
+
+    ``data``, the payload as plain JSON values (upcast), is decoded when first asked for: a
+    projection reads the payloads of the few event types it folds, or decodes ``raw`` straight
+    into an event type (``typed``), and the rest are never decoded at all."""
 
     global_position: int
     transaction_id: int
     encounter_id: str
     version: int
     type: str
-    data: dict[str, Any]
+    raw: str
     recorded_at: datetime
+    schema_version: int = 1
+    ruleset: str | None = None  # the encounter's, as the encounters table names it (upcasting)
+    decoded: dict[str, Any] | None = None
+    decoder: Decoder | None = None
+
+    @property
+    def data(self) -> dict[str, Any]:
+        d = self.decoded
+        if d is None:
+            d = self.decoded = (self.decoder or _plain()).payload(self.ruleset, self.type, self.schema_version,
+                                                                  self.raw)
+        return d
+
+    def typed(self, kind: type[T], decoder: msgspec.json.Decoder[T]) -> T:
+        """The payload as ``kind`` (``decoder`` decodes JSON to it): straight from ``raw`` when it
+        needs no upcasting and is not decoded yet (no dict on the way), else from ``data``."""
+        if self.decoded is None and self.schema_version >= (self.decoder or _plain()).current(self.ruleset, self.type):
+            return decoder.decode(self.raw)
+        return msgspec.convert(self.data, kind)
 
 
 class Decoder:
@@ -72,6 +97,10 @@ class Decoder:
         self._decode = msgspec.json.Decoder(dict[str, Any]).decode
         # each ruleset's current payload version of the event types whose shape has changed
         self._current = {r.id: r.schema_versions for r in self.registry.all()}
+
+    def current(self, ruleset: str | None, type_name: str) -> int:
+        """The schema version ``ruleset`` writes ``type_name`` at now (older payloads are upcast)."""
+        return self._current.get(ruleset or "", {}).get(type_name, 1)
 
     def payload(self, ruleset: str | None, type_name: str, schema_version: int, data: str) -> dict[str, Any]:
         payload = self._decode(data)
@@ -85,9 +114,14 @@ class Decoder:
         return payload
 
     def events(self, rows: Iterable[asyncpg.Record]) -> list[LoggedEvent]:
-        """Rows of ``_COLUMNS``, in its order."""
-        payload = self.payload
-        return [LoggedEvent(r[0], r[1], r[2], r[3], r[4], payload(r[8], r[4], r[5], r[6]), r[7]) for r in rows]
+        """Rows of ``_COLUMNS``, in its order; payloads left undecoded (``LoggedEvent.data``)."""
+        return [LoggedEvent(r[0], r[1], r[2], r[3], r[4], r[6], r[7], r[5], r[8], None, self) for r in rows]
+
+
+@functools.cache
+def _plain() -> Decoder:
+    """The decoder of an event made without one (the default registry's upcasting)."""
+    return Decoder()
 
 
 async def read_batch(conn: asyncpg.Connection, decoder: Decoder, after: tuple[int, int], limit: int
