@@ -145,6 +145,7 @@ ON CONFLICT (generation, encounter_id) DO UPDATE SET
 class EncounterList(Projection):
     name = NAME
     tables = ("encounter_list",)
+    payloads = frozenset({"EncounterOpened", "CombatantAdded", "CombatantRemoved", "CombatantRevealed", "RoundStarted"})
 
     async def apply(self, conn: asyncpg.Connection, generation: int, batch: Sequence[Slice]) -> None:
         touched = [s.encounter_id for s in batch]
