@@ -95,6 +95,8 @@ class Tally:
     removed: set[Key] = field(default_factory=set)  # left, having joined before the batch
     versions: dict[str, int] = field(default_factory=dict)
     _read: dict[tuple[str, int], tuple[Ruleset | None, Event | None]] = field(default_factory=dict)
+    # each encounter's ruleset and its event types, looked up once a batch (an opening: again)
+    _games: dict[str, tuple[Ruleset | None, dict[str, Any]]] = field(default_factory=dict)
 
     def ruleset_of(self, encounter_id: str) -> Ruleset | None:
         rid = self.rulesets.get(encounter_id)
@@ -107,12 +109,17 @@ class Tally:
 
     def _convert(self, e: LoggedEvent) -> tuple[Ruleset | None, Event | None]:
         if e.type == "EncounterOpened":
+            self._games.pop(e.encounter_id, None)
             try:
                 self.rulesets[e.encounter_id] = e.typed(EncounterOpened, _OPENED).ruleset
             except msgspec.ValidationError:
                 pass
-        ruleset = self.ruleset_of(e.encounter_id)
-        kind = _types_of(ruleset).get(e.type)
+        game = self._games.get(e.encounter_id)
+        if game is None:
+            ruleset = self.ruleset_of(e.encounter_id)
+            game = self._games[e.encounter_id] = ruleset, _types_of(ruleset)
+        ruleset, kinds = game
+        kind = kinds.get(e.type)
         if kind is None:
             return ruleset, None
         try:
