@@ -52,6 +52,16 @@ class Listed:
         return cls(**{**dict(r), "concealed": msgspec.json.decode(r["concealed"])})
 
 
+class _Added(msgspec.Struct):
+    """What the list reads of a ``CombatantAdded`` (the rest of the payload is skipped)."""
+
+    combatant_id: str
+    hidden: bool = False
+
+
+_added = msgspec.json.Decoder(_Added)
+
+
 def fold(row: Listed, e: LoggedEvent, standing: bool = True) -> None:
     """Fold one event into the encounter's row. ``standing`` False: a retcon has undone it."""
     row.version = max(row.version, e.version)
@@ -59,31 +69,34 @@ def fold(row: Listed, e: LoggedEvent, standing: bool = True) -> None:
         row.last_activity = e.recorded_at
     if not standing:
         return
-    d = e.data
-    match e.type:
+    match e.type:  # the payload is decoded only for the types that need it (``LoggedEvent.data``)
         case "EncounterOpened":
+            d = e.data
             row.ruleset, row.name, row.status, row.created_at = d["ruleset"], d["name"], "setup", e.recorded_at
         case "CombatantAdded":
-            if d.get("hidden"):
-                row.concealed.append(d["combatant_id"])
+            added = e.typed(_Added, _added)  # not the whole sheet
+            if added.hidden:
+                row.concealed.append(added.combatant_id)
                 row.hidden_combatants += 1
             else:
                 row.combatants += 1
         case "CombatantRemoved":
-            if d["combatant_id"] in row.concealed:
-                row.concealed.remove(d["combatant_id"])
+            combatant = e.data["combatant_id"]
+            if combatant in row.concealed:
+                row.concealed.remove(combatant)
                 row.hidden_combatants -= 1
             else:
                 row.combatants -= 1
         case "CombatantRevealed":
-            if d["combatant_id"] in row.concealed:
-                row.concealed.remove(d["combatant_id"])
+            combatant = e.data["combatant_id"]
+            if combatant in row.concealed:
+                row.concealed.remove(combatant)
                 row.hidden_combatants -= 1
                 row.combatants += 1
         case "EncounterStarted":
             row.status, row.started_at = "active", e.recorded_at
         case "RoundStarted":
-            row.round = d["round"]
+            row.round = e.data["round"]
         case "EncounterEnded":
             row.status, row.ended_at = "ended", e.recorded_at
 
@@ -132,6 +145,7 @@ ON CONFLICT (generation, encounter_id) DO UPDATE SET
 class EncounterList(Projection):
     name = NAME
     tables = ("encounter_list",)
+    payloads = frozenset({"EncounterOpened", "CombatantAdded", "CombatantRemoved", "CombatantRevealed", "RoundStarted"})
 
     async def apply(self, conn: asyncpg.Connection, generation: int, batch: Sequence[Slice]) -> None:
         touched = [s.encounter_id for s in batch]

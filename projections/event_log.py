@@ -15,11 +15,12 @@ Payloads are read as plain JSON values, upcast to the current shape of their eve
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import asyncpg
 import msgspec
@@ -28,24 +29,28 @@ from domain.core.ruleset import Registry
 from domain.rulesets import default_registry
 
 RETCONNED = "Retconned"
+T = TypeVar("T")
 
+# $1 of the query after these: the event types whose payloads are read (NULL: every type's);
+# a projection that folds a few types spares the server writing out and sending the rest.
 _COLUMNS = """e.global_position, e.transaction_id, e.encounter_id::text AS encounter_id, e.version, e.type,
-              e.schema_version, e.data::text AS data, e.recorded_at, r.ruleset"""
+              e.schema_version, CASE WHEN $1::text[] IS NULL OR e.type = ANY($1::text[]) THEN e.data::text END AS data,
+              e.recorded_at, r.ruleset"""
 
-# The next batch after the checkpoint ($1, $2), in commit order, below the oldest running transaction.
+# The next batch after the checkpoint ($2, $3), in commit order, below the oldest running transaction.
 READ_BATCH = f"""
 SELECT {_COLUMNS}
 FROM events e LEFT JOIN encounters r ON r.id = e.encounter_id
-WHERE (e.transaction_id, e.global_position) > ($1::xid8, $2::bigint)
+WHERE (e.transaction_id, e.global_position) > ($2::xid8, $3::bigint)
   AND e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
 ORDER BY e.transaction_id, e.global_position
-LIMIT $3
+LIMIT $4
 """
 
-# The histories of encounters ($1) up to a version each ($2), oldest first.
+# The histories of encounters ($2) up to a version each ($3), oldest first.
 READ_HISTORIES = f"""
 SELECT {_COLUMNS}
-FROM unnest($1::uuid[], $2::int[]) AS cut(encounter_id, version)
+FROM unnest($2::uuid[], $3::int[]) AS cut(encounter_id, version)
 JOIN events e ON e.encounter_id = cut.encounter_id AND e.version <= cut.version
 LEFT JOIN encounters r ON r.id = e.encounter_id
 ORDER BY e.encounter_id, e.version
@@ -53,15 +58,41 @@ ORDER BY e.encounter_id, e.version
 
 
 class LoggedEvent(msgspec.Struct):
-    """One event of the log: where it stands, and its payload as plain JSON values."""
+    """One event of the log: where it stands, and its payload as stored (``raw``, JSON text).
+
+    ``data``, the payload as plain JSON values (upcast), is decoded when first asked for: a
+    projection reads the payloads of the few event types it folds, or decodes ``raw`` straight
+    into an event type (``typed``), and the rest are never decoded at all."""
 
     global_position: int
     transaction_id: int
     encounter_id: str
     version: int
     type: str
-    data: dict[str, Any]
+    raw: str | None  # None: not read (a type the reader said it does not fold)
     recorded_at: datetime
+    schema_version: int = 1
+    ruleset: str | None = None  # the encounter's, as the encounters table names it (upcasting)
+    decoded: dict[str, Any] | None = None
+    decoder: Decoder | None = None
+
+    @property
+    def data(self) -> dict[str, Any]:
+        d = self.decoded
+        if d is None:
+            if self.raw is None:
+                raise LookupError(f"the payload of {self.type} was not read (not among the types asked for)")
+            d = self.decoded = (self.decoder or _plain()).payload(self.ruleset, self.type, self.schema_version,
+                                                                  self.raw)
+        return d
+
+    def typed(self, kind: type[T], decoder: msgspec.json.Decoder[T]) -> T:
+        """The payload as ``kind`` (``decoder`` decodes JSON to it): straight from ``raw`` when it
+        needs no upcasting and is not decoded yet (no dict on the way), else from ``data``."""
+        if self.decoded is None and self.raw is not None \
+                and self.schema_version >= (self.decoder or _plain()).current(self.ruleset, self.type):
+            return decoder.decode(self.raw)
+        return msgspec.convert(self.data, kind)
 
 
 class Decoder:
@@ -72,6 +103,10 @@ class Decoder:
         self._decode = msgspec.json.Decoder(dict[str, Any]).decode
         # each ruleset's current payload version of the event types whose shape has changed
         self._current = {r.id: r.schema_versions for r in self.registry.all()}
+
+    def current(self, ruleset: str | None, type_name: str) -> int:
+        """The schema version ``ruleset`` writes ``type_name`` at now (older payloads are upcast)."""
+        return self._current.get(ruleset or "", {}).get(type_name, 1)
 
     def payload(self, ruleset: str | None, type_name: str, schema_version: int, data: str) -> dict[str, Any]:
         payload = self._decode(data)
@@ -85,23 +120,37 @@ class Decoder:
         return payload
 
     def events(self, rows: Iterable[asyncpg.Record]) -> list[LoggedEvent]:
-        """Rows of ``_COLUMNS``, in its order."""
-        payload = self.payload
-        return [LoggedEvent(r[0], r[1], r[2], r[3], r[4], payload(r[8], r[4], r[5], r[6]), r[7]) for r in rows]
+        """Rows of ``_COLUMNS``, in its order; payloads left undecoded (``LoggedEvent.data``)."""
+        return [LoggedEvent(r[0], r[1], r[2], r[3], r[4], r[6], r[7], r[5], r[8], None, self) for r in rows]
 
 
-async def read_batch(conn: asyncpg.Connection, decoder: Decoder, after: tuple[int, int], limit: int
-                     ) -> list[LoggedEvent]:
-    """Up to ``limit`` events after ``after`` (transaction id, global position), in commit order."""
-    return decoder.events(await conn.fetch(READ_BATCH, after[0], after[1], limit))
+@functools.cache
+def _plain() -> Decoder:
+    """The decoder of an event made without one (the default registry's upcasting)."""
+    return Decoder()
 
 
-async def read_histories(conn: asyncpg.Connection, decoder: Decoder, cuts: dict[str, int]
-                         ) -> dict[str, list[LoggedEvent]]:
-    """Each encounter's events from its opening up to its version in ``cuts``."""
+# The event types whose payloads a reader uses (None: every type's); a retcon's always (``slices``).
+Payloads = frozenset[str] | None
+
+
+def _asked(types: Payloads) -> list[str] | None:
+    return None if types is None else sorted(types | {RETCONNED})
+
+
+async def read_batch(conn: asyncpg.Connection, decoder: Decoder, after: tuple[int, int], limit: int,
+                     types: Payloads = None) -> list[LoggedEvent]:
+    """Up to ``limit`` events after ``after`` (transaction id, global position), in commit order;
+    the payloads of ``types`` only (None: all)."""
+    return decoder.events(await conn.fetch(READ_BATCH, _asked(types), after[0], after[1], limit))
+
+
+async def read_histories(conn: asyncpg.Connection, decoder: Decoder, cuts: dict[str, int],
+                         types: Payloads = None) -> dict[str, list[LoggedEvent]]:
+    """Each encounter's events from its opening up to its version in ``cuts`` (payloads: ``types``)."""
     if not cuts:
         return {}
-    rows = await conn.fetch(READ_HISTORIES, list(cuts), list(cuts.values()))
+    rows = await conn.fetch(READ_HISTORIES, _asked(types), list(cuts), list(cuts.values()))
     out: dict[str, list[LoggedEvent]] = defaultdict(list)
     for e in decoder.events(rows):
         out[e.encounter_id].append(e)
@@ -156,12 +205,13 @@ class Slice:
         return effective_versions(self.history or [])
 
 
-async def slices(conn: asyncpg.Connection, decoder: Decoder, batch: Sequence[LoggedEvent]) -> list[Slice]:
+async def slices(conn: asyncpg.Connection, decoder: Decoder, batch: Sequence[LoggedEvent],
+                 types: Payloads = None) -> list[Slice]:
     """The batch by encounter. An encounter whose events include a retcon is read afresh from
     its opening up to the last retcon: a retcon undoes what came before, which only the whole
-    history tells."""
+    history tells (with the payloads of ``types``, as the batch was read)."""
     cuts = retcon_cuts(batch)
-    histories = await read_histories(conn, decoder, cuts)
+    histories = await read_histories(conn, decoder, cuts, types)
     out = []
     for enc, events in by_encounter(batch).items():
         if enc in cuts:

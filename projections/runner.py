@@ -30,7 +30,14 @@ from typing import TYPE_CHECKING, ClassVar
 
 import asyncpg
 
-from projections.event_log import Decoder, LoggedEvent, Slice, read_batch, slices
+from projections.event_log import (
+    Decoder,
+    LoggedEvent,
+    Payloads,
+    Slice,
+    read_batch,
+    slices,
+)
 
 if TYPE_CHECKING:
     from projections.wakeup import Wakeup
@@ -49,6 +56,10 @@ class Projection(ABC):
     name: ClassVar[str]
     # Its tables; each has a ``generation`` column (a rebuild drops the old generation's rows).
     tables: ClassVar[tuple[str, ...]]
+
+    # The event types whose payloads it reads (None: every type's): a rebuild reads only these
+    # (the live runner reads every payload, as the projections at one checkpoint share a batch).
+    payloads: ClassVar[Payloads] = None
 
     @abstractmethod
     async def apply(self, conn: asyncpg.Connection, generation: int, batch: Sequence[Slice]) -> None:
@@ -111,8 +122,9 @@ async def apply_batch(conn: asyncpg.Connection, projection: Projection, decoder:
     after = (cp["transaction_id"], cp["global_position"])
     batch = read.get(after) if read is not None else None
     if batch is None:
-        events = await read_batch(conn, decoder, after, limit)
-        batch = events, (await slices(conn, decoder, events) if events else [])
+        types = projection.payloads if read is None else None  # a batch to share carries every payload
+        events = await read_batch(conn, decoder, after, limit, types)
+        batch = events, (await slices(conn, decoder, events, types) if events else [])
         if read is not None:
             read[after] = batch
     events = batch[0]

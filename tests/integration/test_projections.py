@@ -24,9 +24,10 @@ from typing import Any
 import asyncpg
 import pytest
 
+from bench import projections as bench_projections
 from bench.fights import fights, random_fight, store
 from projections.catalog import all_projections
-from projections.event_log import Decoder, Slice
+from projections.event_log import Decoder, Slice, read_batch
 from projections.rebuild import RebuildBusy, rebuild
 from projections.runner import REBUILD_LOCK, Projection, ProjectionRunner, ensure_checkpoint, lock_key, run_batch
 from projections.wakeup import Wakeup
@@ -434,3 +435,23 @@ async def test_another_rulesets_attack_passes_through_the_statistics(database_ur
                                     "FROM combatant_statistics WHERE encounter_id = $1", uuid.UUID(pop.encounter_id))
         folded = folded_rows(await whole_log(conn))["combatant_statistics"]
         assert sorted(tuple(r) for r in pop_rows) == [r for r in folded if r[0] == pop.encounter_id]
+
+
+async def test_a_rebuild_reading_only_the_payloads_it_folds_gives_the_rows_of_a_fold(database_url: str,
+                                                                                     conn: Any) -> None:
+    """A rebuild reads the payloads of the event types its projection folds only
+    (``Projection.payloads``, and every retcon's: the retcon test above runs batches so too);
+    over fights of all four rulesets its rows are those of a fold of the whole log read with
+    every payload."""
+    await bench_projections.write_log(database_url, 1200, 3, "all")
+    await store(conn, list(fights(6, events=600)))
+    for p in all_projections():
+        await rebuild(conn, p, batch_size=97)
+    assert await live_rows(conn) == folded_rows(await whole_log(conn))
+    listed = next(p for p in all_projections() if p.name == "encounter_list")
+    events = await read_batch(conn, Decoder(), (0, 0), 10_000, listed.payloads)
+    unread = [e for e in events if e.type not in listed.payloads | {"Retconned"}]
+    assert unread and all(e.raw is None for e in unread)
+    assert all(e.raw is not None for e in events if e.type in listed.payloads)
+    with pytest.raises(LookupError):
+        unread[0].data  # noqa: B018

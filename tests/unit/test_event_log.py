@@ -6,14 +6,16 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+import msgspec
+
 from projections.event_log import LoggedEvent, effective_versions
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def log(*events: tuple[str, dict[str, Any]]) -> list[LoggedEvent]:
-    return [LoggedEvent(global_position=v, transaction_id=v, encounter_id="e", version=v, type=t, data=d,
-                        recorded_at=NOW) for v, (t, d) in enumerate(events, 1)]
+    return [LoggedEvent(global_position=v, transaction_id=v, encounter_id="e", version=v, type=t,
+                        raw=msgspec.json.encode(d).decode(), recorded_at=NOW) for v, (t, d) in enumerate(events, 1)]
 
 
 def step() -> tuple[str, dict[str, Any]]:
