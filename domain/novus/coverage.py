@@ -42,7 +42,7 @@ SECTIONS = [
          "DEF counts once a round however often it is used; the full range increments are those in the distance.",
          "The GM's: the Character Point cost of each move and whether the sheet paid for it (CP are spent on the "
          "sheet, not in the fight).",
-         "Not yet: Snap Attack and the Unarmed moves were not found (U-N5)."),
+         "The GM's: Snap Attack and the Unarmed moves were not found (U-N5): the GM adds them as rows of the moves table."),
     _row("AB: # DEF: # AP: # Rng: #", "enforced", "Each move's stat line: AB added to the rolls made with it (the "
          "attack, the Block), DEF to the user's DEF for the whole round it is declared, AP \"BMA\" (a Basic Melee "
          "Attack with the weapon's size), \"BMA+n\" or a number, Rng in feet (none: the weapon's range increment)."),
@@ -83,7 +83,7 @@ SECTIONS = [
          "Dodge; the attacks with that skill lose them; up to half the skill when preparing a Set or Reroll "
          "Initiative.", "A Block's roll counts the blocker's AB less its shift to DEF, against TN 10 + the attacker's "
          "AB less its own shift with that skill (N19: \"Both sides count only the AB not shifted to DEF\").",
-         "Not yet: a Parry (no Parry move was found in the retrieved texts: the GM's to rule)."),
+         "The GM's: a Parry (no Parry move was found in the retrieved texts, U-N5): a row of the moves table if the GM adds one."),
     _row("Firing Into Melee", "enforced", "into_melee on a missile attack: -2; near names the others within 5' of "
          "its path, the closest first. A hit resolves normally; a miss asks each in turn for a Saving Throw vs Spd "
          "(NovusRollStraySave, a decision the fight waits for) against the attack's total: made, the next saves; "
