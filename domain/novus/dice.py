@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from domain.core.dice import Dice
+from collections.abc import Sequence
+
+from domain.core.dice import Dice, DieRoll
 from domain.core.initiative import OpenRoll, roll_exploding
 
 SAVE_TN = 15  # N3: "a TN whose base is 15"
@@ -21,6 +23,16 @@ def roll_2d10(dice: Dice, purpose: str, by: str | None = None) -> OpenRoll:
     again ... A 1 on either die ... is rolled again and the new roll is subtracted ... A 1 on one
     die and a 10 on the other is a Nova Roll: neither die explodes or implodes"."""
     return roll_exploding(dice, purpose, by, count=2, sides=10)
+
+
+def is_nova(dice: Sequence[DieRoll]) -> bool:
+    """The dice of a stored roll make a Nova Roll: only two, a 1 and a 10 ("neither die explodes or implodes")."""
+    return len(dice) == 2 and {d.face for d in dice} == {1, 10}
+
+
+def imploded(dice: Sequence[DieRoll]) -> bool:
+    """A stored roll whose 1 imploded: one of its first two dice a 1, and not a Nova Roll."""
+    return 1 in {d.face for d in dice[:2]} and not is_nova(dice[:2])
 
 
 def succeeds(total: int, tn: int) -> bool:

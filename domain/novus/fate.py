@@ -8,17 +8,12 @@ from collections.abc import Sequence
 
 import msgspec
 
-from domain.core.dice import DieRoll
 from domain.core.encounter import EncounterState, Event, InitiativeRolled
+from domain.novus.dice import is_nova
 from domain.novus.events import InitiativeRerolled
 from domain.novus.state import rules
 
 replace = msgspec.structs.replace
-
-
-def is_nova(dice: Sequence[DieRoll]) -> bool:
-    """The dice of a roll make a Nova Roll: only two, a 1 and a 10 ("neither die explodes or implodes")."""
-    return len(dice) == 2 and {d.face for d in dice} == {1, 10}
 
 
 def novas(event: Event) -> list[str]:

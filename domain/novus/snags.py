@@ -22,6 +22,7 @@ from domain.core.pending import Choice, Decision, Refusal
 from domain.novus.actions import Action
 from domain.novus.codes import OWN_CODES
 from domain.novus.data import SnagRule
+from domain.novus.dice import imploded
 from domain.novus.events import AttackRolled
 from domain.novus.state import NovusRules, SnagsDue, rules
 
@@ -58,12 +59,6 @@ class SnagsSpent(Event, tag="NovusSnagsSpent"):
 
 COMMANDS = (SpendSnags,)
 EVENTS = (SnagsSpent,)
-
-
-def imploded(dice: Sequence[DieRoll]) -> bool:
-    """A roll whose 1 imploded: one of its first two dice a 1, and not a Nova Roll (a 1 with a 10)."""
-    first = {d.face for d in dice[:2]}
-    return 1 in first and first != {1, 10}
 
 
 def snag_points(step: int | None, dice: Sequence[DieRoll], total: int, tn: int) -> int:
