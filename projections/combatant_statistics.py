@@ -30,6 +30,7 @@ from domain.core.encounter import (
     LIFECYCLE_EVENTS,
     CombatantAdded,
     CombatantRemoved,
+    Controller,
     EncounterOpened,
     Event,
 )
@@ -47,21 +48,55 @@ LIVE = f"(SELECT generation FROM projection_checkpoints WHERE projection = '{NAM
 COUNTS = STATISTICS
 
 Key = tuple[str, str]  # (encounter id, combatant id or attack id as text)
-# By ruleset class (None: the lifecycle's): its event types by tag, each with a JSON decoder of its own.
-_TYPES: dict[type[Ruleset] | None, dict[str, tuple[type[Event], msgspec.json.Decoder[Any]]]] = {}
+# By tag: the type an event is read as, its JSON decoder, and whether its ruleset may count it.
+Kinds = dict[str, tuple[type[Any], msgspec.json.Decoder[Any], bool]]
+Read = tuple[Ruleset | None, Any, bool]  # an event's ruleset, the event as read (None: not), counted
+# By ruleset class (None: the lifecycle's): the event types read, by tag, each with a JSON decoder of its own.
+_TYPES: dict[type[Ruleset] | None, Kinds] = {}
 _OPENED = msgspec.json.Decoder(EncounterOpened)
+_MEMBERSHIP = (CombatantAdded, CombatantRemoved)
 
 
-def _types_of(ruleset: Ruleset | None) -> dict[str, tuple[type[Event], msgspec.json.Decoder[Any]]]:
-    """The event types an encounter's events are read as, by tag, with their decoders (decoding
-    to the one type is many times faster than to the union: msgspec keeps the type's plan; and
-    straight from the stored JSON, no dict is built on the way)."""
+class Joined(msgspec.Struct):
+    """What the statistics read of a ``CombatantAdded`` (its sheet is skipped, not decoded)."""
+
+    combatant_id: str
+    name: str
+    side: str
+    controller: Controller
+    seq: int = 0
+
+
+def _types_of(ruleset: Ruleset | None) -> Kinds:
+    """The event types an encounter's events are read as, by tag, with their decoders: those
+    its ruleset counts (``Ruleset.counted_events``, and their subclasses) and those that add and
+    remove combatants; an event of any other type counts nothing and is not decoded at all.
+    Decoding to the one type is many times faster than to the union (msgspec keeps the type's
+    plan), and straight from the stored JSON no dict is built on the way."""
     key = type(ruleset) if ruleset is not None else None
     found = _TYPES.get(key)
     if found is None:
+        counted = ruleset.counted_events() if ruleset is not None else frozenset()
         kinds = ruleset.event_types if ruleset is not None else LIFECYCLE_EVENTS
-        found = _TYPES[key] = {t.__struct_config__.tag: (t, msgspec.json.Decoder(t)) for t in kinds}
+        read = (*_MEMBERSHIP, *counted) if counted is not None else (Event,)
+        counts = (Event,) if counted is None else tuple(counted)
+        found = {t.__struct_config__.tag: (t, msgspec.json.Decoder(t), ruleset is not None and issubclass(t, counts))
+                 for t in kinds if issubclass(t, read)}
+        if not issubclass(CombatantAdded, counts):
+            found["CombatantAdded"] = (Joined, msgspec.json.Decoder(Joined), False)  # its sheet is not read
+        _TYPES[key] = found
     return found
+
+
+def counted_payloads(registry: Registry) -> frozenset[str] | None:
+    """The event types whose payloads the statistics read, over every ruleset of ``registry``
+    (None: every type's: a ruleset that does not say what it counts)."""
+    out = {"EncounterOpened"}
+    for ruleset in registry.all():
+        if ruleset.counted_events() is None:
+            return None
+        out.update(_types_of(ruleset))
+    return frozenset(out | set(_types_of(None)))
 
 
 def _registry() -> Registry:
@@ -94,20 +129,21 @@ class Tally:
     members: dict[Key, Member] = field(default_factory=dict)  # joined (or rejoined) in the batch
     removed: set[Key] = field(default_factory=set)  # left, having joined before the batch
     versions: dict[str, int] = field(default_factory=dict)
-    _read: dict[tuple[str, int], tuple[Ruleset | None, Event | None]] = field(default_factory=dict)
+    _read: dict[tuple[str, int], Read] = field(default_factory=dict)
     # each encounter's ruleset and its event types, looked up once a batch (an opening: again)
-    _games: dict[str, tuple[Ruleset | None, dict[str, Any]]] = field(default_factory=dict)
+    _games: dict[str, tuple[Ruleset | None, Kinds]] = field(default_factory=dict)
 
     def ruleset_of(self, encounter_id: str) -> Ruleset | None:
         rid = self.rulesets.get(encounter_id)
         return self.registry.get(rid) if rid is not None and rid in self.registry else None
 
-    def read(self, e: LoggedEvent) -> tuple[Ruleset | None, Event | None]:
-        """The event as its ruleset's type (None: one it cannot read: nothing to count)."""
+    def read(self, e: LoggedEvent) -> Read:
+        """The event as its ruleset's type, and whether its ruleset may count it (None: a type
+        not read, or one it cannot read: nothing to count)."""
         read = self._read.pop((e.encounter_id, e.version), None)  # read ahead by ``steps_before``
         return read if read is not None else self._convert(e)
 
-    def _convert(self, e: LoggedEvent) -> tuple[Ruleset | None, Event | None]:
+    def _convert(self, e: LoggedEvent) -> Read:
         if e.type == "EncounterOpened":
             self._games.pop(e.encounter_id, None)
             try:
@@ -121,31 +157,32 @@ class Tally:
         ruleset, kinds = game
         kind = kinds.get(e.type)
         if kind is None:
-            return ruleset, None
+            return ruleset, None, False
         try:
-            return ruleset, e.typed(*kind)
+            return ruleset, e.typed(kind[0], kind[1]), kind[2]
         except msgspec.ValidationError as exc:
             if ruleset is not None:
                 log.warning("%s: event %s of encounter %s cannot be read as %s's (%s); it counts nothing",
                             NAME, e.version, e.encounter_id, ruleset.id, exc)
-            return ruleset, None
+            return ruleset, None, False
 
     def fold(self, e: LoggedEvent) -> None:
         """Fold one event (its encounter's version is the caller's to keep: ``seen``)."""
+        ruleset, event, counted = self.read(e)
+        if event is None:
+            return
         enc = e.encounter_id
-        ruleset, event = self.read(e)
-        match event:
-            case CombatantAdded():
-                key = (enc, event.combatant_id)
-                self.members[key] = Member(event.seq, event.name, event.side, event.controller)
-                self.removed.discard(key)
-            case CombatantRemoved():
-                key = (enc, event.combatant_id)
-                if key in self.members:
-                    self.members[key].removed = True
-                else:
-                    self.removed.add(key)
-        if ruleset is None or event is None:
+        if isinstance(event, (Joined, CombatantAdded)):
+            key = (enc, event.combatant_id)
+            self.members[key] = Member(event.seq, event.name, event.side, event.controller)
+            self.removed.discard(key)
+        elif isinstance(event, CombatantRemoved):
+            key = (enc, event.combatant_id)
+            if key in self.members:
+                self.members[key].removed = True
+            else:
+                self.removed.add(key)
+        if not counted or ruleset is None:
             return
         attack = None
         step = ruleset.exchange(event)
@@ -165,8 +202,8 @@ class Tally:
         an earlier batch's (reads the events with their ruleset, as ``fold`` will)."""
         out = set()
         for e in s.events:
-            ruleset, event = self._read[(e.encounter_id, e.version)] = self._convert(e)  # kept for fold
-            step = ruleset.exchange(event) if ruleset is not None and event is not None else None
+            ruleset, event, counted = self._read[(e.encounter_id, e.version)] = self._convert(e)  # kept for fold
+            step = ruleset.exchange(event) if counted and ruleset is not None else None
             if step is not None and step.opens is None:
                 out.add((s.encounter_id, step.id))
         return out
@@ -251,6 +288,7 @@ class CombatantStatistics(Projection):
 
     def __init__(self, registry: Registry | None = None) -> None:
         self.registry = registry or _registry()
+        self.payloads = counted_payloads(self.registry)  # a rebuild reads only these
 
     async def apply(self, conn: asyncpg.Connection, generation: int, batch: Sequence[Slice]) -> None:
         tally = Tally(self.registry)

@@ -225,6 +225,12 @@ class Ruleset(ABC):
         attack it is a step of, if any. Default: nothing."""
         return []
 
+    def counted_events(self) -> frozenset[type[Event]] | None:
+        """The event types ``tally`` may count something of or ``exchange`` may place in an
+        exchange; an event of any other type counts nothing, so the statistics skip reading it
+        (a speed-up only). None: any type may count (every event is read). Default: None."""
+        return None
+
     def demo(self) -> DemoFight | None:
         """The ruleset's demo fight (``fracas demo --ruleset ID``). Default: none."""
         return None

@@ -563,6 +563,9 @@ class HealthTrauma(Ruleset):
                 return [Tally(event.combatant_id, "rolls", 1)]
         return []
 
+    def counted_events(self) -> frozenset[type[Event]]:
+        return frozenset({AttackRolled, InjuryRolled, FearSave, GutWoundSave})
+
     def coverage(self) -> list[Section]:
         from domain.health_trauma.coverage import SECTIONS
         return SECTIONS

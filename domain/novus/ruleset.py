@@ -181,6 +181,9 @@ class Novus(Folding, Concealing, Pending, Deciding, Declaring, Holding, Cancelli
                 return [Tally(event.combatant_id, "rolls", 1)]
         return []
 
+    def counted_events(self) -> frozenset[type[Event]]:
+        return frozenset({AttackRolled, BoonsSpent, Damaged, ActionsDeclared, SaveRolled})
+
     def coverage(self) -> list[Section]:
         from domain.novus.coverage import SECTIONS
         return SECTIONS

@@ -41,6 +41,7 @@ from domain.places_of_power import (
     non_lethal,
     pending,
     pull_your_punch,
+    statistics,
     statuses,
     weapons_at_hand,
 )
@@ -283,14 +284,13 @@ class PlacesOfPower(Ruleset):
         return log.WORDING
 
     def exchange(self, event: Event) -> Step | None:
-        from domain.places_of_power import statistics
-
         return statistics.exchange(event)
 
     def tally(self, event: Event, exchange: Exchange | None) -> list[Tally]:
-        from domain.places_of_power import statistics
-
         return statistics.tally(event, exchange)
+
+    def counted_events(self) -> frozenset[type[Event]]:
+        return statistics.counted(self.event_types)
 
     def demo(self) -> DemoFight:
         from domain.places_of_power.demo import AmbushAtTheFord

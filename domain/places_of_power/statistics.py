@@ -16,6 +16,7 @@ model: ``projections/combatant_statistics.py``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from domain.core.encounter import LIFECYCLE_EVENTS, Event
@@ -28,6 +29,18 @@ LANDED = frozenset({"hit", "tanked", "shielded", "pulled"})  # ExchangeEnded res
 NO_ROLL = (AttackRolled, CheckOutcomeChanged)  # counted with their attack / not a roll
 ACTOR_FIELDS = ("healer", "caster", "attacker", "combatant_id", "controller")
 OPPONENT_FIELDS = ("target", "patient", "defender", "held", "holder", "combatant_id")
+
+
+COUNTED = (AttackDeclared, AttackRolled, ExchangeEnded, DefenceRolled, HitsTaken, StatusRolled)  # ``tally``'s own
+
+
+def counted(event_types: Iterable[type[Event]]) -> frozenset[type[Event]]:
+    """The types of ``event_types`` that ``tally`` or ``exchange`` may find something in: a
+    step of an exchange (an ``attack_id``), one of ``tally``'s own, or one with a cost or an
+    outcome class (lifecycle events aside: their ``action_points`` are a balance)."""
+    return frozenset(t for t in event_types if hasattr(t, "attack_id") or (
+        not issubclass(t, LIFECYCLE_EVENTS)
+        and (issubclass(t, COUNTED) or hasattr(t, "action_points") or hasattr(t, "outcome"))))
 
 
 def exchange(event: Event) -> Step | None:

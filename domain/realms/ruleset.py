@@ -343,6 +343,9 @@ class Realms(Folding, Attacking, Acting, Deciding, Turns, StartingCombat, Rulese
                 return [Tally(event.combatant_id, "action_points_spent", event.action_points, event.target)]
         return []
 
+    def counted_events(self) -> frozenset[type[Event]]:
+        return frozenset({AttackRolled, Harmed, Reacted, ActionTaken, AttackDeclared})
+
     def coverage(self) -> list[Section]:
         from domain.realms.coverage import SECTIONS
         return SECTIONS
