@@ -129,7 +129,8 @@ class Tally:
     members: dict[Key, Member] = field(default_factory=dict)  # joined (or rejoined) in the batch
     removed: set[Key] = field(default_factory=set)  # left, having joined before the batch
     versions: dict[str, int] = field(default_factory=dict)
-    _read: dict[tuple[str, int], Read] = field(default_factory=dict)
+    # the events of a slice read ahead by ``steps_before``, by encounter (a batch has one slice each)
+    _read: dict[str, list[Read]] = field(default_factory=dict)
     # each encounter's ruleset and its event types, looked up once a batch (an opening: again)
     _games: dict[str, tuple[Ruleset | None, Kinds]] = field(default_factory=dict)
 
@@ -137,72 +138,68 @@ class Tally:
         rid = self.rulesets.get(encounter_id)
         return self.registry.get(rid) if rid is not None and rid in self.registry else None
 
-    def read(self, e: LoggedEvent) -> Read:
-        """The event as its ruleset's type, and whether its ruleset may count it (None: a type
-        not read, or one it cannot read: nothing to count)."""
-        read = self._read.pop((e.encounter_id, e.version), None)  # read ahead by ``steps_before``
-        return read if read is not None else self._convert(e)
-
-    def _convert(self, e: LoggedEvent) -> Read:
-        if e.type == "EncounterOpened":
-            self._games.pop(e.encounter_id, None)
+    def read(self, enc: str, events: Iterable[LoggedEvent]) -> list[Read]:
+        """One encounter's events, in order, as its ruleset's types, with what each is to the
+        statistics; those of a type not read, or that cannot be read, are left out (they count
+        nothing)."""
+        out: list[Read] = []
+        game = self._games.get(enc)
+        for e in events:
+            if e.type == "EncounterOpened":
+                self._games.pop(enc, None)
+                game = None
+                try:
+                    self.rulesets[enc] = e.typed(EncounterOpened, _OPENED).ruleset
+                except msgspec.ValidationError:
+                    pass
+            if game is None:
+                ruleset = self.ruleset_of(enc)
+                game = self._games[enc] = ruleset, _types_of(ruleset)
+            kind = game[1].get(e.type)
+            if kind is None:
+                continue
             try:
-                self.rulesets[e.encounter_id] = e.typed(EncounterOpened, _OPENED).ruleset
-            except msgspec.ValidationError:
-                pass
-        game = self._games.get(e.encounter_id)
-        if game is None:
-            ruleset = self.ruleset_of(e.encounter_id)
-            game = self._games[e.encounter_id] = ruleset, _types_of(ruleset)
-        ruleset, kinds = game
-        kind = kinds.get(e.type)
-        if kind is None:
-            return ruleset, None, False
-        try:
-            return ruleset, e.typed(kind[0], kind[1]), kind[2]
-        except msgspec.ValidationError as exc:
-            if ruleset is not None:
-                log.warning("%s: event %s of encounter %s cannot be read as %s's (%s); it counts nothing",
-                            NAME, e.version, e.encounter_id, ruleset.id, exc)
-            return ruleset, None, False
+                out.append((game[0], e.typed(kind[0], kind[1]), kind[2]))
+            except msgspec.ValidationError as exc:
+                if game[0] is not None:
+                    log.warning("%s: event %s of encounter %s cannot be read as %s's (%s); it counts nothing",
+                                NAME, e.version, enc, game[0].id, exc)
+        return out
 
-    def fold(self, e: LoggedEvent) -> None:
-        """Fold one event (its encounter's version is the caller's to keep: ``seen``)."""
-        ruleset, event, counted = self.read(e)
-        if event is None:
-            return
-        enc = e.encounter_id
-        if isinstance(event, (Joined, CombatantAdded)):
-            key = (enc, event.combatant_id)
-            self.members[key] = Member(event.seq, event.name, event.side, event.controller)
-            self.removed.discard(key)
-        elif isinstance(event, CombatantRemoved):
-            key = (enc, event.combatant_id)
-            if key in self.members:
-                self.members[key].removed = True
-            else:
-                self.removed.add(key)
-        if not counted or ruleset is None:
-            return
-        attack = None
-        step = ruleset.exchange(event)
-        if step is not None:
-            key = (enc, str(step.id))
-            if step.opens is not None:
-                self.attacks[key] = self.new_attacks[key] = (step.opens.attacker, step.opens.defender)
-            sides = self.attacks.get(key)
-            attack = Exchange(step.id, *sides) if sides is not None else None
-        counts = self.counts
-        for t in ruleset.tally(event, attack):
-            if t.amount:
-                counts[(enc, t.combatant, t.opponent, t.statistic)] += t.amount
+    def fold(self, enc: str, events: Iterable[Read]) -> None:
+        """Fold one encounter's events, as ``read`` gives them (its version is ``seen``'s to keep)."""
+        counts, members = self.counts, self.members
+        for ruleset, event, counted in events:
+            if isinstance(event, (Joined, CombatantAdded)):
+                key = (enc, event.combatant_id)
+                members[key] = Member(event.seq, event.name, event.side, event.controller)
+                self.removed.discard(key)
+            elif isinstance(event, CombatantRemoved):
+                key = (enc, event.combatant_id)
+                if key in members:
+                    members[key].removed = True
+                else:
+                    self.removed.add(key)
+            if not counted or ruleset is None:
+                continue
+            attack = None
+            step = ruleset.exchange(event)
+            if step is not None:
+                key = (enc, str(step.id))
+                if step.opens is not None:
+                    self.attacks[key] = self.new_attacks[key] = (step.opens.attacker, step.opens.defender)
+                sides = self.attacks.get(key)
+                attack = Exchange(step.id, *sides) if sides is not None else None
+            for t in ruleset.tally(event, attack):
+                if t.amount:
+                    counts[(enc, t.combatant, t.opponent, t.statistic)] += t.amount
 
     def steps_before(self, s: Slice) -> set[tuple[str, int]]:
         """The exchanges the slice's events are steps of but do not open: their sides are
-        an earlier batch's (reads the events with their ruleset, as ``fold`` will)."""
+        an earlier batch's (reads the events with their ruleset, kept for ``fold_slice``)."""
         out = set()
-        for e in s.events:
-            ruleset, event, counted = self._read[(e.encounter_id, e.version)] = self._convert(e)  # kept for fold
+        self._read[s.encounter_id] = read = self.read(s.encounter_id, s.events)
+        for ruleset, event, counted in read:
             step = ruleset.exchange(event) if counted and ruleset is not None else None
             if step is not None and step.opens is None:
                 out.add((s.encounter_id, step.id))
@@ -216,17 +213,17 @@ class Tally:
 
     def fold_history(self, history: Sequence[LoggedEvent]) -> None:
         """One encounter's events from its opening: only what still stands counts."""
-        standing = effective_versions(history)
-        for e in history:
-            if e.version in standing:
-                self.fold(e)
+        if history:
+            standing = effective_versions(history)
+            enc = history[0].encounter_id
+            self.fold(enc, self.read(enc, (e for e in history if e.version in standing)))
         self.seen(history)
 
     def fold_slice(self, s: Slice) -> None:
         if s.history is not None:
             self.fold_history(s.history)
-        for e in s.events:
-            self.fold(e)
+        read = self._read.pop(s.encounter_id, None)
+        self.fold(s.encounter_id, read if read is not None else self.read(s.encounter_id, s.events))
         self.seen(s.events)
 
 
@@ -242,36 +239,36 @@ _TABLES = ("combatant_statistics", "combatant_statistics_combatants", "combatant
            "combatant_statistics_encounters")
 _KNOWN_ATTACKS = """
 SELECT a.encounter_id::text AS encounter_id, a.attack_id, a.attacker, a.defender
-FROM (SELECT (j->>0)::uuid AS encounter_id, (j->>1)::int AS attack_id FROM json_array_elements($2::json) j) x
+FROM (SELECT (j->>0)::uuid AS encounter_id, (j->>1)::int AS attack_id FROM jsonb_array_elements($2::jsonb) j) x
 JOIN combatant_statistics_attacks a
   ON a.generation = $1 AND a.encounter_id = x.encounter_id AND a.attack_id = x.attack_id
 """
 _ADD_ATTACKS = """
 INSERT INTO combatant_statistics_attacks (generation, encounter_id, attack_id, attacker, defender)
-SELECT $1, (j->>0)::uuid, (j->>1)::int, j->>2, j->>3 FROM json_array_elements($2::json) j
+SELECT $1, (j->>0)::uuid, (j->>1)::int, j->>2, j->>3 FROM jsonb_array_elements($2::jsonb) j
 ON CONFLICT (generation, encounter_id, attack_id) DO UPDATE SET attacker = excluded.attacker, defender = excluded.defender
 """
 _REMOVE = """
 UPDATE combatant_statistics_combatants c SET removed = true
-FROM (SELECT (j->>0)::uuid AS encounter_id, j->>1 AS combatant_id FROM json_array_elements($2::json) j) x
+FROM (SELECT (j->>0)::uuid AS encounter_id, j->>1 AS combatant_id FROM jsonb_array_elements($2::jsonb) j) x
 WHERE c.generation = $1 AND c.encounter_id = x.encounter_id AND c.combatant_id = x.combatant_id
 """
 _JOIN = """
 INSERT INTO combatant_statistics_combatants (generation, encounter_id, combatant_id, seq, name, side, controller, removed)
-SELECT $1, (j->>0)::uuid, j->>1, (j->>2)::int, j->>3, j->>4, j->>5, (j->>6)::bool FROM json_array_elements($2::json) j
+SELECT $1, (j->>0)::uuid, j->>1, (j->>2)::int, j->>3, j->>4, j->>5, (j->>6)::bool FROM jsonb_array_elements($2::jsonb) j
 ON CONFLICT (generation, encounter_id, combatant_id) DO UPDATE SET
     seq = excluded.seq, name = excluded.name, side = excluded.side, controller = excluded.controller,
     removed = excluded.removed
 """
 _ADD_COUNTS = """
 INSERT INTO combatant_statistics (generation, encounter_id, combatant_id, opponent_id, stat, value)
-SELECT $1, (j->>0)::uuid, j->>1, j->>2, j->>3, (j->>4)::bigint FROM json_array_elements($2::json) j
+SELECT $1, (j->>0)::uuid, j->>1, j->>2, j->>3, (j->>4)::bigint FROM jsonb_array_elements($2::jsonb) j
 ON CONFLICT (generation, encounter_id, combatant_id, opponent_id, stat)
 DO UPDATE SET value = combatant_statistics.value + excluded.value
 """
 _VERSIONS = """
 INSERT INTO combatant_statistics_encounters (generation, encounter_id, version)
-SELECT $1, (j->>0)::uuid, (j->>1)::int FROM json_array_elements($2::json) j
+SELECT $1, (j->>0)::uuid, (j->>1)::int FROM jsonb_array_elements($2::jsonb) j
 ON CONFLICT (generation, encounter_id) DO UPDATE SET version = greatest(combatant_statistics_encounters.version,
                                                                         excluded.version)
 """
