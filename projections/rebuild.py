@@ -7,6 +7,8 @@ takes the projection's batch lock (the live runner waits), reads the last few ev
 the new generation, and makes it live. Readers take the live generation's rows in each
 statement, so they see the old read model, then the new one, never a half-built one. The
 old generation's rows are then deleted in small transactions (readers no longer look at them).
+Given a second connection, the rebuild reads the next batch on it while it applies the
+current one (``runner.ReadAhead``): PostgreSQL reads the log as the projection folds.
 
 No transaction stays open for the whole rebuild: an open transaction that has written holds
 back every reader of the log (they read below the oldest running transaction).
@@ -23,8 +25,16 @@ from dataclasses import dataclass
 import asyncpg
 
 from projections.event_log import Decoder
-from projections.runner import BATCH_LOCK, REBUILD_LOCK, Projection, apply_batch, ensure_checkpoint, lock_key
-from projections.runner import run_batch
+from projections.runner import (
+    BATCH_LOCK,
+    REBUILD_LOCK,
+    Projection,
+    ReadAhead,
+    apply_batch,
+    ensure_checkpoint,
+    lock_key,
+    run_batch,
+)
 
 DELETE_CHUNK = 20_000
 
@@ -46,8 +56,10 @@ class Rebuilt:
 
 
 async def rebuild(conn: asyncpg.Connection, projection: Projection, *, batch_size: int = 5000,
-                  decoder: Decoder | None = None) -> Rebuilt:
-    """Rebuild ``projection`` on ``conn`` (a connection of its own, outside any transaction)."""
+                  decoder: Decoder | None = None, reader: asyncpg.Connection | None = None) -> Rebuilt:
+    """Rebuild ``projection`` on ``conn`` (a connection of its own, outside any transaction).
+    ``reader``: another connection of the same database, on which the next batch of the log is
+    read while the current one is applied (``ReadAhead``); the swap reads on ``conn``."""
     decoder = decoder or Decoder()
     key = lock_key(projection.name)
     if not await conn.fetchval("SELECT pg_try_advisory_lock($1, $2)", REBUILD_LOCK, key):
@@ -63,10 +75,15 @@ async def rebuild(conn: asyncpg.Connection, projection: Projection, *, batch_siz
         )
         started = time.perf_counter()
         events = 0
-        while (n := await run_batch(conn, projection, decoder, batch_size, generation)) > 0:
-            events += n
-            if n < batch_size:
-                break
+        ahead = ReadAhead(reader, decoder, batch_size, projection.payloads) if reader is not None else None
+        try:
+            while (n := await run_batch(conn, projection, decoder, batch_size, generation, ahead=ahead)) > 0:
+                events += n
+                if n < batch_size:
+                    break
+        finally:
+            if ahead is not None:
+                await ahead.aclose()
         async with conn.transaction():  # the swap: the last events, then the new generation is live
             await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", BATCH_LOCK, key)
             while (n := await apply_batch(conn, projection, decoder, batch_size, generation)) > 0:

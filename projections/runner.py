@@ -97,22 +97,69 @@ async def ensure_checkpoint(conn: asyncpg.Connection, projection: Projection) ->
 # after a checkpoint and below the oldest running transaction never change, and what a later
 # read would add comes after them, so a projection at the same checkpoint may apply the same
 # batch (read in another projection's transaction) and neither reads nor decodes it again.
-Batches = dict[tuple[int, int], tuple[list[LoggedEvent], list[Slice]]]
+Batch = tuple[list[LoggedEvent], list[Slice]]
+Batches = dict[tuple[int, int], Batch]
+
+
+class ReadAhead:
+    """Reads the batch after the one being applied on a connection of its own (a rebuild's), so
+    that PostgreSQL reads the log while the projection folds and writes the current batch. The
+    log after an event and below the oldest running transaction never changes, and a later read
+    only adds after it: the batch read ahead is the one a read on the applying connection would
+    start with."""
+
+    def __init__(self, conn: asyncpg.Connection, decoder: Decoder, limit: int, types: Payloads) -> None:
+        self.conn, self.decoder, self.limit, self.types = conn, decoder, limit, types
+        self._next: tuple[tuple[int, int], asyncio.Task[Batch]] | None = None
+
+    async def _read(self, after: tuple[int, int]) -> Batch:
+        events = await read_batch(self.conn, self.decoder, after, self.limit, self.types)
+        return events, (await slices(self.conn, self.decoder, events, self.types) if events else [])
+
+    def start(self, after: tuple[int, int]) -> None:
+        self.close()
+        self._next = after, asyncio.create_task(self._read(after))
+
+    async def take(self, after: tuple[int, int]) -> Batch | None:
+        """The batch after ``after`` if it is the one being read ahead (else None)."""
+        if self._next is None or self._next[0] != after:
+            self.close()
+            return None
+        task = self._next[1]
+        self._next = None
+        return await task
+
+    def close(self) -> None:
+        if self._next is not None:
+            self._next[1].cancel()
+            self._next = None
+
+    async def aclose(self) -> None:
+        """Cancel a read still under way and wait for it (its connection is free again)."""
+        if self._next is not None:
+            task = self._next[1]
+            self._next = None
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
 
 
 async def run_batch(conn: asyncpg.Connection, projection: Projection, decoder: Decoder, limit: int,
-                    generation: int | None = None, read: Batches | None = None) -> int:
+                    generation: int | None = None, read: Batches | None = None,
+                    ahead: ReadAhead | None = None) -> int:
     """Read, apply and checkpoint one batch in one transaction; returns how many events it read.
 
     ``generation`` None: the live generation, under the projection's batch lock. Else that
     generation (a rebuild's, which the live runner does not touch). ``read``: batches already
-    read in this pass (see ``Batches``); the one this projection reads is added."""
+    read in this pass (see ``Batches``); the one this projection reads is added. ``ahead``: the
+    batch may have been read ahead there, and a full batch starts the read of the next."""
     async with conn.transaction():
-        return await apply_batch(conn, projection, decoder, limit, generation, read)
+        return await apply_batch(conn, projection, decoder, limit, generation, read, ahead)
 
 
 async def apply_batch(conn: asyncpg.Connection, projection: Projection, decoder: Decoder, limit: int,
-                      generation: int | None = None, read: Batches | None = None) -> int:
+                      generation: int | None = None, read: Batches | None = None,
+                      ahead: ReadAhead | None = None) -> int:
     """``run_batch`` within the caller's transaction."""
     if generation is None:
         await conn.execute("SELECT pg_advisory_xact_lock($1, $2)", BATCH_LOCK, lock_key(projection.name))
@@ -121,6 +168,8 @@ async def apply_batch(conn: asyncpg.Connection, projection: Projection, decoder:
         raise LookupError(f"projection {projection.name} has no checkpoint for generation {generation or 'live'}")
     after = (cp["transaction_id"], cp["global_position"])
     batch = read.get(after) if read is not None else None
+    if batch is None and ahead is not None:
+        batch = await ahead.take(after)
     if batch is None:
         types = projection.payloads if read is None else None  # a batch to share carries every payload
         events = await read_batch(conn, decoder, after, limit, types)
@@ -130,8 +179,10 @@ async def apply_batch(conn: asyncpg.Connection, projection: Projection, decoder:
     events = batch[0]
     if not events:
         return 0
-    await projection.apply(conn, cp["generation"], batch[1])
     last = events[-1]
+    if ahead is not None and len(events) >= limit:
+        ahead.start((last.transaction_id, last.global_position))
+    await projection.apply(conn, cp["generation"], batch[1])
     await conn.execute(_ADVANCE, projection.name, cp["generation"], last.transaction_id, last.global_position,
                        len(events))
     return len(events)

@@ -63,16 +63,20 @@ async def _rebuild(dsn: str, projections: list[Any], batch_size: int) -> int:
     from server.migrations import migrate
 
     conn = await asyncpg.connect(dsn)
+    reader = None
     try:
         await migrate(conn)
+        reader = await asyncpg.connect(dsn)  # the next batch is read on it while one is applied
         for p in projections:
             try:
-                done = await rebuild(conn, p, batch_size=batch_size)
+                done = await rebuild(conn, p, batch_size=batch_size, reader=reader)
             except RebuildBusy as exc:
                 print(f"fracas projections rebuild: {exc}", file=sys.stderr)
                 return 1
             print(f"{done.projection}: {done.events:,} events in {done.seconds:.2f} s "
                   f"({done.rate:,.0f} events/s); generation {done.generation} is live")
     finally:
+        if reader is not None:
+            await reader.close()
         await conn.close()
     return 0

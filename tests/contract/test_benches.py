@@ -58,8 +58,9 @@ async def test_bench_projections_rebuilds_a_log_of_every_ruleset(database_url: s
     events, encounters, kinds = await projections.write_log(database_url, 700, 1, "mixed")
     assert events == sum(kinds.values()) >= 700 and encounters >= len(OFFERED)
     for p in projections.all_projections():
-        rebuilt = await projections.rebuild_one(database_url, p.name, 250)
-        assert rebuilt.events == events, p.name
+        for read_ahead in (True, False):
+            timed = await projections.rebuild_one(database_url, p.name, 250, read_ahead)
+            assert timed.rebuilt.events == events and timed.cpu > 0, p.name
 
 
 @each_ruleset(OFFERED)

@@ -255,8 +255,8 @@ async def test_a_rebuild_while_the_log_grows_misses_nothing(client: Any, databas
     rebuilder = await asyncpg.connect(database_url)
     other = await asyncpg.connect(database_url)
     try:
-        for p in all_projections():
-            await rebuild(rebuilder, p, batch_size=200)
+        for p in all_projections():  # the next batch read ahead on a second connection as the log grows
+            await rebuild(rebuilder, p, batch_size=200, reader=other)
         await other.execute("SELECT pg_advisory_lock($1, $2)", REBUILD_LOCK, lock_key("encounter_list"))
         with pytest.raises(RebuildBusy):
             await rebuild(rebuilder, all_projections()[0])
@@ -268,6 +268,27 @@ async def test_a_rebuild_while_the_log_grows_misses_nothing(client: Any, databas
     await caught_up(conn)
     assert await live_rows(conn) == folded_rows(await whole_log(conn))
     assert await conn.fetchval("SELECT count(*) FROM encounter_list WHERE name = 'Ambush at the ford'") > 0
+
+
+async def test_a_rebuild_of_every_rulesets_fights_ends_at_the_rows_the_live_runner_kept(database_url: str,
+                                                                                        conn: Any) -> None:
+    """The four rulesets' fights, kept by the live runner (every payload read, batches shared
+    by the projections), then rebuilt (the payloads of what each projection folds only, the next
+    batch read ahead on a second connection, and again on one): the same rows each time."""
+    await bench_projections.write_log(database_url, 2500, 4, "mixed")
+    async with running(database_url, batch_size=89):
+        await caught_up(conn)
+        live = await live_rows(conn)
+    assert live["combatant_statistics"] and live["combatant_statistics_attacks"]
+    reader = await asyncpg.connect(database_url)
+    try:
+        for ahead in (reader, None):
+            for p in all_projections():
+                await rebuild(conn, p, batch_size=101, reader=ahead)
+            assert await live_rows(conn) == live
+    finally:
+        await reader.close()
+    assert live == folded_rows(await whole_log(conn))
 
 
 async def test_every_payload_is_read_in_its_current_shape(database_url: str, conn: Any) -> None:
