@@ -116,23 +116,19 @@ class ReadAhead:
         events = await read_batch(self.conn, self.decoder, after, self.limit, self.types)
         return events, (await slices(self.conn, self.decoder, events, self.types) if events else [])
 
-    def start(self, after: tuple[int, int]) -> None:
-        self.close()
+    async def start(self, after: tuple[int, int]) -> None:
+        """Begin reading the batch after ``after``."""
+        await self.aclose()
         self._next = after, asyncio.create_task(self._read(after))
 
     async def take(self, after: tuple[int, int]) -> Batch | None:
         """The batch after ``after`` if it is the one being read ahead (else None)."""
         if self._next is None or self._next[0] != after:
-            self.close()
+            await self.aclose()
             return None
         task = self._next[1]
         self._next = None
         return await task
-
-    def close(self) -> None:
-        if self._next is not None:
-            self._next[1].cancel()
-            self._next = None
 
     async def aclose(self) -> None:
         """Cancel a read still under way and wait for it (its connection is free again)."""
@@ -181,7 +177,7 @@ async def apply_batch(conn: asyncpg.Connection, projection: Projection, decoder:
         return 0
     last = events[-1]
     if ahead is not None and len(events) >= limit:
-        ahead.start((last.transaction_id, last.global_position))
+        await ahead.start((last.transaction_id, last.global_position))
     await projection.apply(conn, cp["generation"], batch[1])
     await conn.execute(_ADVANCE, projection.name, cp["generation"], last.transaction_id, last.global_position,
                        len(events))

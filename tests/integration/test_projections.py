@@ -29,7 +29,15 @@ from bench.fights import fights, random_fight, store
 from projections.catalog import all_projections
 from projections.event_log import Decoder, Slice, read_batch
 from projections.rebuild import RebuildBusy, rebuild
-from projections.runner import REBUILD_LOCK, Projection, ProjectionRunner, ensure_checkpoint, lock_key, run_batch
+from projections.runner import (
+    REBUILD_LOCK,
+    Projection,
+    ProjectionRunner,
+    ReadAhead,
+    ensure_checkpoint,
+    lock_key,
+    run_batch,
+)
 from projections.wakeup import Wakeup
 from server.store import GENESIS_HASH, chain
 from tests.integration.fight import command, open_encounter, started_fight
@@ -289,6 +297,25 @@ async def test_a_rebuild_of_every_rulesets_fights_ends_at_the_rows_the_live_runn
     finally:
         await reader.close()
     assert live == folded_rows(await whole_log(conn))
+
+
+async def test_a_batch_read_ahead_after_another_checkpoint_is_dropped(database_url: str, conn: Any) -> None:
+    """``ReadAhead`` hands over the batch it read only to the checkpoint it was read after; any
+    other is read afresh, and its reader is free again for the next read ahead."""
+    await store(conn, list(fights(3, events=300)))
+    first = [e.global_position for e in await read_batch(conn, Decoder(), (0, 0), 50)]
+    reader = await asyncpg.connect(database_url)
+    try:
+        ahead = ReadAhead(reader, Decoder(), 50, None)
+        await ahead.start((0, 0))
+        assert await ahead.take((0, 1)) is None
+        await ahead.start((0, 0))
+        events, by_encounter = await ahead.take((0, 0))  # type: ignore[misc]
+        assert [e.global_position for e in events] == first and by_encounter
+        assert await ahead.take((0, 0)) is None  # handed over once
+    finally:
+        await ahead.aclose()
+        await reader.close()
 
 
 async def test_every_payload_is_read_in_its_current_shape(database_url: str, conn: Any) -> None:
