@@ -12,7 +12,8 @@ their tokens. Then:
    a new round now and then), always with the GM's token, always legal.
 2. **With subscribers**: ``--subscribers`` WebSocket clients (default 200; in their own
    process, ``python -m bench.live --subscribe``), alternately on the two processes and spread
-   over the encounters: 2% with the GM's token, 8% with the players' tokens (spread over the
+   over the encounters, each with ``?batch=true`` as fracas-client.js asks (a batch's messages in
+   one frame; ``--frames single``: one message a frame): 2% with the GM's token, 8% with the players' tokens (spread over the
    four), the rest spectators (the stream overlay's many viewers). Once every client has its
    first ``state``, the same senders run for ``--warmup`` (not measured) and ``--seconds``.
 
@@ -156,7 +157,8 @@ async def drive(fights: list[Fight], ports: tuple[int, int], seconds: float) -> 
     return sent, time.monotonic() - start
 
 
-def plan(fights: list[Fight], ports: tuple[int, int], subscribers: int, after: dict[str, int]) -> list[dict[str, str]]:
+def plan(fights: list[Fight], ports: tuple[int, int], subscribers: int, after: dict[str, int],
+         batch: bool = True) -> list[dict[str, str]]:
     """Who subscribes where: alternately on the two processes, spread over the fights; 2% GMs,
     8% players (over the four), the rest spectators; each from the fight's version ``after``."""
     out = []
@@ -171,7 +173,7 @@ def plan(fights: list[Fight], ports: tuple[int, int], subscribers: int, after: d
         else:
             token, role = f.spectator, "spectator"
         out.append({"url": f"ws://127.0.0.1:{ports[i % 2]}/encounters/{f.encounter_id}/live"
-                           f"?after={after[f.encounter_id]}",
+                           f"?after={after[f.encounter_id]}" + ("&batch=true" if batch else ""),
                     "token": token, "role": role})
     return out
 
@@ -208,7 +210,7 @@ class _Message(msgspec.Struct):
     event: _Event | None = None
 
 
-_message = msgspec.json.Decoder(_Message)
+_frame = msgspec.json.Decoder(_Message | list[_Message])  # a message, or (?batch=true) a batch of them
 
 
 async def subscribe(targets: list[dict[str, str]]) -> None:
@@ -217,14 +219,14 @@ async def subscribe(targets: list[dict[str, str]]) -> None:
     import websockets
 
     samples: list[tuple[float, float]] = []  # (recorded_at, latency ms)
-    gaps = dropped = messages = 0
+    gaps = dropped = messages = frames = 0
     nbytes = 0
     by_type: dict[str, int] = {}
     started = 0
     all_started = asyncio.Event()
 
     async def client(t: dict[str, str]) -> None:
-        nonlocal gaps, dropped, messages, nbytes, started
+        nonlocal gaps, dropped, messages, frames, nbytes, started
         last = None
         first_state = True
         try:
@@ -232,24 +234,26 @@ async def subscribe(targets: list[dict[str, str]]) -> None:
                                           max_size=None, open_timeout=60) as ws:
                 async for text in ws:
                     now = time.time()
-                    m = _message.decode(text)
-                    messages += 1
+                    decoded = _frame.decode(text)
+                    frames += 1
                     nbytes += len(text)
-                    by_type[m.type] = by_type.get(m.type, 0) + 1
-                    if m.type == "event":
-                        if last is not None and m.version != last + 1:
-                            gaps += 1
-                        last = m.version
-                        assert m.event is not None
-                        at = m.event.recorded_at.timestamp()
-                        samples.append((at, (now - at) * 1000))
-                    elif m.type == "hello":
-                        last = m.version
-                    elif m.type == "state" and first_state:
-                        first_state = False
-                        started += 1
-                        if started == len(targets):
-                            all_started.set()
+                    for m in decoded if isinstance(decoded, list) else (decoded,):
+                        messages += 1
+                        by_type[m.type] = by_type.get(m.type, 0) + 1
+                        if m.type == "event":
+                            if last is not None and m.version != last + 1:
+                                gaps += 1
+                            last = m.version
+                            assert m.event is not None
+                            at = m.event.recorded_at.timestamp()
+                            samples.append((at, (now - at) * 1000))
+                        elif m.type == "hello":
+                            last = m.version
+                        elif m.type == "state" and first_state:
+                            first_state = False
+                            started += 1
+                            if started == len(targets):
+                                all_started.set()
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -268,7 +272,7 @@ async def subscribe(targets: list[dict[str, str]]) -> None:
     lat = sorted(ms for at, ms in samples if float(t0) <= at <= float(t1))
     print(json.dumps({"count": len(lat), "p50": percentile(lat, 50), "p99": percentile(lat, 99),
                       "max": lat[-1] if lat else 0.0, "gaps": gaps, "dropped": dropped,
-                      "messages": messages, "bytes": nbytes, "by_type": by_type}), flush=True)
+                      "messages": messages, "frames": frames, "bytes": nbytes, "by_type": by_type}), flush=True)
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -290,6 +294,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--encounters", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--warmup", type=float, default=2.0)
+    parser.add_argument("--frames", choices=["batch", "single"], default="batch",
+                        help="batch: ?batch=true, a batch's messages in one frame (as fracas-client.js); single: one a frame")
     parser.add_argument("--subscribe", type=Path, help=argparse.SUPPRESS)  # the subscriber process
     args = parser.parse_args(argv)
     factory = event_loop_factory()
@@ -317,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
 
         plan_file = workdir / "plan.json"
         versions = run(factory, current_versions(fights, a.port))
-        plan_file.write_text(json.dumps(plan(fights, ports, args.subscribers, versions)))
+        plan_file.write_text(json.dumps(plan(fights, ports, args.subscribers, versions, args.frames == "batch")))
         sub = subprocess.Popen([sys.executable, "-m", "bench.live", "--subscribe", str(plan_file)], cwd=REPO,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         stack.callback(sub.kill)
@@ -348,7 +354,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{_pct(use_a.server)}  {_pct(use_b.server)}  {_pct(tree_cpu(before, after, postmaster)):>6}  "
               f"{_pct(tree_cpu(before, after, sub.pid)):>8}  {_pct(use_a.others):>6}")
         kinds = ", ".join(f"{k} {v:,}" for k, v in sorted(result["by_type"].items()))
-        print(f"\n{result['messages']:,} messages ({result['bytes'] / 1e6:,.1f} MB) received in all ({kinds}); "
+        print(f"\n{result['messages']:,} messages in {result['frames']:,} frames ({result['bytes'] / 1e6:,.1f} MB) "
+              f"received in all ({kinds}); "
               f"{platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores")
     return 0
 

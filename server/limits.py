@@ -108,7 +108,7 @@ def rate_limit(buckets: TokenBuckets) -> Callable[[ASGIApp], ASGIApp]:
                 instance=scope.get("path"),
             )
             if kind == "websocket":
-                await _refuse_websocket(problem, receive, send)
+                await _refuse_websocket(problem, scope, receive, send)
                 return
             body = msgspec.json.encode(problem)
             await send({"type": "http.response.start", "status": 429, "headers": [
@@ -122,11 +122,13 @@ def rate_limit(buckets: TokenBuckets) -> Callable[[ASGIApp], ASGIApp]:
     return middleware
 
 
-async def _refuse_websocket(problem: ProblemDetails, receive: Any, send: Any) -> None:
+async def _refuse_websocket(problem: ProblemDetails, scope: dict[str, Any], receive: Any, send: Any) -> None:
     if (await receive())["type"] != "websocket.connect":
         return
     await send({"type": "websocket.accept"})
     message = item(ErrorMessage(version=0, status=problem.status, code=problem.code, title=problem.title,
-                                detail=problem.detail))
-    await send({"type": "websocket.send", "text": message.text})
+                                detail=problem.detail)).text
+    if ("batch", "true") in parse_qsl(scope.get("query_string", b"").decode("latin-1")):
+        message = f"[{message}]"  # every frame an array (server.live)
+    await send({"type": "websocket.send", "text": message})
     await send({"type": "websocket.close", "code": 4000 + problem.status, "reason": problem.code})

@@ -10,7 +10,12 @@ time); then the decisions that await the caller (``prompt``). Every message carr
 exactly what it missed. The token comes as ``Authorization: Bearer`` or, where a browser
 cannot set headers, as ``?token=`` (never logged: see ``server.redaction``).
 
-Each stream has a bounded outbox. The producer (``Stream.run``) fills it from its
+The messages of one batch (the events, the state, the presence, the prompts) go together: over
+SSE in one write, over a WebSocket one text frame each, or with ``?batch=true`` one text frame
+holding their JSON array (every frame is then an array: what fracas-client.js asks for, one
+frame a commit instead of two or more).
+
+Each stream has a bounded outbox of batches. The producer (``Stream.run``) fills it from its
 encounter's feed (``server.live_feed``); the transport drains it to the client. A client that
 does not take a message within ``send_timeout_seconds`` (its outbox stays full, or one send
 does not finish: a watchdog looks) is dropped, closing with ``slow_consumer``; nobody else
@@ -38,7 +43,19 @@ from server import outage
 from server.api import GUARDED_READ_ERRORS, EncounterId
 from server.auth import Principal, authorize
 from server.encounters import event_view
-from server.live_feed import ErrorMessage, Feed, Hello, Item, Live, LiveSettings, heartbeat, item
+from server.live_feed import (
+    ErrorMessage,
+    Feed,
+    Hello,
+    Item,
+    Live,
+    LiveSettings,
+    batches,
+    heartbeat,
+    item,
+    one,
+    sse_bytes,
+)
 from server.problems import Problem, database_unavailable
 from server.store import new_uuid
 
@@ -71,11 +88,11 @@ class SlowConsumer(Exception):
 
 
 class Outbox:
-    """A stream's messages on their way to the client: at most ``limit`` waiting. ``put`` waits
+    """A stream's batches on their way to the client: at most ``limit`` waiting. ``put`` waits
     up to ``timeout`` for room and raises SlowConsumer past it."""
 
     def __init__(self, limit: int, timeout: float) -> None:
-        self._items: deque[Item] = deque()
+        self._items: deque[Any] = deque()
         self._limit = limit
         self._timeout = timeout
         self._readable = asyncio.Event()
@@ -83,7 +100,7 @@ class Outbox:
         self._closed = False
         self.last_put = asyncio.get_running_loop().time()  # when a message was last queued
 
-    async def put(self, message: Item) -> None:
+    async def put(self, message: Any) -> None:
         while len(self._items) >= self._limit:
             self._room.clear()
             try:
@@ -100,7 +117,7 @@ class Outbox:
         self._closed = True
         self._readable.set()
 
-    async def get(self) -> Item | None:
+    async def get(self) -> Any:
         while not self._items:
             if self._closed:
                 return None
@@ -128,7 +145,7 @@ class Stream:
         self.outbox = Outbox(live.settings.queue_size, live.settings.send_timeout_seconds)
         self.closing: Close | None = None
         self._presence: bytes | None = None
-        self._prompted: set[bytes] = set()  # the pending prompts already sent
+        self._prompted: frozenset[bytes] = frozenset()  # the pending prompts already sent
         self.patches = patches  # after the first state, send its changes (JSON Patch), not the whole
         self._state_version: int | None = None  # the version of the state the client has
         self.sender: asyncio.Task[Any] | None = None  # the transport's task that sends the outbox
@@ -192,7 +209,7 @@ class Stream:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(settings.heartbeat_seconds):
                     await self.wake.wait()
-        await self.outbox.put(item(Hello(version=self.last, head=feed.head.version, connection_id=self.connection_id,
+        await self.outbox.put(one(Hello(version=self.last, head=feed.head.version, connection_id=self.connection_id,
                                          role=self.principal.role, heartbeat_seconds=settings.heartbeat_seconds)))
         first = True
         loop = asyncio.get_running_loop()
@@ -219,34 +236,32 @@ class Stream:
         head = feed.head
         assert head is not None
         if head.version <= self.last and not first:
-            key, presence = feed.presence_item(self.viewer, self.last)
+            key, _, presence = feed.presence_item(self.viewer, self.last)
             if key != self._presence:
                 self._presence = key
                 await self.outbox.put(presence)
             return
-        store = self.live.service.store
-        while self.last < head.version:
-            views = feed.recent_after(self.last, head.version)
-            if views is None:  # further behind than the feed remembers: from the table
-                rows = await store.read(self.encounter_id, self.last,
-                                        min(self.live.settings.page_size, head.version - self.last))
-                views = [event_view(r) for r in rows]
-                if not views or views[0].version != self.last + 1:  # versions are dense: never
-                    raise RuntimeError(f"events {self.last + 1}..{head.version} of {self.encounter_id} missing")
-            for v in views:
-                await self.outbox.put(feed.event_item(v, self.viewer, head))
-                self.last = v.version
-        state, prompts = feed.state_items(self.viewer, head, self._state_version if self.patches else None)
-        await self.outbox.put(state)
-        self._state_version = head.version
-        key, presence = feed.presence_item(self.viewer, head.version)
-        if state.type != "state" and key != self._presence:  # a patch does not carry it
-            await self.outbox.put(presence)
-        self._presence = key
-        for key, p in prompts:  # a decision still pending, unchanged, is not prompted again
-            if key not in self._prompted:
-                await self.outbox.put(p)
-        self._prompted = {key for key, _ in prompts}
+        base = self._state_version if self.patches else None
+        while (step := feed.step(self.viewer, self.last, base, self._presence, self._prompted)) is None:
+            await self._from_table(feed)  # further behind than the feed remembers
+        for batch in step.batches:
+            await self.outbox.put(batch)
+        self.last = self._state_version = step.version
+        self._presence, self._prompted = step.presence, step.prompted
+
+    async def _from_table(self, feed: Feed) -> None:
+        """Queue the next page of events from the table, judged by the feed's head."""
+        head = feed.head
+        assert head is not None
+        rows = await self.live.service.store.read(self.encounter_id, self.last,
+                                                  min(self.live.settings.page_size, head.version - self.last))
+        views = [event_view(r) for r in rows]
+        if not views or views[0].version != self.last + 1:  # versions are dense: never
+            raise RuntimeError(f"events {self.last + 1}..{head.version} of {self.encounter_id} missing")
+        head = feed.head  # at or after every event read
+        for batch in batches([feed.event_item(v, self.viewer, head) for v in views]):
+            await self.outbox.put(batch)
+            self.last = batch.items[-1].version
 
     def _refuse(self, status: int, code: str, title: str, detail: str) -> Close:
         message = item(ErrorMessage(version=self.last, status=status, code=code, title=title, detail=detail))
@@ -258,6 +273,15 @@ class Stream:
 
 def live_of(connection: ASGIConnection) -> Live:
     return connection.app.state.live
+
+
+def parse_batch(text: str | None) -> bool:
+    """``?batch=``: ``true`` sends each batch as one WebSocket frame holding a JSON array."""
+    if text in (None, "", "false"):
+        return False
+    if text == "true":
+        return True
+    raise Problem(400, "invalid_batch", "Bad request", "`batch` is `true` or `false` (the default).")
 
 
 async def admit(connection: ASGIConnection, encounter_id: str, after: int, transport: str,
@@ -290,7 +314,9 @@ def parse_after(text: str | None, name: str = "after") -> int:
 async def live_websocket(socket: WebSocket, encounter_id: FromPath[uuid.UUID]) -> None:
     """The live stream over WebSocket (see the module's and the README's "Live")."""
     await socket.accept()
+    batched = False
     try:
+        batched = parse_batch(socket.query_params.get("batch"))
         stream = await admit(socket, str(encounter_id), parse_after(socket.query_params.get("after")), "websocket",
                              state_mode=socket.query_params.get("state"))
     except Exception as exc:
@@ -298,16 +324,20 @@ async def live_websocket(socket: WebSocket, encounter_id: FromPath[uuid.UUID]) -
         if p is None:
             raise
         await _close(socket, Close(4000 + p.status, p.code, item(ErrorMessage(
-            version=0, status=p.status, code=p.code, title=p.title, detail=p.detail))))
+            version=0, status=p.status, code=p.code, title=p.title, detail=p.detail))), batched)
         return
     settings = stream.live.settings
     producer = asyncio.create_task(stream.run())
     loop = asyncio.get_running_loop()
 
     async def pump() -> None:
-        while (message := await stream.outbox.get()) is not None:
+        while (batch := await stream.outbox.get()) is not None:
             stream.sending_since = loop.time()  # the watchdog drops a client that takes too long
-            await socket.send({"type": "websocket.send", "text": message.text})
+            if batched:
+                await socket.send({"type": "websocket.send", "text": batch.frame})
+            else:
+                for message in batch.items:
+                    await socket.send({"type": "websocket.send", "text": message.text})
             stream.sending_since = None
 
     async def listen() -> None:  # the client's messages are not used; a disconnect ends the stream
@@ -335,15 +365,16 @@ async def live_websocket(socket: WebSocket, encounter_id: FromPath[uuid.UUID]) -
             t.cancel()
         await asyncio.gather(producer, sender, listener, return_exceptions=True)
     if close is not None:
-        await _close(socket, close)
+        await _close(socket, close, batched)
 
 
-async def _close(socket: WebSocket, close: Close) -> None:
+async def _close(socket: WebSocket, close: Close, batched: bool) -> None:
     """Send the closing message (if any) and close; a client that does not read is not waited for."""
     with contextlib.suppress(Exception):
         async with asyncio.timeout(1.0):
             if close.message is not None:
-                await socket.send({"type": "websocket.send", "text": close.message.text})
+                text = close.message.text
+                await socket.send({"type": "websocket.send", "text": f"[{text}]" if batched else text})
             await socket.close(code=close.code, reason=close.reason)
 
 
@@ -373,8 +404,9 @@ LastEventId = Annotated[str | None, HeaderParameter(name="Last-Event-ID", requir
          "legal choices). `presence` when only who is connected changed; `heartbeat` when idle; `error` before "
          "the server ends the stream (`token_revoked`). Each SSE message has `event:` the message's type, "
          "`id:` its version (an EventSource resumes with it as `Last-Event-ID`) and `data:` its JSON (with "
-         "`type` and `version`). The same path upgrades to a WebSocket with the same messages, one per text "
-         "frame. The token: `Authorization: Bearer` or `?token=`. See the README's \"Live\"."),
+         "`type` and `version`); the messages of one batch come in one write. The same path upgrades to a "
+         "WebSocket with the same messages, one per text frame, or with `?batch=true` each batch in one text "
+         "frame holding their JSON array. The token: `Authorization: Bearer` or `?token=`. See the README's \"Live\"."),
      responses=GUARDED_READ_ERRORS)
 async def live_sse(
     request: Request, encounter_id: EncounterId, after: After = 0, follow: Follow = True,
@@ -400,9 +432,9 @@ async def _sse(stream: Stream) -> AsyncIterator[bytes]:
     producer.add_done_callback(dropped)
     try:
         yield b"retry: 1000\n\n"
-        while (message := await stream.outbox.get()) is not None:
+        while (batch := await stream.outbox.get()) is not None:
             stream.sending_since = loop.time()
-            yield sse_bytes(message)
+            yield batch.sse
             stream.sending_since = None
         close = producer.result() if producer.done() else None
         if close is not None and close.message is not None:
@@ -412,10 +444,6 @@ async def _sse(stream: Stream) -> AsyncIterator[bytes]:
         producer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await producer
-
-
-def sse_bytes(message: Item) -> bytes:
-    return b"event: %s\nid: %d\ndata: %s\n\n" % (message.type.encode(), message.version, message.body)
 
 
 LIVE_ROUTES = [live_websocket, live_sse]

@@ -14,7 +14,9 @@ committed version N, and the unique ``(encounter_id, version)`` key refuses any 
 log's snapshot rule.
 
 Each stream's messages are rendered once per viewer (role and combatants) per state: 200
-spectators of one fight cost one filtering, not 200.
+spectators of one fight cost one filtering, not 200. So is the way from where a stream is to
+the feed's head (``Feed.step``: the events, the state or its patch, the presence, the prompts,
+as ``Batch``es): the spectators that were at the same version share it, bytes and all.
 """
 
 from __future__ import annotations
@@ -135,8 +137,60 @@ def item(message: Message) -> Item:
     return Item(type(message).__struct_config__.tag, message.version, body, body.decode())  # type: ignore[arg-type]
 
 
-def heartbeat(version: int) -> Item:
-    return item(Heartbeat(version=version, time=datetime.now(UTC)))
+def sse_bytes(message: Item) -> bytes:
+    """One SSE message: ``event:`` its type, ``id:`` its version, ``data:`` its JSON."""
+    return b"event: %s\nid: %d\ndata: %s\n\n" % (message.type.encode(), message.version, message.body)
+
+
+BATCH_LIMIT = 64  # messages in one batch at most (a client far behind gets its history in several)
+
+
+class Batch:
+    """Messages that go to the client together, in order: one WebSocket text frame holding
+    their JSON array (``frame``, with ``?batch=true``; else one frame each), one write of SSE
+    (``sse``). Each text is made once, however many streams send it."""
+
+    __slots__ = ("_frame", "_sse", "items")
+
+    def __init__(self, items: tuple[Item, ...]) -> None:
+        self.items = items
+        self._frame: str | None = None
+        self._sse: bytes | None = None
+
+    @property
+    def frame(self) -> str:
+        if self._frame is None:
+            self._frame = "[" + ",".join(i.text for i in self.items) + "]"
+        return self._frame
+
+    @property
+    def sse(self) -> bytes:
+        if self._sse is None:
+            self._sse = b"".join(sse_bytes(i) for i in self.items)
+        return self._sse
+
+
+def batches(items: list[Item]) -> tuple[Batch, ...]:
+    return tuple(Batch(tuple(items[i:i + BATCH_LIMIT])) for i in range(0, len(items), BATCH_LIMIT))
+
+
+def one(message: Message) -> Batch:
+    return Batch((item(message),))
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What a stream sends to reach the feed's head from where it is, and where it is then:
+    at ``version``, with that ``presence`` shown and those ``prompted``."""
+
+    batches: tuple[Batch, ...]
+    version: int
+    presence: bytes
+    prompted: frozenset[bytes]
+
+
+def heartbeat(version: int) -> Batch:
+    return one(Heartbeat(version=version, time=datetime.now(UTC)))
 
 
 # ------------------------------------------------------------------------------ settings
@@ -183,9 +237,10 @@ class Rendered:
     view: Any = None  # the state as the viewer sees it, as JSON builtins
     state: Item | None = None
     prompts: list[tuple[bytes, Item]] | None = None  # (the prompt itself, its message)
-    presence: tuple[bytes, Item] | None = None
+    presence: tuple[bytes, Item, Batch] | None = None
     patches: dict[int, Item] = field(default_factory=dict)  # by the version they apply to
     events: dict[int, Item] = field(default_factory=dict)
+    steps: dict[tuple[int, int | None, bytes | None, frozenset[bytes]], Step] = field(default_factory=dict)
 
 
 class Feed:
@@ -241,6 +296,7 @@ class Feed:
             self.presence = presence
             for r in self._rendered.values():
                 r.state = r.presence = None
+                r.steps.clear()
         for s in list(self.subscribers):
             s.wake.set()
 
@@ -326,15 +382,46 @@ class Feed:
             r.state = item(StateMessage(version=head.version, state=r.view, presence=self.presence_of(viewer, head)))
         return r.state, r.prompts
 
-    def presence_item(self, viewer: Viewer, version: int) -> tuple[bytes, Item]:
-        """Who is connected, as ``viewer`` sees it: its JSON (to tell a change) and its message."""
+    def presence_item(self, viewer: Viewer, version: int) -> tuple[bytes, Item, Batch]:
+        """Who is connected, as ``viewer`` sees it: its JSON (to tell a change), its message, and
+        that message alone as a batch."""
         head = self.head
         assert head is not None
         r = self._for(viewer, head)
         if r.presence is None or r.presence[1].version != version:
             presence = self.presence_of(viewer, head)
-            r.presence = (_encode(presence), item(PresenceMessage(version=version, presence=presence)))
+            message = item(PresenceMessage(version=version, presence=presence))
+            r.presence = (_encode(presence), message, Batch((message,)))
         return r.presence
+
+    def step(self, viewer: Viewer, last: int, base: int | None, presence: bytes | None,
+             prompted: frozenset[bytes]) -> Step | None:
+        """The way to the head for a stream of ``viewer`` that has every event up to ``last``,
+        the state of version ``base`` (None: send it whole), ``presence`` shown and ``prompted``
+        the prompts in it: the events after ``last``, the state (or its patch), the presence when
+        a patch leaves it out and it changed, and the prompts not sent yet. Made once for every
+        stream in the same place; None when the feed's memory does not reach back to ``last``."""
+        head = self.head
+        assert head is not None
+        r = self._for(viewer, head)
+        key = (last, base, presence, prompted)
+        done = r.steps.get(key)
+        if done is not None:
+            return done
+        views = self.recent_after(last, head.version)
+        if views is None:
+            return None
+        items = [self.event_item(v, viewer, head) for v in views]
+        state, prompts = self.state_items(viewer, head, base)
+        items.append(state)
+        shown, message, _ = self.presence_item(viewer, head.version)
+        if state.type != "state" and shown != presence:  # a patch does not carry it
+            items.append(message)
+        items += [p for k, p in prompts if k not in prompted]  # one pending, unchanged, is not prompted again
+        done = Step(batches(items), head.version, shown, frozenset(k for k, _ in prompts))
+        if len(r.steps) < 64:
+            r.steps[key] = done
+        return done
 
     def presence_of(self, viewer: Viewer, head: EncounterState) -> Presence:
         return presence_for(self.presence, head, viewer)

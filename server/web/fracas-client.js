@@ -161,13 +161,14 @@ export class LiveEncounter {
     this.WebSocketImpl = WebSocketImpl || globalThis.WebSocket;
     this.closed = false;
     this.socket = null;
+    this.dropping = null;  // the socket being closed to resync: what it still delivers is dropped
   }
 
   url() {
     const base = this.client.base || `${location.protocol}//${location.host}`;
     const ws = base.replace(/^http/, "ws");
     const token = this.client.token ? `&token=${encodeURIComponent(this.client.token)}` : "";
-    return `${ws}/encounters/${this.enc}/live?after=${this.after}${token}`;
+    return `${ws}/encounters/${this.enc}/live?after=${this.after}&batch=true${token}`;
   }
 
   emit(name, ...args) {
@@ -180,7 +181,14 @@ export class LiveEncounter {
     const socket = new this.WebSocketImpl(this.url());
     this.socket = socket;
     socket.onopen = () => this.emit("onStatus", "open");
-    socket.onmessage = (m) => this.receive(JSON.parse(m.data));
+    // `batch=true`: each frame is a JSON array, the messages of one batch (a lone message is taken too)
+    socket.onmessage = (m) => {
+      const data = JSON.parse(m.data);
+      for (const msg of Array.isArray(data) ? data : [data]) {
+        if (this.socket !== socket || this.dropping === socket) return;  // resyncing: the rest comes again
+        this.receive(msg);
+      }
+    };
     socket.onclose = (e) => {
       if (this.socket !== socket) return;
       this.socket = null;
@@ -250,6 +258,7 @@ export class LiveEncounter {
   /** Drop the connection and start again from the last version seen, with the whole state. */
   resync() {
     this.stateVersion = null;
+    this.dropping = this.socket;
     if (this.socket) this.socket.close(4000, "resync");
   }
 

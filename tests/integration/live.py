@@ -77,9 +77,17 @@ class Watcher:
     view_version: int | None = None
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
 
+    frames: int = 0  # the WebSocket frames (or SSE messages) received
+
     def add(self, text: str) -> None:
+        """One frame: a message, or (``?batch=true``) a JSON array of them."""
         self.raw.append(text)
-        m = json.loads(text)
+        self.frames += 1
+        data = json.loads(text)
+        for m in data if isinstance(data, list) else [data]:
+            self._add(m)
+
+    def _add(self, m: dict[str, Any]) -> None:
         self.messages.append(m)
         if m["type"] == "state":
             self.view, self.view_version = m["state"], m["version"]

@@ -8,6 +8,7 @@ dropped connection, and see only what its role may see."
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import uuid
 from base64 import b64encode
@@ -138,6 +139,46 @@ async def test_sse_sends_the_same_messages_and_follow_false_ends(live: Any) -> N
     assert await once.ended() == (200, "ended")
     assert [m["type"] for m in once.messages] == ["hello", "event", "event", "state"]  # the first: whole
     for w in (by_ws, by_sse):
+        await w.stop()
+
+
+async def test_with_batch_true_each_batch_comes_in_one_frame(live: Any) -> None:
+    """``?batch=true``: the same messages, each batch (a commit's events, the patch, the
+    prompts) in one text frame holding their JSON array; a refusal comes as an array too."""
+    s, c = live
+    enc, mira, _ = await started_fight(c)
+    gm = {"Authorization": c.headers["Authorization"]}
+    player = await mint(c, enc, "player", [mira])
+    watchers = [await ws(s, enc, who, f"{name} {batch}", after=2, batch=batch)
+                for name, who in (("gm", gm), ("player", player)) for batch in ("true", None)]
+    for w in watchers:
+        await w.at_version(6)
+    frames = [w.frames for w in watchers]
+    for body in ({"type": "TakeAction", "combatant_id": mira, "action": "NotchArrow"},
+                 {"type": "EndTurn", "combatant_id": mira}):
+        final = (await command(c, enc, body))["version"]
+        for w in watchers:
+            await w.at_version(final)
+            assert_in_order(w, 3, final)
+    gm_batched, gm_single, player_batched, player_single = watchers
+
+    def same(w: Watcher) -> list[dict[str, Any]]:  # who is connected changes with timing: left out
+        return [{k: v for k, v in m.items() if k not in ("connection_id", "presence")} for m in w.messages
+                if m["type"] != "presence"]
+
+    assert same(gm_batched) == same(gm_single) and same(player_batched) == same(player_single)
+    for batched, single, before in ((gm_batched, gm_single, frames[0]), (player_batched, player_single, frames[2])):
+        assert all(r.startswith("[") for r in batched.raw)
+        assert not any(r.startswith("[") for r in single.raw)
+        kinds = [[m["type"] for m in json.loads(r)] for r in batched.raw[before:]]
+        commits = [k for k in kinds if "event" in k]  # the others: who is connected changed
+        assert len(commits) == 2 and all(k[:k.index("patch")] == ["event"] * k.index("patch") for k in commits), kinds
+    refused = await ws(s, enc, gm, after="x", batch="true")
+    assert await refused.ended() == (4400, "invalid_after")
+    assert refused.raw[0].startswith("[") and refused.messages[0]["code"] == "invalid_after"
+    wrong = await ws(s, enc, gm, batch="yes")
+    assert await wrong.ended() == (4400, "invalid_batch")
+    for w in watchers:
         await w.stop()
 
 

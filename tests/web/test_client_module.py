@@ -61,9 +61,42 @@ live.close();
 console.log(JSON.stringify({{ urls, seen, state: live.state, after: live.after }}));
 """)
     assert got["urls"] == [
-        "ws://table.example/encounters/enc1/live?after=0&token=frc_x",
-        "ws://table.example/encounters/enc1/live?after=3&token=frc_x",
-        "ws://table.example/encounters/enc1/live?after=4&token=frc_x",
+        "ws://table.example/encounters/enc1/live?after=0&batch=true&token=frc_x",
+        "ws://table.example/encounters/enc1/live?after=3&batch=true&token=frc_x",
+        "ws://table.example/encounters/enc1/live?after=4&batch=true&token=frc_x",
     ]
     assert got["seen"] == [1, 2, "state@2", 3, "state@3", 4]
     assert got["state"] == {"round": 1} and got["after"] == 4
+
+
+def test_a_frame_of_one_batch_is_applied_in_order_and_a_resync_drops_the_rest() -> None:
+    """With ``batch=true`` a frame is the JSON array of one batch's messages: applied in order;
+    after a patch on a state the client does not have, the rest of that frame is dropped (the
+    reconnection sends it again)."""
+    got = run_node(f"""
+import {{ Fracas }} from {json.dumps(CLIENT.as_uri())};
+const sockets = [];
+class FakeSocket {{ constructor(url) {{ this.url = url; sockets.push(this); }} close(code) {{ setTimeout(() => this.onclose({{ code }}), 0); }} }}
+const seen = [];
+const live = new Fracas("http://table.example", "frc_x").live("enc1", {{
+  onEvent: (e) => seen.push(e.version), onState: (s, v) => seen.push("state@" + v), onPrompt: (p) => seen.push(p.id) }},
+  {{ WebSocketImpl: FakeSocket, reconnectMs: 1 }});
+const frame = (messages) => sockets.at(-1).onmessage({{ data: JSON.stringify(messages) }});
+frame([{{ type: "hello", version: 0, head: 2 }}]);
+frame([{{ type: "event", version: 1, event: {{ version: 1 }} }}, {{ type: "event", version: 2, event: {{ version: 2 }} }},
+       {{ type: "state", version: 2, state: {{ round: 0, pending: [{{ id: "p1" }}] }}, presence: null }},
+       {{ type: "prompt", version: 2, prompt: {{ id: "p1" }} }}]);
+frame([{{ type: "event", version: 3, event: {{ version: 3 }} }},
+       {{ type: "patch", version: 3, base: 2, patch: [{{ op: "replace", path: "/round", value: 1 }}] }}]);
+frame([{{ type: "event", version: 4, event: {{ version: 4 }} }},
+       {{ type: "patch", version: 4, base: 9, patch: [] }},  // on a state we do not have: resync
+       {{ type: "prompt", version: 4, prompt: {{ id: "p2" }} }}]);
+sockets.at(-1).onmessage({{ data: JSON.stringify({{ type: "event", version: 5, event: {{ version: 5 }} }}) }});
+await new Promise((r) => setTimeout(r, 20));
+live.close();
+console.log(JSON.stringify({{ urls: sockets.map((s) => s.url), seen, state: live.state, after: live.after }}));
+""")
+    assert got["seen"] == [1, 2, "state@2", "p1", 3, "state@3", 4]
+    assert got["urls"] == ["ws://table.example/encounters/enc1/live?after=0&batch=true&token=frc_x",
+                           "ws://table.example/encounters/enc1/live?after=4&batch=true&token=frc_x"]
+    assert got["state"] == {"round": 1, "pending": [{"id": "p1"}]} and got["after"] == 4
