@@ -17,6 +17,7 @@ A ruleset declares each combatant's ``Resources`` (``Ruleset.resources``): each 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
@@ -57,8 +58,13 @@ class Resources:
     def names(self) -> tuple[str, ...]:
         return tuple(r.name for r in self.declared)
 
+    @functools.cached_property
+    def moments(self) -> frozenset[Moment]:
+        """The moments anything here refills at (worked out once: a fold asks at every moment)."""
+        return frozenset(m for r in self.declared for m in r.refills)
+
     def refills_at(self, moment: Moment) -> bool:
-        return any(moment in r.refills for r in self.declared)
+        return moment in self.moments
 
     def at(self, moment: Moment, current: Mapping[str, int]) -> dict[str, int]:
         """What the combatant has once ``moment`` comes: each resource refilling then is
