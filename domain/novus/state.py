@@ -3,6 +3,9 @@ shot's saves), mounts, and everything the round keeps (``NovusRules``, in ``Enco
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
+
 import msgspec
 
 from domain.core import reactions
@@ -172,8 +175,8 @@ class NovusRules(msgspec.Struct, kw_only=True):
     disarmed: dict[CombatantId, list[str]] = msgspec.field(default_factory=dict)  # weapons knocked away (Disarm)
 
 
-def rules(state: EncounterState) -> NovusRules:
-    return state.rules
+# the ruleset's part of a state: a C call (asked several times on every event of a fold)
+rules: Callable[[EncounterState], NovusRules] = operator.attrgetter("rules")
 
 
 # The round's books kept by combatant: each a dict keyed by the id, or a list of ids.
@@ -210,7 +213,7 @@ def taken_out(r: NovusRules, gone: str) -> NovusRules:
     of a hit by or on them, their save near a stray shot, their Opportunity Attack, their move's)."""
     out = frozenset((gone,))
     declared = {k: replace(v, actions=[replace(a, target=None) if a.target == gone else a for a in v.actions])
-                for k, v in r.declared.items()}
+                if any(a.target == gone for a in v.actions) else v for k, v in r.declared.items()}
     due = r.boons_due
     if due is not None and gone in (due.attacker, due.target):
         due = None
