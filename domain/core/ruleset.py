@@ -160,6 +160,12 @@ class Ruleset(ABC):
     def evolve_action(self, state: EncounterState, event: Event) -> EncounterState:
         raise TypeError(f"{type(event).__name__} is not an event of {self.name}")
 
+    def action_step(self, kind: type[Event]) -> Callable[[EncounterState, Any], EncounterState]:
+        """How ``evolve`` folds the ruleset's own events of type ``kind`` (asked once per type):
+        ``evolve_action``, unless the ruleset gives that type's step itself (the same fold,
+        without looking the type up again on every event)."""
+        return self.evolve_action
+
     def command_info(self) -> list[CommandInfo]:
         return []
 
@@ -484,10 +490,11 @@ class Ruleset(ABC):
 
     def _step_for(self, kind: type[Event]) -> tuple[Callable[[EncounterState, Any], EncounterState], bool, bool, Shape]:
         """How ``evolve`` folds an event of type ``kind``: the lifecycle's own step for a
-        lifecycle event (or a subclass of one), else ``evolve_action``; whether the type can
+        lifecycle event (or a subclass of one), else ``action_step``'s; whether the type can
         roll dice (overrides ``dice_rolled``) and can be secret; what it names. Worked out once per type."""
-        fold = next((getattr(self, name) for base, name in _LIFECYCLE_STEPS if issubclass(kind, base)),
-                    self.evolve_action)
+        fold = next((getattr(self, name) for base, name in _LIFECYCLE_STEPS if issubclass(kind, base)), None)
+        if fold is None:
+            fold = self.action_step(kind)
         return fold, kind.dice_rolled is not Event.dice_rolled, hasattr(kind, "secret"), shape_of(kind)
 
     @staticmethod
