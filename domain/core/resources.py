@@ -70,10 +70,14 @@ class Resources:
         """What the combatant has once ``moment`` comes: each resource refilling then is
         refilled, the others kept (a resource not yet held counts as 0)."""
         out = {r.name: current.get(r.name, 0) for r in self.declared}
-        for r in self.declared:
-            if moment in r.refills:
-                out[r.name] = r.refilled(out[r.name])
+        for r in self._refilling[moment]:
+            out[r.name] = r.refilled(out[r.name])
         return out
+
+    @functools.cached_property
+    def _refilling(self) -> dict[Moment, tuple[Resource, ...]]:
+        """The resources refilling at each moment (worked out once)."""
+        return {m: tuple(r for r in self.declared if m in r.refills) for m in MOMENTS}
 
 
 def spend(current: Mapping[str, int], name: str, cost: int, *, who: str, what: str) -> dict[str, int]:

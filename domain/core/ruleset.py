@@ -850,10 +850,8 @@ class Ruleset(ABC):
                 self.refill_moments is not None and moment not in self.refill_moments):
             return state
         combatants: dict[str, Combatant] | None = None  # copied once something refills
-        for cid in state.combatants if combatant_ids is None else combatant_ids:
-            c = state.combatants.get(cid)
-            if c is None:
-                continue
+        here = state.combatants
+        for cid, c in here.items() if combatant_ids is None else [(i, here[i]) for i in combatant_ids if i in here]:
             declared = self.resources(c, state)
             if declared.refills_at(moment):
                 if combatants is None:
