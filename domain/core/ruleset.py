@@ -543,10 +543,10 @@ class Ruleset(ABC):
 
     def _evolve_round(self, state: EncounterState, event: RoundStarted) -> EncounterState:
         grants = event.action_points
-        combatants = {}
-        for cid, c in state.combatants.items():
-            ap = grants.get(cid, c.action_points)
-            combatants[cid] = c if ap == c.action_points else replace(c, action_points=ap)
+        combatants = state.combatants
+        if any(grants.get(cid, c.action_points) != c.action_points for cid, c in combatants.items()):
+            combatants = {cid: c if grants.get(cid, c.action_points) == c.action_points
+                          else replace(c, action_points=grants[cid]) for cid, c in combatants.items()}
         state = replace(
             state,
             round=event.round,
