@@ -75,7 +75,11 @@ class Phases:
         """Whether someone in the current phase has yet to move (``mover`` is not None), found
         without putting the phase's participants in order."""
         phase = self.current(at)
-        return phase is not None and not set(at.moved).issuperset(ranked(phase))
+        if phase is not None:
+            for c in ranked(phase):
+                if c not in at.moved:
+                    return True
+        return False
 
     def check_move(self, at: PhasePosition, phase_name: str, who: str, ranked: Ranked, name: str) -> None:
         """Refuse a move in ``phase_name`` by ``who`` (called ``name``) that is not theirs now."""
@@ -95,9 +99,10 @@ class Phases:
         if phase is None:
             return at
         moved = (*at.moved, who)
-        if set(moved).issuperset(ranked(phase)):  # everyone in this phase has moved
-            return self._skip_empty(PhasePosition(phase=at.phase + 1), ranked)
-        return PhasePosition(phase=at.phase, moved=moved)
+        for c in ranked(phase):
+            if c not in moved:  # someone in this phase has yet to move
+                return PhasePosition(phase=at.phase, moved=moved)
+        return self._skip_empty(PhasePosition(phase=at.phase + 1), ranked)
 
     def _skip_empty(self, at: PhasePosition, ranked: Ranked) -> PhasePosition:
         while at.phase < len(self.phases) and not ranked(self.phases[at.phase]):

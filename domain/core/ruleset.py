@@ -458,11 +458,10 @@ class Ruleset(ABC):
                 return self.decide_action(state, command, dice)
 
     def evolve(self, state: EncounterState, event: Event) -> EncounterState:
-        kind = type(event)
-        step = self._steps.get(kind)
-        if step is None:
-            step = self._steps[kind] = self._step_for(kind)
-        fold, rolls, secret, shape = step
+        try:
+            fold, rolls, secret, shape = self._steps[type(event)]
+        except KeyError:
+            fold, rolls, secret, shape = self._steps[type(event)] = self._step_for(type(event))
         # someone hidden is here (before the event: one it removes; after it: one it adds), or
         # the event is a step of something about one who was: note whom it is about
         noted = bool(state.concealed) and shape.names_anything and _hidden_here(state)
@@ -475,17 +474,19 @@ class Ruleset(ABC):
         if secret and getattr(event, "secret", False) is True:
             # an event with secret rolls: players see them once the GM reveals them (RevealRoll)
             state = replace(state, secret_versions=[*state.secret_versions, version])
-        used = state.rolls_used
         if rolls:
+            used = state.rolls_used
             for die in event.dice_rolled():
                 if die.index is not None and die.index >= used:
                     used = die.index + 1
-        if state is before or sys.getrefcount(state) > 2:  # the state given, or one held elsewhere too: copied
-            return replace(state, version=version, rolls_used=used)
+            if state is before or _refcount(state) > 2:
+                return replace(state, version=version, rolls_used=used)
+            state.rolls_used = used
+        elif state is before or _refcount(state) > 2:  # the state given, or one held elsewhere too: copied
+            return replace(state, version=version)
         # a state made by this event's step and held nowhere else (only this frame's name and the
         # count's argument): counted in place instead of copied once more
         state.version = version
-        state.rolls_used = used
         return state
 
     def _step_for(self, kind: type[Event]) -> tuple[Callable[[EncounterState, Any], EncounterState], bool, bool, Shape]:
@@ -906,6 +907,9 @@ class Ruleset(ABC):
                 available=combatant.action_points,
                 cost=cost,
             )
+
+
+_refcount = sys.getrefcount  # CPython's count of the references to an object (one more: its argument)
 
 
 def _hidden_here(state: EncounterState) -> bool:

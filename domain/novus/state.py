@@ -61,8 +61,8 @@ class Declaration(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def at_ip(self) -> int:
         """How many of the schedule resolve at the character's IP."""
-        kinds = [a.kind for a in self.actions]
-        return len(kinds) - max(sum(map(kinds.count, ATTACKS)) - 1, 0)
+        attacks = [a for a in self.actions if a.kind in ATTACKS]
+        return len(self.actions) - max(len(attacks) - 1, 0)
 
     @property
     def late_left(self) -> int:
