@@ -7,7 +7,6 @@ own commands and events through ``decide_action`` / ``evolve_action``.
 
 from __future__ import annotations
 
-import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Literal, Union
@@ -465,7 +464,6 @@ class Ruleset(ABC):
         # someone hidden is here (before the event: one it removes; after it: one it adds), or
         # the event is a step of something about one who was: note whom it is about
         noted = bool(state.concealed) and shape.names_anything and _hidden_here(state)
-        before = state
         state = fold(state, event)
         if state.concealed and shape.names_anything and (
                 noted or _hidden_here(state) or shape.refers_into(event, state.concealed_events)):
@@ -474,20 +472,13 @@ class Ruleset(ABC):
         if secret and getattr(event, "secret", False) is True:
             # an event with secret rolls: players see them once the GM reveals them (RevealRoll)
             state = replace(state, secret_versions=[*state.secret_versions, version])
-        if rolls:
-            used = state.rolls_used
-            for die in event.dice_rolled():
-                if die.index is not None and die.index >= used:
-                    used = die.index + 1
-            if state is before or _refcount(state) > 2:
-                return replace(state, version=version, rolls_used=used)
-            state.rolls_used = used
-        elif state is before or _refcount(state) > 2:  # the state given, or one held elsewhere too: copied
+        if not rolls:
             return replace(state, version=version)
-        # a state made by this event's step and held nowhere else (only this frame's name and the
-        # count's argument): counted in place instead of copied once more
-        state.version = version
-        return state
+        used = state.rolls_used
+        for die in event.dice_rolled():
+            if die.index is not None and die.index >= used:
+                used = die.index + 1
+        return replace(state, version=version, rolls_used=used)
 
     def _step_for(self, kind: type[Event]) -> tuple[Callable[[EncounterState, Any], EncounterState], bool, bool, Shape]:
         """How ``evolve`` folds an event of type ``kind``: the lifecycle's own step for a
@@ -907,9 +898,6 @@ class Ruleset(ABC):
                 available=combatant.action_points,
                 cost=cost,
             )
-
-
-_refcount = sys.getrefcount  # CPython's count of the references to an object (one more: its argument)
 
 
 def _hidden_here(state: EncounterState) -> bool:
