@@ -75,7 +75,11 @@ class Phases:
         """Whether someone in the current phase has yet to move (``mover`` is not None), found
         without putting the phase's participants in order."""
         phase = self.current(at)
-        return phase is not None and any(c not in at.moved for c in ranked(phase))
+        if phase is not None:
+            for c in ranked(phase):
+                if c not in at.moved:
+                    return True
+        return False
 
     def check_move(self, at: PhasePosition, phase_name: str, who: str, ranked: Ranked, name: str) -> None:
         """Refuse a move in ``phase_name`` by ``who`` (called ``name``) that is not theirs now."""
@@ -94,10 +98,11 @@ class Phases:
         phase = self.current(at)
         if phase is None:
             return at
-        after = msgspec.structs.replace(at, moved=(*at.moved, who))
-        if all(c in after.moved for c in ranked(phase)):
-            return self._skip_empty(PhasePosition(phase=at.phase + 1), ranked)
-        return after
+        moved = (*at.moved, who)
+        for c in ranked(phase):
+            if c not in moved:  # someone in this phase has yet to move
+                return PhasePosition(phase=at.phase, moved=moved)
+        return self._skip_empty(PhasePosition(phase=at.phase + 1), ranked)
 
     def _skip_empty(self, at: PhasePosition, ranked: Ranked) -> PhasePosition:
         while at.phase < len(self.phases) and not ranked(self.phases[at.phase]):

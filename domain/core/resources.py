@@ -17,6 +17,7 @@ A ruleset declares each combatant's ``Resources`` (``Ruleset.resources``): each 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
@@ -57,17 +58,35 @@ class Resources:
     def names(self) -> tuple[str, ...]:
         return tuple(r.name for r in self.declared)
 
+    @functools.cached_property
+    def moments(self) -> frozenset[Moment]:
+        """The moments anything here refills at (worked out once: a fold asks at every moment)."""
+        return frozenset(m for r in self.declared for m in r.refills)
+
     def refills_at(self, moment: Moment) -> bool:
-        return any(moment in r.refills for r in self.declared)
+        return moment in self.moments
 
     def at(self, moment: Moment, current: Mapping[str, int]) -> dict[str, int]:
         """What the combatant has once ``moment`` comes: each resource refilling then is
         refilled, the others kept (a resource not yet held counts as 0)."""
+        fresh = self._set_afresh.get(moment)
+        if fresh is not None:  # everything set to its amount: nothing held counts
+            return dict(fresh)
         out = {r.name: current.get(r.name, 0) for r in self.declared}
-        for r in self.declared:
-            if moment in r.refills:
-                out[r.name] = r.refilled(out[r.name])
+        for r in self._refilling[moment]:
+            out[r.name] = r.refilled(out[r.name])
         return out
+
+    @functools.cached_property
+    def _refilling(self) -> dict[Moment, tuple[Resource, ...]]:
+        """The resources refilling at each moment (worked out once)."""
+        return {m: tuple(r for r in self.declared if m in r.refills) for m in MOMENTS}
+
+    @functools.cached_property
+    def _set_afresh(self) -> dict[Moment, dict[str, int]]:
+        """At each moment every resource here refills at with no ``maximum``: what they are then."""
+        return {m: {r.name: r.amount for r in self.declared} for m in MOMENTS
+                if all(m in r.refills and r.maximum is None for r in self.declared)}
 
 
 def spend(current: Mapping[str, int], name: str, cost: int, *, who: str, what: str) -> dict[str, int]:

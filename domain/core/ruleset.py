@@ -159,6 +159,12 @@ class Ruleset(ABC):
     def evolve_action(self, state: EncounterState, event: Event) -> EncounterState:
         raise TypeError(f"{type(event).__name__} is not an event of {self.name}")
 
+    def action_step(self, kind: type[Event]) -> Callable[[EncounterState, Any], EncounterState]:
+        """How ``evolve`` folds the ruleset's own events of type ``kind`` (asked once per type):
+        ``evolve_action``, unless the ruleset gives that type's step itself (the same fold,
+        without looking the type up again on every event)."""
+        return self.evolve_action
+
     def command_info(self) -> list[CommandInfo]:
         return []
 
@@ -457,11 +463,10 @@ class Ruleset(ABC):
                 return self.decide_action(state, command, dice)
 
     def evolve(self, state: EncounterState, event: Event) -> EncounterState:
-        kind = type(event)
-        step = self._steps.get(kind)
-        if step is None:
-            step = self._steps[kind] = self._step_for(kind)
-        fold, rolls, secret, shape = step
+        try:
+            fold, rolls, secret, shape = self._steps[type(event)]
+        except KeyError:
+            fold, rolls, secret, shape = self._steps[type(event)] = self._step_for(type(event))
         # someone hidden is here (before the event: one it removes; after it: one it adds), or
         # the event is a step of something about one who was: note whom it is about
         noted = bool(state.concealed) and shape.names_anything and _hidden_here(state)
@@ -469,23 +474,25 @@ class Ruleset(ABC):
         if state.concealed and shape.names_anything and (
                 noted or _hidden_here(state) or shape.refers_into(event, state.concealed_events)):
             state = self._note_concealed(state, event, shape)
+        version = state.version + 1
         if secret and getattr(event, "secret", False) is True:
             # an event with secret rolls: players see them once the GM reveals them (RevealRoll)
-            state = replace(state, secret_versions=[*state.secret_versions, state.version + 1])
+            state = replace(state, secret_versions=[*state.secret_versions, version])
         if not rolls:
-            return replace(state, version=state.version + 1)
+            return replace(state, version=version)
         used = state.rolls_used
         for die in event.dice_rolled():
             if die.index is not None and die.index >= used:
                 used = die.index + 1
-        return replace(state, version=state.version + 1, rolls_used=used)
+        return replace(state, version=version, rolls_used=used)
 
     def _step_for(self, kind: type[Event]) -> tuple[Callable[[EncounterState, Any], EncounterState], bool, bool, Shape]:
         """How ``evolve`` folds an event of type ``kind``: the lifecycle's own step for a
-        lifecycle event (or a subclass of one), else ``evolve_action``; whether the type can
+        lifecycle event (or a subclass of one), else ``action_step``'s; whether the type can
         roll dice (overrides ``dice_rolled``) and can be secret; what it names. Worked out once per type."""
-        fold = next((getattr(self, name) for base, name in _LIFECYCLE_STEPS if issubclass(kind, base)),
-                    self.evolve_action)
+        fold = next((getattr(self, name) for base, name in _LIFECYCLE_STEPS if issubclass(kind, base)), None)
+        if fold is None:
+            fold = self.action_step(kind)
         return fold, kind.dice_rolled is not Event.dice_rolled, hasattr(kind, "secret"), shape_of(kind)
 
     @staticmethod
@@ -534,10 +541,10 @@ class Ruleset(ABC):
 
     def _evolve_round(self, state: EncounterState, event: RoundStarted) -> EncounterState:
         grants = event.action_points
-        combatants = {}
-        for cid, c in state.combatants.items():
-            ap = grants.get(cid, c.action_points)
-            combatants[cid] = c if ap == c.action_points else replace(c, action_points=ap)
+        combatants = state.combatants
+        if any(grants.get(cid, c.action_points) != c.action_points for cid, c in combatants.items()):
+            combatants = {cid: c if grants.get(cid, c.action_points) == c.action_points
+                          else replace(c, action_points=grants[cid]) for cid, c in combatants.items()}
         state = replace(
             state,
             round=event.round,
@@ -841,10 +848,8 @@ class Ruleset(ABC):
                 self.refill_moments is not None and moment not in self.refill_moments):
             return state
         combatants: dict[str, Combatant] | None = None  # copied once something refills
-        for cid in state.combatants if combatant_ids is None else combatant_ids:
-            c = state.combatants.get(cid)
-            if c is None:
-                continue
+        here = state.combatants
+        for cid, c in here.items() if combatant_ids is None else [(i, here[i]) for i in combatant_ids if i in here]:
             declared = self.resources(c, state)
             if declared.refills_at(moment):
                 if combatants is None:

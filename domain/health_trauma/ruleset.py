@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
+
 import msgspec
 
 from domain.core import reactions
@@ -63,8 +66,8 @@ class HealthTraumaRules(msgspec.Struct, kw_only=True):
     window: reactions.ReactionWindow | None = None
 
 
-def rules(state: EncounterState) -> HealthTraumaRules:
-    return state.rules
+# the ruleset's part of a state: a C call (asked several times on every event of a fold)
+rules: Callable[[EncounterState], HealthTraumaRules] = operator.attrgetter("rules")
 
 
 def body_of(state: EncounterState, cid: str) -> Body:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import msgspec
 
@@ -57,22 +59,30 @@ class Folding:
     """The fold of ``Novus`` (domain/novus/ruleset.py composes it)."""
 
     def evolve_action(self, state: EncounterState, event: Event) -> EncounterState:
-        kind = type(event)
-        step = _STEPS.get(kind)
-        if step is None:
-            step = _STEPS[kind] = _step_for(kind)
-        fold, snagging, rolling = step
-        state = self._unstuck(fold(self, state, event) if fold is not None else super().evolve_action(state, event))
-        if snagging:  # only an attack roll earns Snag Points, only SnagsSpent spends them
-            r = rules(state)
-            snagged = snags.evolve_snags(r, event, state)
-            if snagged is not r:
-                state = replace(state, rules=snagged)
-        if rolling:  # only a roll's event can be a Nova Roll
-            novas = fate.novas(event)
-            if novas:
-                return fate.earn(state, novas)  # N1: "the character earns a Fate Point"
-        return state
+        return self.action_step(type(event))(state, event)
+
+    def action_step(self, kind: type[Event]) -> Callable[[EncounterState, Any], EncounterState]:
+        """The fold of an event of type ``kind``: its step (``_STEPS``; none: core's), then the phase
+        checked for being stuck, then the Snag Points and the Fate Points it can bring (only an attack
+        roll earns Snag Points, only SnagsSpent spends them; only a roll's event can be a Nova Roll)."""
+        fold, snagging, rolling = _step_for(kind)
+        own = functools.partial(fold, self) if fold is not None else super().evolve_action
+        unstuck = self._unstuck
+
+        def step(state: EncounterState, event: Any) -> EncounterState:
+            state = unstuck(own(state, event))
+            if snagging:
+                r = rules(state)
+                snagged = snags.evolve_snags(r, event, state)
+                if snagged is not r:
+                    state = replace(state, rules=snagged)
+            if rolling:
+                novas = fate.novas(event)
+                if novas:
+                    return fate.earn(state, novas)  # N1: "the character earns a Fate Point"
+            return state
+
+        return step
 
     # One step per event type (``_STEPS``): the state after it, before the phase is checked for being stuck.
 
@@ -355,12 +365,11 @@ _CASES: tuple[tuple[type[Event] | tuple[type[Event], ...], Step], ...] = (
     (SkillRolled, Folding._on_skill), (SaveRolled, Folding._on_nothing), (DisarmSaveRolled, Folding._on_disarm_save),
     (BlockRolled, Folding._on_block),
 )
-_STEPS: dict[type, tuple[Step | None, bool, bool]] = {}
 
 
 def _step_for(kind: type) -> tuple[Step | None, bool, bool]:
     """An event type's step (None: core's), whether it can earn or spend Snag Points, whether it can be a
-    Nova Roll (a roll's event: a ``nova`` field, or an initiative roll). Worked out once per type."""
+    Nova Roll (a roll's event: a ``nova`` field, or an initiative roll)."""
     fold = next((step for types, step in _CASES if issubclass(kind, types)), None)
     snagging = issubclass(kind, (AttackRolled, snags.SnagsSpent))
     rolling = issubclass(kind, (InitiativeRolled, InitiativeRerolled)) or hasattr(kind, "nova")

@@ -32,6 +32,7 @@ from domain.novus.state import (
     AP,
     PHASES,
     SURPRISE,
+    NovusRules,
     rules,
     taken_out,
 )
@@ -142,7 +143,7 @@ class Rounds:
         one found), the phases' lists made only when the phase must be left."""
         if state.status != "active":
             return state
-        r = rules(state)
+        r: NovusRules = state.rules
         at = r.position
         phase = PHASES.current(at)
         if phase is None:
@@ -172,13 +173,14 @@ class Rounds:
         return ranked
 
     def _taking_part(self, state: EncounterState, phase: str) -> Iterable[str]:
-        """Who takes part in ``phase``, highest IP first (lazily: a question of the first one may stop early):
-        those who may declare, everyone in the order, those with attacks left for the end of the round."""
-        r = rules(state)
-        if phase == "declare":
-            return (c for c in r.declarers if c in state.combatants)
+        """Who takes part in ``phase``, highest IP first: those who may declare, everyone in the order,
+        those with attacks left for the end of the round (lazily: a question of the first may stop early)."""
         if phase == "resolve":
             return state.order
+        r: NovusRules = state.rules
+        if phase == "declare":
+            combatants = state.combatants
+            return [c for c in r.declarers if c in combatants]
         return (c for c in state.order if c in r.declared and r.declared[c].late_left > 0 and self.may_act(state, c))
 
     def phase(self, state: EncounterState) -> str | None:

@@ -3,6 +3,9 @@ shot's saves), mounts, and everything the round keeps (``NovusRules``, in ``Enco
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
+
 import msgspec
 
 from domain.core import reactions
@@ -58,7 +61,8 @@ class Declaration(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def at_ip(self) -> int:
         """How many of the schedule resolve at the character's IP."""
-        return len(self.actions) - max(sum(a.kind in ATTACKS for a in self.actions) - 1, 0)
+        attacks = [a for a in self.actions if a.kind in ATTACKS]
+        return len(self.actions) - max(len(attacks) - 1, 0)
 
     @property
     def late_left(self) -> int:
@@ -172,8 +176,8 @@ class NovusRules(msgspec.Struct, kw_only=True):
     disarmed: dict[CombatantId, list[str]] = msgspec.field(default_factory=dict)  # weapons knocked away (Disarm)
 
 
-def rules(state: EncounterState) -> NovusRules:
-    return state.rules
+# the ruleset's part of a state: a C call (asked several times on every event of a fold)
+rules: Callable[[EncounterState], NovusRules] = operator.attrgetter("rules")
 
 
 # The round's books kept by combatant: each a dict keyed by the id, or a list of ids.
@@ -191,11 +195,11 @@ def leaving_out(r: NovusRules, gone: frozenset[str]) -> NovusRules:
     changes: dict[str, object] = {}
     for name in _BY_ID:
         d = getattr(r, name)
-        if not gone.isdisjoint(d):
+        if d and not gone.isdisjoint(d):
             changes[name] = {k: v for k, v in d.items() if k not in gone}
     for name in _IDS:
         xs = getattr(r, name)
-        if not gone.isdisjoint(xs):
+        if xs and not gone.isdisjoint(xs):
             changes[name] = [c for c in xs if c not in gone]
     return replace(
         r, **changes, position=replace(r.position, moved=tuple(c for c in r.position.moved if c not in gone)),
@@ -210,7 +214,7 @@ def taken_out(r: NovusRules, gone: str) -> NovusRules:
     of a hit by or on them, their save near a stray shot, their Opportunity Attack, their move's)."""
     out = frozenset((gone,))
     declared = {k: replace(v, actions=[replace(a, target=None) if a.target == gone else a for a in v.actions])
-                for k, v in r.declared.items()}
+                if gone in [a.target for a in v.actions] else v for k, v in r.declared.items()}
     due = r.boons_due
     if due is not None and gone in (due.attacker, due.target):
         due = None

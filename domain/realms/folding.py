@@ -88,55 +88,7 @@ class Folding:
                                                            determination=self.determination(state, who) - 1))
         r = rules(state)
         match event:
-            case RulesSet():
-                return replace(state, rules=replace(r, data=event.data))
-            case InitiativeSet():
-                start = Start(roll_with=event.roll_with, surprised=event.surprised, initiator=event.initiator)
-                return replace(state, rules=replace(r, starts={**r.starts, event.combatant_id: start}))
-            case ActionTaken():
-                state = self._paid(state, event.combatant_id, event.action_points, event.free)
-                b = body_of(state, event.combatant_id)
-                changes: dict[str, Any] = {}
-                if event.die is not None:
-                    kind = "action" if event.action in ONE_TYPE else event.action
-                    changes["repeats"] = {**b.repeats, kind: b.repeats.get(kind, 0) + 1}
-                    if event.help:
-                        changes["helped"] = 0
-                if event.prepared:
-                    changes["prepared"] = None
-                elif event.action == "Free Action":
-                    changes["free_actions"] = b.free_actions + 1
-                if event.action == "Evade":
-                    changes["evade"] = Duration.one_round_from(event.combatant_id, state.round)
-                    # R1: split, "up to the number of Evades taken"
-                    changes.update(split_evades=b.split_evades + 1 if event.split else 0, evade_split=event.split)
-                if event.free and event.action in ("Interaction", "Ability Roll") and not self._initiator_free(r, event):
-                    name = FREE_INTERACTION if event.action == "Interaction" else FREE_ABILITY_ROLL
-                    state = self.spent(state, event.combatant_id, name, 1)
-                return self._with_body(state, event.combatant_id, replace(b, **changes)) if changes else state
-            case AttackDeclared():
-                state = self._paid(state, event.combatant_id, event.action_points, event.free)
-                b = body_of(state, event.combatant_id)
-                changes = {"energy_spent": b.energy_spent + event.energy}
-                if event.prepared:
-                    changes["prepared"] = None
-                if b.stealth is not None:
-                    changes["stealth"] = replace(b.stealth, attacked=True)  # "Attacking ... +3"
-                if event.off_hand:
-                    changes["off_hand_attacked"] = True
-                elif event.quick:
-                    changes["quick_attacked"] = True
-                else:
-                    changes["attacks"] = [*b.attacks, event.attack]
-                    changes["repeats"] = {**b.repeats, "action": b.repeats.get("action", 0) + 1}
-                state = self._with_body(state, event.combatant_id, replace(b, **changes))
-                attack = PendingAttack(
-                    window=f"attack:{state.version + 1}:roll", attacker=event.combatant_id, target=event.target,
-                    attack=event.attack, kind=event.kind, targets=event.targets, distance=event.distance,
-                    penalty=event.penalty, range_penalty=event.range_penalty, off_hand=event.off_hand,
-                    thrown=event.thrown, non_lethal=event.non_lethal, determination=event.determination,
-                    obscurity=event.obscurity, collateral=event.collateral)
-                return replace(state, rules=replace(rules(state), attack=attack, window=None))
+            # the commonest first (each event type matches one case only: the order is for speed)
             case reactions.ReactionsOpened() | reactions.ReactionPassed() | reactions.ReactionsClosed():
                 return replace(state, rules=replace(r, window=reactions.evolve_window(r.window, event)))
             case Reacted():
@@ -175,6 +127,29 @@ class Folding:
                     a = replace(a, taken={**a.taken, c.id: [*a.taken.get(c.id, []), event.reaction]})
                 window = r.window if event.again else reactions.answered(r.window, c.id, event.reaction)
                 return replace(state, rules=replace(r, attack=a, window=window))
+            case AttackDeclared():
+                state = self._paid(state, event.combatant_id, event.action_points, event.free)
+                b = body_of(state, event.combatant_id)
+                changes = {"energy_spent": b.energy_spent + event.energy}
+                if event.prepared:
+                    changes["prepared"] = None
+                if b.stealth is not None:
+                    changes["stealth"] = replace(b.stealth, attacked=True)  # "Attacking ... +3"
+                if event.off_hand:
+                    changes["off_hand_attacked"] = True
+                elif event.quick:
+                    changes["quick_attacked"] = True
+                else:
+                    changes["attacks"] = [*b.attacks, event.attack]
+                    changes["repeats"] = {**b.repeats, "action": b.repeats.get("action", 0) + 1}
+                state = self._with_body(state, event.combatant_id, replace(b, **changes))
+                attack = PendingAttack(
+                    window=f"attack:{state.version + 1}:roll", attacker=event.combatant_id, target=event.target,
+                    attack=event.attack, kind=event.kind, targets=event.targets, distance=event.distance,
+                    penalty=event.penalty, range_penalty=event.range_penalty, off_hand=event.off_hand,
+                    thrown=event.thrown, non_lethal=event.non_lethal, determination=event.determination,
+                    obscurity=event.obscurity, collateral=event.collateral)
+                return replace(state, rules=replace(rules(state), attack=attack, window=None))
             case AttackRolled():
                 a = r.attack
                 if a is None or not event.hit or not (event.damage_dice or event.damage > 0):
@@ -182,12 +157,38 @@ class Folding:
                 a = replace(a, stage="rolled", total=event.total, score=event.score, hit=True,
                             critical=event.critical, damage=event.damage)
                 return replace(state, rules=replace(r, attack=a, window=None))
+            case Harmed():
+                return self._harmed(state, event)
             case Defended():
                 if not event.hit:  # blocked, or the Body Shield's Evasion held: the attack is over
                     return replace(state, rules=replace(r, attack=None, window=None))
                 return state
-            case Harmed():
-                return self._harmed(state, event)
+            case RulesSet():
+                return replace(state, rules=replace(r, data=event.data))
+            case InitiativeSet():
+                start = Start(roll_with=event.roll_with, surprised=event.surprised, initiator=event.initiator)
+                return replace(state, rules=replace(r, starts={**r.starts, event.combatant_id: start}))
+            case ActionTaken():
+                state = self._paid(state, event.combatant_id, event.action_points, event.free)
+                b = body_of(state, event.combatant_id)
+                changes: dict[str, Any] = {}
+                if event.die is not None:
+                    kind = "action" if event.action in ONE_TYPE else event.action
+                    changes["repeats"] = {**b.repeats, kind: b.repeats.get(kind, 0) + 1}
+                    if event.help:
+                        changes["helped"] = 0
+                if event.prepared:
+                    changes["prepared"] = None
+                elif event.action == "Free Action":
+                    changes["free_actions"] = b.free_actions + 1
+                if event.action == "Evade":
+                    changes["evade"] = Duration.one_round_from(event.combatant_id, state.round)
+                    # R1: split, "up to the number of Evades taken"
+                    changes.update(split_evades=b.split_evades + 1 if event.split else 0, evade_split=event.split)
+                if event.free and event.action in ("Interaction", "Ability Roll") and not self._initiator_free(r, event):
+                    name = FREE_INTERACTION if event.action == "Interaction" else FREE_ABILITY_ROLL
+                    state = self.spent(state, event.combatant_id, name, 1)
+                return self._with_body(state, event.combatant_id, replace(b, **changes)) if changes else state
             case EnergyChanged():
                 b = body_of(state, event.combatant_id)
                 sheet = state.combatants[event.combatant_id].sheet

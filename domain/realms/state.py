@@ -3,6 +3,9 @@ under way, and the same seen by a viewer from whom some are hidden (or once some
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
+
 import msgspec
 
 from domain.core import reactions
@@ -87,8 +90,8 @@ class RealmsState(msgspec.Struct, kw_only=True):
     window: reactions.ReactionWindow | None = None
 
 
-def rules(state: EncounterState) -> RealmsState:
-    return state.rules
+# the ruleset's part of a state: a C call (asked several times on every event of a fold)
+rules: Callable[[EncounterState], RealmsState] = operator.attrgetter("rules")
 
 
 def body_of(state: EncounterState, cid: str) -> Body:
