@@ -199,7 +199,7 @@ def heartbeat(version: int) -> Batch:
 @dataclass
 class LiveSettings:
     heartbeat_seconds: float = 15.0  # a heartbeat on an idle stream; tokens and presence re-checked
-    queue_size: int = 256  # messages waiting for one client; a client that lets it fill is dropped
+    queue_size: int = 256  # batches waiting for one client; a client that lets it fill is dropped
     send_timeout_seconds: float = 10.0  # longest wait for a client to take a message
     recent_events: int = 1024  # events each feed keeps for streams a little behind
     page_size: int = 500  # events read from the table at once when a stream is far behind

@@ -345,7 +345,7 @@ async def stalled_websocket(s: Served, enc: str, token: str) -> socket.socket:
 
 async def test_a_client_that_stops_reading_is_dropped_and_nobody_waits_for_it(database_url: str) -> None:
     """"a client that stops reading is disconnected without slowing anyone else": its outbox
-    (8 messages here) fills and its socket stops taking data; after the send timeout (0.5 s
+    (8 batches here) fills and its socket stops taking data; after the send timeout (0.5 s
     here) it is dropped, its presence goes, and the reading client has had every event."""
     async with served(database_url, heartbeat_seconds=30, queue_size=8, send_timeout_seconds=0.5) as s:
         async with httpx.AsyncClient(base_url=s.base, timeout=30) as c:
