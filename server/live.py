@@ -117,6 +117,15 @@ class Outbox:
         self._closed = True
         self._readable.set()
 
+    def room(self) -> int:
+        return self._limit - len(self._items)
+
+    def put_nowait(self, message: Any) -> None:
+        """Queue ``message`` now: the caller has seen there is ``room``."""
+        self._items.append(message)
+        self._readable.set()
+        self.last_put = asyncio.get_running_loop().time()
+
     async def get(self) -> Any:
         while not self._items:
             if self._closed:
@@ -150,6 +159,7 @@ class Stream:
         self._state_version: int | None = None  # the version of the state the client has
         self.sender: asyncio.Task[Any] | None = None  # the transport's task that sends the outbox
         self.sending_since: float | None = None  # when the message being sent was handed over
+        self.waiting = False  # caught up, waiting for its feed: the feed may queue for it (keep_up)
 
     def shut(self, close: Close = SHUTDOWN) -> None:
         self.closing = close
@@ -223,12 +233,46 @@ class Stream:
             first = False
             if not self.follow:
                 return CAUGHT_UP
-            idle = self.outbox.last_put + settings.heartbeat_seconds - loop.time()
-            try:  # a heartbeat when nothing was sent for a while
-                async with asyncio.timeout(max(idle, 0)):
-                    await self.wake.wait()
-            except TimeoutError:
-                await self.outbox.put(heartbeat(self.last))
+            while not self.wake.is_set():  # a heartbeat when nothing was sent for a while
+                idle = self.outbox.last_put + settings.heartbeat_seconds - loop.time()
+                if idle <= 0:
+                    await self.outbox.put(heartbeat(self.last))
+                    continue
+                self.waiting = True
+                try:
+                    async with asyncio.timeout(idle):
+                        await self.wake.wait()
+                except TimeoutError:
+                    pass
+                finally:
+                    self.waiting = False
+
+    def keep_up(self, feed: Feed) -> bool:
+        """What the feed calls after each refresh, for a stream waiting for it: queue at once what
+        takes it to the feed's head (the step its viewer's other streams share), without waking
+        its producer. False when the producer must see to it (a token found revoked, the stream
+        closing, more than the outbox has room for, or further behind than the feed remembers)."""
+        if not self.waiting or self.closing is not None or self.secret_hash in feed.invalid:
+            return False
+        head = feed.head
+        assert head is not None
+        if head.version <= self.last:
+            key, _, presence = feed.presence_item(self.viewer, self.last)
+            if key != self._presence:
+                if self.outbox.room() < 1:
+                    return False
+                self._presence = key
+                self.outbox.put_nowait(presence)
+            return True
+        step = feed.step(self.viewer, self.last, self._state_version if self.patches else None, self._presence,
+                         self._prompted)
+        if step is None or self.outbox.room() < len(step.batches):
+            return False
+        for batch in step.batches:
+            self.outbox.put_nowait(batch)
+        self.last = self._state_version = step.version
+        self._presence, self._prompted = step.presence, step.prompted
+        return True
 
     async def _catch_up(self, feed: Feed, first: bool) -> None:
         """Queue the events after ``last`` up to the feed's state, then that state and the prompts;

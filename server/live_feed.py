@@ -5,8 +5,8 @@ process's one LISTEN connection (``projections.wakeup``) or by its poll timeout,
 the encounter's state and the events it has not seen from PostgreSQL (the NOTIFY payload is
 only a wake-up), keeps the latest events in memory for streams a little behind, re-reads
 the encounter's presence and which of its streams' tokens are still valid (one round trip),
-and wakes its streams. It never waits for a stream: a stream only ever gets a flag set, so
-a client that stops reading slows nobody else.
+and brings its streams up to date. It never waits for a stream: a stream gets its messages
+queued if its outbox has room, else a flag set, so a client that stops reading slows nobody else.
 
 Within an encounter versions are dense and commit in order (version N+1 is decided on the
 committed version N, and the unique ``(encounter_id, version)`` key refuses any other), so
@@ -199,7 +199,7 @@ def heartbeat(version: int) -> Batch:
 @dataclass
 class LiveSettings:
     heartbeat_seconds: float = 15.0  # a heartbeat on an idle stream; tokens and presence re-checked
-    queue_size: int = 256  # messages waiting for one client; a client that lets it fill is dropped
+    queue_size: int = 256  # batches waiting for one client; a client that lets it fill is dropped
     send_timeout_seconds: float = 10.0  # longest wait for a client to take a message
     recent_events: int = 1024  # events each feed keeps for streams a little behind
     page_size: int = 500  # events read from the table at once when a stream is far behind
@@ -223,11 +223,14 @@ class LiveSettings:
 
 
 class Subscriber(Protocol):
-    """What a feed knows of a stream: whose it is, and how to wake it."""
+    """What a feed knows of a stream: whose it is, how to queue what is new for it, and how to
+    wake it when it must see to that itself."""
 
     viewer: Viewer
     secret_hash: bytes
     wake: asyncio.Event
+
+    def keep_up(self, feed: Feed) -> bool: ...
 
 
 @dataclass
@@ -284,7 +287,7 @@ class Feed:
 
     async def refresh(self) -> None:
         """Read what is new (the state and its events), then who is connected and which tokens are
-        still valid, then wake the streams. In that order: the tokens are read on a later snapshot
+        still valid, then bring the streams up to date. In that order: the tokens are read on a later snapshot
         than the events, so a token revoked before an event committed never gets that event."""
         hashes = list({s.secret_hash for s in self.subscribers})
         state, views = await self._read()
@@ -297,8 +300,9 @@ class Feed:
             for r in self._rendered.values():
                 r.state = r.presence = None
                 r.steps.clear()
-        for s in list(self.subscribers):
-            s.wake.set()
+        for s in list(self.subscribers):  # most are caught up, and only need the same step queued
+            if not s.keep_up(self):
+                s.wake.set()
 
     async def _read(self) -> tuple[EncounterState, list[EventView]]:
         service = self.live.service

@@ -124,6 +124,8 @@ async def test_sse_sends_the_same_messages_and_follow_false_ends(live: Any) -> N
     gm = {"Authorization": c.headers["Authorization"]}
     by_ws = await ws(s, enc, gm, after=2)
     by_sse = await sse(s, enc, None, token=token_of(gm), after=2)  # the token in the query, as a browser sends it
+    for w in (by_ws, by_sse):  # both have their first batch (else one may get 3..7 in it, the other 3..6 and 7)
+        await w.at_version(6)
     await command(c, enc, {"type": "TakeAction", "combatant_id": mira, "action": "NotchArrow"})
     for w in (by_ws, by_sse):
         await w.at_version(7)
@@ -345,7 +347,7 @@ async def stalled_websocket(s: Served, enc: str, token: str) -> socket.socket:
 
 async def test_a_client_that_stops_reading_is_dropped_and_nobody_waits_for_it(database_url: str) -> None:
     """"a client that stops reading is disconnected without slowing anyone else": its outbox
-    (8 messages here) fills and its socket stops taking data; after the send timeout (0.5 s
+    (8 batches here) fills and its socket stops taking data; after the send timeout (0.5 s
     here) it is dropped, its presence goes, and the reading client has had every event."""
     async with served(database_url, heartbeat_seconds=30, queue_size=8, send_timeout_seconds=0.5) as s:
         async with httpx.AsyncClient(base_url=s.base, timeout=30) as c:
