@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import random
 import re
+import shutil
 from collections import Counter
 
 import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from bench import append, memory, projections, replay, rulesets
+from bench import append, cpu, memory, projections, replay, rulesets
 from domain.core.ruleset import Ruleset
 from server.app import create_app
 from server.settings import Settings
@@ -90,3 +91,20 @@ def test_bench_append_takes_the_rulesets_whose_turn_ends(capsys: pytest.CaptureF
     out = capsys.readouterr().out
     assert [k for k, _ in kinds] == [r.id for r in OFFERED if rulesets.solo(r, random.Random(1))[0] is not None]
     assert len(kinds) >= 3 and out.count(" left out: ") == len(OFFERED) - len(kinds)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind (.ci/run installs it)")
+def test_bench_cpu_counts_the_instructions_of_a_command_and_of_the_ceiling(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--instructions``: callgrind counts the measured load only, for Fracas and the bare app."""
+    with pytest.raises(SystemExit) as done:
+        cpu.main(["--instructions", "--commands", "30", "--encounters", "2"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    fracas, bare = (int(re.search(rf"^{who}: ([\d,]+) instructions per command", out, re.MULTILINE)
+                        .group(1).replace(",", "")) for who in ("fracas", "bare"))  # type: ignore[union-attr]
+    # a command is more than the interpreter's start (tens of millions) and less than a fold of it
+    assert 100_000 < bare < fracas < 5_000_000
+    assert re.search(r"^fracas/bare: \d+\.\d\dx", out, re.MULTILINE)
