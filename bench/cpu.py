@@ -17,13 +17,10 @@ the projector's: as under ``fracas serve``, the app runs no read-model runner
     python -m bench.cpu --profile out.txt   # cProfile of the last repeat, sorted by own time
     python -m bench.cpu --instructions      # instructions per command, Fracas and the ceiling
 
-``--instructions`` counts what CPU time cannot on a shared 2-core host: it runs this benchmark
-under valgrind's callgrind (Debian's ``valgrind``), once for Fracas and once for the ceiling,
-counting the instructions this process executes during the measured load only (the start-up
-and the warm-up are not counted), and prints them per command with their ratio. The count
-moves by ~0.2% between runs of the same code whatever else the machine does, so a change of
-1% is seen in one pair of runs; it weighs every instruction alike (a cache miss, a system
-call's time in the kernel are not in it), so confirm a gain in CPU time on a quiet host.
+``--instructions``: this benchmark run under valgrind's callgrind (``bench/instructions.py``),
+once for Fracas and once for the ceiling, counting this process's instructions during the
+measured load only: per command, and their ratio. It moves ~0.2% between runs where CPU time
+moves 15-30%.
 """
 
 from __future__ import annotations
@@ -40,6 +37,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 
+from bench import instructions
 from bench.append import drop_database, postgres_server, prepare_database
 
 Asgi = Callable[[dict[str, Any], Callable[[], Awaitable[dict[str, Any]]], Callable[[dict[str, Any]], Awaitable[None]]],
@@ -142,14 +140,6 @@ async def load(app: Asgi, targets: list[tuple[str, bytes, str | None]], commands
     return errors
 
 
-def _callgrind(state: str) -> None:
-    """Turn callgrind's counting on or off in this process (run under ``valgrind --tool=callgrind
-    --instr-atstart=no``): instructions are counted for the measured load only."""
-    import subprocess
-
-    subprocess.run(["callgrind_control", "-i", state, str(os.getpid())], check=True, capture_output=True)
-
-
 async def run(args: argparse.Namespace, dsn: str) -> None:
     os.environ["DATABASE_URL"] = dsn
     os.environ.setdefault("FRACAS_RATE_LIMIT", "0")
@@ -183,11 +173,8 @@ async def run(args: argparse.Namespace, dsn: str) -> None:
             cpu, wall, times = time.process_time(), time.perf_counter(), os.times()
             if profiler:
                 profiler.enable()
-            if args.callgrind:
-                _callgrind("on")
-            errors = await load(app, targets, args.commands, args.concurrency)
-            if args.callgrind:
-                _callgrind("off")
+            with instructions.counted():
+                errors = await load(app, targets, args.commands, args.concurrency)
             if profiler:
                 profiler.disable()
             cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
@@ -207,34 +194,21 @@ async def run(args: argparse.Namespace, dsn: str) -> None:
               f"(c={args.concurrency}, {args.commands} commands, best of {args.repeat})")
 
 
-def instructions(args: argparse.Namespace) -> int:
-    """Run this benchmark under callgrind for Fracas and for the ceiling; print instructions a command."""
-    import re
-    import shutil
-    import subprocess
-    import sys
-    import tempfile
-
-    if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
-        print("--instructions needs valgrind (Debian: apt-get install valgrind)", file=sys.stderr)
+def count(args: argparse.Namespace) -> int:
+    """Instructions a command for Fracas and for the ceiling, each run once under callgrind."""
+    if not instructions.available():
+        print("--instructions needs valgrind (Debian: apt-get install valgrind)")
         return 2
-    counts = {}
+    per = {}
     for who in ("fracas", "bare"):
-        with tempfile.TemporaryDirectory(prefix="fracas-callgrind-") as tmp:
-            cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={tmp}/out.%p",
-                   sys.executable, "-m", "bench.cpu", "--callgrind", "--repeat", "1",
-                   "--commands", str(args.commands), "--concurrency", str(args.concurrency),
-                   "--encounters", str(args.encounters), *(["--bare"] if who == "bare" else [])]
-            done = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
-            found = [int(n.replace(",", "")) for n in re.findall(r"Collected : ([\d,]+)", done.stderr)]
-            if done.returncode != 0 or not found:
-                print(done.stdout[-2000:], done.stderr[-2000:], sep="\n", file=sys.stderr)
-                return 1
-            counts[who] = max(found) / args.commands  # the process that ran the load
-            print(f"{who}: {counts[who]:,.0f} instructions per command (c={args.concurrency}, "
-                  f"{args.commands} commands, counted by callgrind)", flush=True)
-    print(f"fracas/bare: {counts['fracas'] / counts['bare']:.2f}x the instructions "
-          f"(the ceiling's share of Fracas's: {counts['bare'] / counts['fracas']:.2f})")
+        n, _ = instructions.run("bench.cpu", "--repeat", "1", "--commands", str(args.commands), "--concurrency",
+                             str(args.concurrency), "--encounters", str(args.encounters),
+                             *(["--bare"] if who == "bare" else []))
+        per[who] = n / args.commands
+        print(f"{who}: {per[who]:,.0f} instructions per command (c={args.concurrency}, {args.commands} commands, "
+              "counted by callgrind)", flush=True)
+    print(f"fracas/bare: {per['fracas'] / per['bare']:.2f}x the instructions "
+          f"(the ceiling's share of Fracas's: {per['bare'] / per['fracas']:.2f})")
     return 0
 
 
@@ -248,14 +222,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--instructions", action="store_true",
                         help="count instructions per command under valgrind's callgrind (Fracas and the ceiling; "
                              "--commands defaults to 1,000 and --encounters to 20 then)")
-    parser.add_argument("--callgrind", action="store_true", help=argparse.SUPPRESS)  # run by --instructions
     parser.add_argument("--profile", help="write a cProfile of the last repeat to this file")
     parser.add_argument("--inline-projections", action="store_true",
                         help="run the read models' runner in the app (FRACAS_PROJECTIONS=inline), as before")
     args = parser.parse_args(argv)
     if args.instructions:
         args.commands, args.encounters = args.commands or 1_000, args.encounters or 20
-        raise SystemExit(instructions(args))
+        raise SystemExit(count(args))
     args.commands, args.encounters = args.commands or 10_000, args.encounters or 200
     import uvloop
 

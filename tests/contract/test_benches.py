@@ -108,3 +108,20 @@ def test_bench_cpu_counts_the_instructions_of_a_command_and_of_the_ceiling(
     # a command is more than the interpreter's start (tens of millions) and less than a fold of it
     assert 100_000 < bare < fracas < 5_000_000
     assert re.search(r"^fracas/bare: \d+\.\d\dx", out, re.MULTILINE)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind (.ci/run installs it)")
+def test_bench_replay_counts_the_instructions_of_a_fold_and_they_do_not_move(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--instructions``: the fold alone is counted, the same count twice (what makes it worth having)."""
+    counts = []
+    for _ in range(2):
+        assert replay.main(["--ruleset", "novus", "--events", "200", "--instructions"]) == 0
+        m = re.search(r"^novus\s+([\d,]+) events\s+([\d,]+) instructions/event", capsys.readouterr().out,
+                      re.MULTILINE)
+        assert m is not None and int(m.group(1).replace(",", "")) >= 200
+        counts.append(int(m.group(2).replace(",", "")))
+    assert 1_000 < counts[0] < 1_000_000
+    assert abs(counts[0] - counts[1]) <= 0.01 * counts[0]
