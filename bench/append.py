@@ -54,6 +54,7 @@ SERVER_SETTINGS = f"uvicorn + uvloop + httptools, 1 worker, --log-level warning,
 FRACAS_ENV = {"FRACAS_RATE_LIMIT": "0"}
 FRACAS_SETTINGS = f"{SERVER_SETTINGS}, rate limit off (FRACAS_RATE_LIMIT=0)"
 Target = tuple[str, bytes, str]  # (path, body, bearer token) of one POST; token "" sends no Authorization
+Kind = tuple[str, dict[str, object], tuple[dict[str, object], ...]]  # an encounter: ruleset, sheet, its cycle
 
 BENCH_RAW_DDL = """
 CREATE TABLE bench_raw (
@@ -267,13 +268,14 @@ async def drop_database(admin_dsn: str) -> None:
         await admin.close()
 
 
-async def settled_event_count(dsn: str) -> int:
-    """The number of events, once the server has finished what the last run left in flight."""
+async def settled_command_count(dsn: str) -> int:
+    """The number of commands stored (their events share a request id), once the server has
+    finished what the last run left in flight."""
     conn = await asyncpg.connect(dsn)
     try:
         last = -1
         while True:
-            count = int(await conn.fetchval("SELECT count(*) FROM events"))
+            count = int(await conn.fetchval("SELECT count(DISTINCT metadata->>'request_id') FROM events"))
             if count == last:
                 return count
             last = count
@@ -369,15 +371,19 @@ class Opened:
     encounter_id: str
     combatant_id: str
     token: str
+    # the commands its combatant repeats, in order (as JSON, the combatant named "c0"): EndTurn, or
+    # a ruleset's round (bench/rulesets.py solo)
+    cycle: tuple[dict[str, object], ...] = ({"type": "EndTurn", "combatant_id": "c0"},)
 
 
-PLAIN = [("places-of-power", {"initiative_modifier": 0})]  # the default: today's encounters
+END_TURN = ({"type": "EndTurn", "combatant_id": "c0"},)
+# (ruleset id, the combatant's sheet, the commands it repeats); the default: today's encounters
+PLAIN: list[Kind] = [("places-of-power", {"initiative_modifier": 0}, END_TURN)]
 
 
-async def open_encounters(port: int, count: int, workers: int = 8,
-                          kinds: Sequence[tuple[str, dict[str, object]]] = PLAIN) -> list[Opened]:
+async def open_encounters(port: int, count: int, workers: int = 8, kinds: Sequence[Kind] = PLAIN) -> list[Opened]:
     """Open ``count`` encounters through the API, each with one combatant, started; the
-    ``kinds`` (ruleset id, the combatant's sheet) taken in turn.
+    ``kinds`` (ruleset id, the combatant's sheet, the commands it repeats) taken in turn.
 
     Each keeps the GM token the open reply carries (``gm_token.token``) and sends it as
     ``Authorization: Bearer`` on the encounter's later requests. Opening sends the server's
@@ -398,7 +404,7 @@ async def open_encounters(port: int, count: int, workers: int = 8,
         conn = HttpConnection("127.0.0.1", port)
         try:
             for n in indexes:
-                ruleset, sheet = kinds[n % len(kinds)]
+                ruleset, sheet, cycle = kinds[n % len(kinds)]
                 opened = await call(conn, "/encounters", {"ruleset": ruleset, "name": f"bench {n}"}, 201, operator_key)
                 enc = str(opened["encounter_id"])
                 gm_token = opened.get("gm_token")
@@ -417,7 +423,7 @@ async def open_encounters(port: int, count: int, workers: int = 8,
                 combatant = str(events[0]["data"]["combatant_id"])
                 await call(conn, f"/encounters/{enc}/commands", {"type": "RollInitiative"}, 200, token)
                 await call(conn, f"/encounters/{enc}/commands", {"type": "StartEncounter"}, 200, token)
-                made.append(Opened(enc, combatant, token))
+                made.append(Opened(enc, combatant, token, cycle))
         finally:
             await conn.close()
 
@@ -426,15 +432,22 @@ async def open_encounters(port: int, count: int, workers: int = 8,
 
 
 def fracas_targets(encounters: Sequence[Opened]) -> list[Target]:
-    """EndTurn to each encounter, with its GM token."""
+    """Each encounter's cycle of commands (EndTurn by default), with its GM token: an encounter
+    of several is several targets of one path, in order (``bench.loadgen`` sends them so)."""
     return [
         (
             f"/encounters/{e.encounter_id}/commands",
-            json.dumps({"type": "EndTurn", "combatant_id": e.combatant_id}).encode(),
+            json.dumps({k: e.combatant_id if v == "c0" else v for k, v in body.items()}).encode(),
             e.token,
         )
         for e in encounters
+        for body in e.cycle
     ]
+
+
+def cycles(targets: Sequence[Target]) -> bool:
+    """Some encounter has a cycle of several commands (its path comes more than once)."""
+    return len({path for path, _, _ in targets}) < len(targets)
 
 
 def bare_targets(encounters: Sequence[Opened]) -> list[Target]:
@@ -516,7 +529,11 @@ def lua_string(value: str) -> str:
 
 
 def run_wrk(port: int, targets: Sequence[Target], concurrency: int, seconds: float, workdir: Path) -> LoadReport:
-    """wrk with a Lua script: ``-c`` concurrency, ``-t`` min(2, concurrency), ``--latency``, whole seconds."""
+    """wrk with a Lua script: ``-c`` concurrency, ``-t`` min(2, concurrency), ``--latency``, whole seconds.
+    Each request picks a target at random: no cycles of commands (``--generator python``)."""
+    if cycles(targets):
+        raise SystemExit("wrk picks targets at random: a ruleset whose lone combatant repeats several commands "
+                         "needs --generator python")
     script = workdir / "bench.lua"
     items = ",\n".join(
         f"{{{lua_string(path)},{lua_string(body.decode())},{lua_string(token)}}}" for path, body, token in targets
@@ -917,8 +934,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--ruleset",
         default=None,
         help="encounters of that ruleset (all, mixed: every ruleset's in turn), each with its demo's first player "
-        "(bench/rulesets.py solo: a ruleset whose turn cannot end at once is left out, said why); "
-        "default: Places of Power with a bare sheet",
+        "repeating EndTurn, or the round its demo's script plays where EndTurn alone is refused (bench/rulesets.py "
+        "solo; Novus: declare, resolve, end the turn); default: Places of Power with a bare sheet",
     )
     args = parser.parse_args(argv)
     args.levels = [int(c) for c in args.concurrency.split(",") if c.strip()]
@@ -927,24 +944,26 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def solo_kinds(which: str) -> list[tuple[str, dict[str, object]]]:
-    """``--ruleset``'s encounters: (ruleset id, sheet) of each ruleset whose solo turn ends at once."""
+def solo_kinds(which: str) -> list[Kind]:
+    """``--ruleset``'s encounters: (ruleset id, sheet, cycle) of each ruleset whose lone combatant
+    can go on round after round (bench/rulesets.py solo: EndTurn, else its demo's round)."""
     import random
 
     from bench import rulesets
 
     if which not in rulesets.choices():
         raise SystemExit(f"--ruleset: one of {', '.join(rulesets.choices())}")
-    kinds = []
+    kinds: list[Kind] = []
     for r in rulesets.chosen(which):
-        sheet, refused = rulesets.solo(r, random.Random(1))
-        if sheet is None:
-            print(f"!! {r.id} left out: a lone combatant's EndTurn is refused ({refused})", flush=True)
+        found, refused = rulesets.solo(r, random.Random(1))
+        if found is None:
+            print(f"!! {r.id} left out: a lone combatant cannot go on round after round ({refused})", flush=True)
         else:
-            kinds.append((r.id, sheet))
+            kinds.append((r.id, found.sheet, tuple(found.cycle)))
     if not kinds:
-        raise SystemExit(f"--ruleset {which}: no ruleset whose lone combatant can end the turn at once")
-    print(f"encounters of {', '.join(k for k, _ in kinds)} in turn", flush=True)
+        raise SystemExit(f"--ruleset {which}: no ruleset whose lone combatant can go on round after round")
+    print("encounters in turn: " + "; ".join(f"{k}, repeating {' + '.join(c['type'] for c in cycle)}"
+                                           for k, _, cycle in kinds), flush=True)
     return kinds
 
 
@@ -987,6 +1006,9 @@ def main(argv: list[str] | None = None) -> int:
         encounters = asyncio.run(open_encounters(fracas.port, args.encounters, kinds=kinds))
         print(f"opened {len(encounters)} encounters through the API in {time.perf_counter() - t0:.1f} s", flush=True)
         targets, btargets = fracas_targets(encounters), bare_targets(encounters)
+        if cycles(targets) and generate is run_wrk:
+            generate, generator = run_python_loadgen, "python (bench.loadgen; wrk cannot send a cycle of commands in order)"
+            print(f"load generator: {generator}", flush=True)
         if args.warmup > 0:
             top = max(args.levels)
             show_run("fracas warm-up", measure(fracas, generate, targets, top, args.warmup, workdir, ours))
@@ -996,9 +1018,9 @@ def main(argv: list[str] | None = None) -> int:
         # Each level runs Fracas, the ceiling and the raw INSERTs back to back, so that their
         # ratios compare figures taken within a minute of each other.
         for c in args.levels:
-            before = asyncio.run(settled_event_count(dsn))
+            before = asyncio.run(settled_command_count(dsn))
             f = measure(fracas, generate, targets, c, args.seconds, workdir, ours)
-            appended = (asyncio.run(settled_event_count(dsn)) - before) // 2
+            appended = asyncio.run(settled_command_count(dsn)) - before - f.report.unmeasured
             show_run("fracas", f)
             print(
                 f"    commands appended in the database: {appended} (answers with 200: {f.ok}; "
@@ -1020,8 +1042,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"server: python -m server.cli serve ({FRACAS_SETTINGS})")
     print(f"load generator: {generator}")
     print(
-        f"command: EndTurn (2 events, one INSERT statement) on {len(encounters)} encounters picked at random, "
-        f"each with its GM token (Authorization: Bearer), {args.seconds:g} s per run"
+        (f"command: EndTurn (2 events, one INSERT statement) on {len(encounters)} encounters picked at random, "
+         if not cycles(targets) else
+         f"commands: each encounter's cycle in order (bench/rulesets.py solo), {len(encounters)} encounters shared "
+         "out among the connections, ")
+        + f"each with its GM token (Authorization: Bearer), {args.seconds:g} s per run"
     )
     print(
         f"raw insert: asyncpg pool of {POOL_SIZE} (no reset query on release), one row per transaction "

@@ -15,6 +15,14 @@ the projector's: as under ``fracas serve``, the app runs no read-model runner
     python -m bench.cpu                 # Fracas
     python -m bench.cpu --bare          # the ceiling: decode a small body, INSERT one row
     python -m bench.cpu --profile out.txt   # cProfile of the last repeat, sorted by own time
+    python -m bench.cpu --instructions      # instructions per command, Fracas and the ceiling
+
+``--instructions``: this benchmark run under valgrind's callgrind (``bench/instructions.py``),
+once for Fracas and once for the ceiling, counting this process's instructions during the
+measured load only: per command, and their ratio. It moves ~0.2% between runs where CPU time
+moves 15-30%. Work the app does by the clock rather than by the command (the webhook deliverer's
+round after each wake-up and its settle) would be counted once per ~50 slowed-down commands
+instead of once per hundreds: the counted runs set ``FRACAS_WEBHOOK_SETTLE`` to 30 s to leave it out.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 
+from bench import instructions
 from bench.append import drop_database, postgres_server, prepare_database
 
 Asgi = Callable[[dict[str, Any], Callable[[], Awaitable[dict[str, Any]]], Callable[[dict[str, Any]], Awaitable[None]]],
@@ -166,7 +175,8 @@ async def run(args: argparse.Namespace, dsn: str) -> None:
             cpu, wall, times = time.process_time(), time.perf_counter(), os.times()
             if profiler:
                 profiler.enable()
-            errors = await load(app, targets, args.commands, args.concurrency)
+            with instructions.counted():
+                errors = await load(app, targets, args.commands, args.concurrency)
             if profiler:
                 profiler.disable()
             cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
@@ -186,17 +196,43 @@ async def run(args: argparse.Namespace, dsn: str) -> None:
               f"(c={args.concurrency}, {args.commands} commands, best of {args.repeat})")
 
 
+def count(args: argparse.Namespace) -> int:
+    """Instructions a command for Fracas and for the ceiling, each run once under callgrind."""
+    if not instructions.available():
+        print("--instructions needs valgrind (Debian: apt-get install valgrind)")
+        return 2
+    per = {}
+    os.environ["FRACAS_WEBHOOK_SETTLE"] = "30"  # see the module's docstring
+    for who in ("fracas", "bare"):
+        n, _ = instructions.run("bench.cpu", "--repeat", "1", "--commands", str(args.commands), "--concurrency",
+                             str(args.concurrency), "--encounters", str(args.encounters),
+                             *(["--bare"] if who == "bare" else []))
+        per[who] = n / args.commands
+        print(f"{who}: {per[who]:,.0f} instructions per command (c={args.concurrency}, {args.commands} commands, "
+              "counted by callgrind)", flush=True)
+    print(f"fracas/bare: {per['fracas'] / per['bare']:.2f}x the instructions "
+          f"(the ceiling's share of Fracas's: {per['bare'] / per['fracas']:.2f})")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.cpu", description=__doc__.splitlines()[0])
     parser.add_argument("--bare", action="store_true", help="the ceiling app instead of Fracas")
-    parser.add_argument("--commands", type=int, default=10_000)
+    parser.add_argument("--commands", type=int)
     parser.add_argument("--concurrency", type=int, default=16)
-    parser.add_argument("--encounters", type=int, default=200)
+    parser.add_argument("--encounters", type=int)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions per command under valgrind's callgrind (Fracas and the ceiling; "
+                             "--commands defaults to 1,000 and --encounters to 20 then)")
     parser.add_argument("--profile", help="write a cProfile of the last repeat to this file")
     parser.add_argument("--inline-projections", action="store_true",
                         help="run the read models' runner in the app (FRACAS_PROJECTIONS=inline), as before")
     args = parser.parse_args(argv)
+    if args.instructions:
+        args.commands, args.encounters = args.commands or 1_000, args.encounters or 20
+        raise SystemExit(count(args))
+    args.commands, args.encounters = args.commands or 10_000, args.encounters or 200
     import uvloop
 
     with postgres_server() as (admin_dsn, _where):

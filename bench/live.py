@@ -213,10 +213,13 @@ class _Message(msgspec.Struct):
 _frame = msgspec.json.Decoder(_Message | list[_Message])  # a message, or (?batch=true) a batch of them
 
 
-async def subscribe(targets: list[dict[str, str]]) -> None:
+async def subscribe(targets: list[dict[str, str]], lean: bool = True) -> None:
     """The subscriber process: connect every client, say ``ready``, record until ``stop T0 T1``
-    arrives on stdin, then print what was seen in [T0, T1] as JSON."""
+    arrives on stdin, then print what was seen in [T0, T1] as JSON. ``lean``: each client a
+    ``bench.wsreader`` (a frame read by a few lines of Python), else the ``websockets`` library's."""
     import websockets
+
+    from bench import wsreader
 
     samples: list[tuple[float, float]] = []  # (recorded_at, latency ms)
     gaps = dropped = messages = frames = 0
@@ -229,31 +232,41 @@ async def subscribe(targets: list[dict[str, str]]) -> None:
         nonlocal gaps, dropped, messages, frames, nbytes, started
         last = None
         first_state = True
+
+        def received(text: str | bytes) -> None:
+            nonlocal gaps, messages, frames, nbytes, started, last, first_state
+            now = time.time()
+            decoded = _frame.decode(text)
+            frames += 1
+            nbytes += len(text)
+            for m in decoded if isinstance(decoded, list) else (decoded,):
+                messages += 1
+                by_type[m.type] = by_type.get(m.type, 0) + 1
+                if m.type == "event":
+                    if last is not None and m.version != last + 1:
+                        gaps += 1
+                    last = m.version
+                    assert m.event is not None
+                    at = m.event.recorded_at.timestamp()
+                    samples.append((at, (now - at) * 1000))
+                elif m.type == "hello":
+                    last = m.version
+                elif m.type == "state" and first_state:
+                    first_state = False
+                    started += 1
+                    if started == len(targets):
+                        all_started.set()
+
+        headers = {"Authorization": f"Bearer {t['token']}"}
         try:
-            async with websockets.connect(t["url"], additional_headers={"Authorization": f"Bearer {t['token']}"},
-                                          max_size=None, open_timeout=60) as ws:
-                async for text in ws:
-                    now = time.time()
-                    decoded = _frame.decode(text)
-                    frames += 1
-                    nbytes += len(text)
-                    for m in decoded if isinstance(decoded, list) else (decoded,):
-                        messages += 1
-                        by_type[m.type] = by_type.get(m.type, 0) + 1
-                        if m.type == "event":
-                            if last is not None and m.version != last + 1:
-                                gaps += 1
-                            last = m.version
-                            assert m.event is not None
-                            at = m.event.recorded_at.timestamp()
-                            samples.append((at, (now - at) * 1000))
-                        elif m.type == "hello":
-                            last = m.version
-                        elif m.type == "state" and first_state:
-                            first_state = False
-                            started += 1
-                            if started == len(targets):
-                                all_started.set()
+            if lean:
+                reader = await wsreader.connect(t["url"], headers, received)
+                await reader.closed
+            else:
+                async with websockets.connect(t["url"], additional_headers=headers, max_size=None,
+                                              open_timeout=60) as ws:
+                    async for text in ws:
+                        received(text)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -296,11 +309,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=2.0)
     parser.add_argument("--frames", choices=["batch", "single"], default="batch",
                         help="batch: ?batch=true, a batch's messages in one frame (as fracas-client.js); single: one a frame")
+    parser.add_argument("--client", choices=["lean", "websockets"], default="lean",
+                        help="the subscribers' WebSocket client: lean (bench/wsreader.py, little Python a frame: "
+                             "the subscribers share the cores with the servers) or the websockets library's")
     parser.add_argument("--subscribe", type=Path, help=argparse.SUPPRESS)  # the subscriber process
     args = parser.parse_args(argv)
     factory = event_loop_factory()
     if args.subscribe:
-        run(factory, subscribe(json.loads(args.subscribe.read_text())))
+        run(factory, subscribe(json.loads(args.subscribe.read_text()), args.client == "lean"))
         return 0
 
     with ExitStack() as stack:
@@ -324,7 +340,8 @@ def main(argv: list[str] | None = None) -> int:
         plan_file = workdir / "plan.json"
         versions = run(factory, current_versions(fights, a.port))
         plan_file.write_text(json.dumps(plan(fights, ports, args.subscribers, versions, args.frames == "batch")))
-        sub = subprocess.Popen([sys.executable, "-m", "bench.live", "--subscribe", str(plan_file)], cwd=REPO,
+        sub = subprocess.Popen([sys.executable, "-m", "bench.live", "--subscribe", str(plan_file),
+                                "--client", args.client], cwd=REPO,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         stack.callback(sub.kill)
         assert sub.stdout is not None and sub.stdin is not None
@@ -356,7 +373,8 @@ def main(argv: list[str] | None = None) -> int:
         kinds = ", ".join(f"{k} {v:,}" for k, v in sorted(result["by_type"].items()))
         print(f"\n{result['messages']:,} messages in {result['frames']:,} frames ({result['bytes'] / 1e6:,.1f} MB) "
               f"received in all ({kinds}); "
-              f"{platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores")
+              f"{platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores; "
+              f"subscribers' client: {args.client}")
     return 0
 
 

@@ -6,6 +6,9 @@ Run as its own process (never inside the server under test)::
 
 ``targets.json`` is a list of ``[path, body, token]``; each request POSTs one of them, picked
 at random, with ``Authorization: Bearer <token>`` (no such header when the token is empty).
+Where a path comes more than once, its targets are one encounter's cycle of commands, sent in
+their order: the paths are shared out among the connections (each sends its own encounters'
+commands one at a time, taking them in turn) and a cycle moves on only past an answer of 200.
 The result is one JSON object on stdout (see ``LoadReport``).
 """
 
@@ -38,6 +41,9 @@ class LoadReport(msgspec.Struct, kw_only=True):
     p50_ms: float
     p99_ms: float
     first_errors: list[str]
+    # commands sent after the time was up to bring each encounter back to the start of its cycle
+    # (the next run starts there): stored, not counted above
+    unmeasured: int = 0
 
 
 class HttpConnection:
@@ -99,12 +105,26 @@ async def run_load(
     start = time.perf_counter()
     deadline = start + seconds
 
+    cycles: dict[str, list[tuple[str, bytes, str]]] = {}
+    for t in targets:
+        cycles.setdefault(t[0], []).append(t)
+    owned = [list(cycles.values())[i::concurrency] for i in range(concurrency)] if len(cycles) < len(targets) else None
+
     async def worker(seed: int) -> None:
         rng = random.Random(seed)
         conn = HttpConnection(host, port)
+        mine = owned[seed] if owned is not None else []
+        at = [0] * len(mine)  # where each of its encounters is in its cycle
+        turn = 0
         try:
             while time.perf_counter() < deadline:
-                path, body, token = targets[rng.randrange(len(targets))]
+                if owned is None:
+                    path, body, token = targets[rng.randrange(len(targets))]
+                elif not mine:
+                    return  # more connections than encounters
+                else:
+                    turn = (turn + 1) % len(mine)
+                    path, body, token = mine[turn][at[turn]]
                 t0 = time.perf_counter()
                 try:
                     status, answer = await conn.request("POST", path, body, token)
@@ -114,13 +134,27 @@ async def run_load(
                     continue
                 latencies.append(time.perf_counter() - t0)
                 statuses[status] += 1
+                if owned is not None and status == 200:
+                    at[turn] = (at[turn] + 1) % len(mine[turn])
                 if status != 200 and len(first_errors) < 5:
                     first_errors.append(f"{status} {answer[:300].decode(errors='replace')}")
+            ended.append(time.perf_counter())
+            for i, cycle in enumerate(mine):  # back to the start of each cycle, for the next run
+                tries = 0
+                while at[i] and tries < 3 * len(cycle):
+                    tries += 1
+                    path, body, token = cycle[at[i]]
+                    status, _ = await conn.request("POST", path, body, token)
+                    if status == 200:
+                        at[i] = (at[i] + 1) % len(cycle)
+                        unmeasured[0] += 1
         finally:
             await conn.close()
 
+    ended: list[float] = []
+    unmeasured = [0]
     await asyncio.gather(*(worker(i) for i in range(concurrency)))
-    elapsed = time.perf_counter() - start
+    elapsed = (max(ended) if ended else time.perf_counter()) - start
     latencies.sort()
     return LoadReport(
         generator="python (asyncio, raw HTTP/1.1, separate process)",
@@ -131,6 +165,7 @@ async def run_load(
         p50_ms=percentile(latencies, 50) * 1000,
         p99_ms=percentile(latencies, 99) * 1000,
         first_errors=first_errors,
+        unmeasured=unmeasured[0],
     )
 
 

@@ -24,6 +24,11 @@ is driven through the decider. Then, best of ``--repeat``:
   snapshot decoded, the tail folded (the full-replay load above stays the reference).
   ``--no-db``: the fold alone.
 
+``--instructions``: each chosen ruleset's fight (built alone, from ``--seed``) folded once under
+valgrind's callgrind (``bench/instructions.py``): instructions per event, which move ~0.2%
+between runs where the fold's CPU time moves 5-15% on this shared host. For comparing code,
+not for the target (which is in events/s).
+
 ``--ruleset ID|all|mixed``: instead, a long fight of that ruleset (``bench/rulesets.py``: its
 demo's cast and script through the Ruleset contract, a fresh cast seated when a side is
 beaten), one of each registered ruleset (``all``: the figures above for each, then a table of
@@ -43,7 +48,7 @@ import sys
 import time
 from typing import Any
 
-from bench import rulesets
+from bench import instructions, rulesets
 from bench.append import cpu_snapshot, cpu_use, fresh_database, machine, postgres_server
 from bench.fights import Fight, append, long_fight
 from bench.timing import abest, best
@@ -158,7 +163,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ruleset", choices=rulesets.choices(), default=None,
                         help="a fight of that ruleset's demo (bench/rulesets.py), one of each (all), or all of "
                              "them folded one after another (mixed); default: the Places of Power fight above")
+    parser.add_argument("--instructions", action="store_true",
+                        help="instructions per event of each chosen ruleset's fold, counted by valgrind's callgrind")
     args = parser.parse_args(argv)
+    if instructions.under_callgrind():  # the process `count` started: one fold, counted
+        fight = (long_fight(random.Random(args.seed), events=args.events) if args.ruleset is None else
+                 rulesets.long_fight(rulesets.chosen(args.ruleset)[0], random.Random(args.seed), events=args.events))
+        with instructions.counted():
+            fight.ruleset.replay(fight.events)
+        print(f"events: {len(fight.events)}")
+        return 0
+    if args.instructions:
+        return count(args)
     print(f"machine: {machine()}")
     rng = random.Random(args.seed)
     if args.ruleset is None:
@@ -181,6 +197,23 @@ def main(argv: list[str] | None = None) -> int:
         for name, n, took, cpu in folds:
             print(f"{name:30} {n:>8,} {took * 1000:>8.1f} {rate(n, took)}  {FOLD_TARGET:,} events/s: "
                   f"{n / took / FOLD_TARGET:.2f}x {cpu * 1000:>11.1f} {rate(n, cpu)}")
+    return 0
+
+
+def count(args: argparse.Namespace) -> int:
+    """Instructions per event of each chosen ruleset's fold, each in a process of its own under callgrind."""
+    if not instructions.available():
+        print("--instructions needs valgrind (Debian: apt-get install valgrind)")
+        return 2
+    ids = [None] if args.ruleset is None else [r.id for r in rulesets.chosen(args.ruleset)]
+    print(f"fold, instructions per event (callgrind; each fight built alone from seed {args.seed}, "
+          f"at least {args.events:,} events):")
+    for rid in ids:
+        argv = ["--events", str(args.events), "--seed", str(args.seed), *(["--ruleset", rid] if rid else [])]
+        n, out = instructions.run("bench.replay", *argv)
+        events = int(out.rsplit("events: ", 1)[1].split()[0])
+        print(f"{rid or 'places-of-power (bench/fights.py)':30} {events:>8,} events {n / events:>10,.0f} "
+              "instructions/event", flush=True)
     return 0
 
 

@@ -167,19 +167,87 @@ def mixed(rng: random.Random, count: int, *, events: int) -> Iterator[Fight]:
         yield long_fight(rulesets[i % len(rulesets)], rng, events=events)
 
 
-def solo(ruleset: Ruleset, rng: random.Random, turns: int = 12) -> tuple[dict | None, str]:
-    """The sheet of an encounter of one combatant whose turn the player can end over and over
-    (``bench.append``'s load: ``EndTurn`` only): the demo's first seat, tried in process through
-    the contract. None and the refusal when the ruleset's turn cannot end at once."""
+class Solo(msgspec.Struct, frozen=True):
+    """A lone combatant for ``bench.append``'s load: its sheet, and the commands (as JSON, the
+    combatant named ``c0``) it repeats round after round, from the start of its first round."""
+
+    sheet: dict
+    cycle: list[dict]
+
+
+def solo(ruleset: Ruleset, rng: random.Random, rounds: int = 12) -> tuple[Solo | None, str]:
+    """The demo's first player seat alone in a fight, and what its rounds repeat: ``EndTurn``
+    where the player can end the turn over and over; else the commands the demo's script sends
+    in the lone combatant's first round (Novus: the declaration, its resolution, the end of the
+    turn), checked to be taken again for ``rounds`` rounds. None and why when neither works."""
     seat = next(s for s in (ruleset.demo() or DemoFight).cast if s.controller == "player")
+    end_turn = [{"type": "EndTurn", "combatant_id": "c0"}]
+    refused = _refusal(ruleset, rng, seat.sheet, seat.side, end_turn, rounds)
+    if refused is None:
+        return Solo(seat.sheet, end_turn), ""
+    cycle = _first_round(ruleset, rng, seat)
+    if not cycle:
+        return None, refused
+    again = _refusal(ruleset, rng, seat.sheet, seat.side, cycle, rounds)
+    return (Solo(seat.sheet, cycle), "") if again is None else (None, again)
+
+
+def _started(ruleset: Ruleset, rng: random.Random, sheet: dict, side: str) -> Fight:
     fight = Fight.open(rng, "solo", ruleset=ruleset)
-    fight.send(AddCombatant(combatant_id="c0", name="Solo", side=seat.side, controller=seat.controller,
-                            sheet=seat.sheet))
+    fight.send(AddCombatant(combatant_id="c0", name="Solo", side=side, controller="player", sheet=sheet))
     fight.send(RollInitiative())
     fight.send(StartEncounter())
-    for _ in range(turns):
-        try:
-            fight.send(EndTurn(combatant_id="c0"))
-        except RuleViolation as refused:
-            return None, f"{refused.code}: {refused}"
-    return seat.sheet, ""
+    return fight
+
+
+def _refusal(ruleset: Ruleset, rng: random.Random, sheet: dict, side: str, cycle: list[dict],
+             rounds: int) -> str | None:
+    """Why ``cycle``, sent ``rounds`` times from the start, is refused or does not end a round
+    each time; None when it does."""
+    fight = _started(ruleset, rng, sheet, side)
+    for _ in range(rounds):
+        before = fight.state.round
+        for body in cycle:
+            try:
+                fight.send(msgspec.convert(body, ruleset.command_type))
+            except RuleViolation as refused:
+                return f"{refused.code}: {refused}"
+        if fight.state.round != before + 1:
+            return f"{ruleset.id}: {[b['type'] for b in cycle]} did not end round {before}"
+    return None
+
+
+def _first_round(ruleset: Ruleset, rng: random.Random, seat: object, steps: int = 40) -> list[dict]:
+    """The commands the demo's script has the lone combatant's table take in round 1 (the ones
+    the rules took), once the fight has started."""
+    demo = ruleset.demo()
+    assert demo is not None
+    fight = Fight.open(rng, "solo", ruleset=ruleset)
+    fight.send(AddCombatant(combatant_id="c0", name="Solo", side=seat.side, controller="player",  # type: ignore[attr-defined]
+                            sheet=seat.sheet))  # type: ignore[attr-defined]
+    table = Table(ids={seat.name: "c0"}, players=frozenset({"c0"}), rounds=10**9)  # type: ignore[attr-defined]
+    table.state = msgspec.to_builtins(ruleset.shown(fight.state))
+    script = demo.play(table)
+    taken: list[dict] = []
+    answer: Refusal | None = None
+    try:
+        for _ in range(steps):
+            step = script.send(answer)
+            answer = None
+            if isinstance(step, Aside):
+                continue
+            try:
+                fight.send(msgspec.convert(step.command, ruleset.command_type))
+            except RuleViolation as v:
+                answer = Refusal(v.code, str(v)) if step.may_refuse else None
+                continue
+            table.state = msgspec.to_builtins(ruleset.shown(fight.state))
+            if fight.state.status == "active" and step.command.get("type") not in ("RollInitiative", "StartEncounter"):
+                taken.append(step.command)
+            if fight.state.round >= 2:
+                return taken
+    except (StopIteration, Stuck):
+        pass
+    finally:
+        script.close()
+    return []

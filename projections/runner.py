@@ -200,6 +200,7 @@ class ProjectionRunner:
         connect_timeout: float = 5.0,
         decoder: Decoder | None = None,
         settle_seconds: float = 0.1,
+        pause_wakeup: bool = False,
     ) -> None:
         self.dsn = dsn
         self.projections = list(projections)
@@ -210,6 +211,9 @@ class ProjectionRunner:
         self.max_retry_seconds = max_retry_seconds
         self.connect_timeout = connect_timeout
         self.settle_seconds = settle_seconds
+        # the wake-up is this runner's alone (the projector process): it stops listening while it
+        # settles after a wake-up, and listens again before the batch that reads what came meanwhile
+        self.pause_wakeup = pause_wakeup
         self.decoder = decoder or Decoder()
         self.leading: set[str] = set()  # the projections this process runs now
         self.connections = 0  # how many times the connection was made (tests watch reconnects)
@@ -290,12 +294,18 @@ class ProjectionRunner:
         return more
 
     async def _wait(self, waiter: object) -> None:
+        woken = False
         if waiter is None:
             await asyncio.sleep(self.poll_seconds)
         else:
-            await waiter.wait(self.poll_seconds)  # type: ignore[attr-defined]
+            woken = await waiter.wait(self.poll_seconds)  # type: ignore[attr-defined]
+        paused = woken and self.pause_wakeup and self.wakeup is not None
+        if paused:
+            await self.wakeup.pause()  # type: ignore[union-attr]
         # Let the commits of the next moment gather: a batch costs about a dozen statements
         # whether it carries one command's events or a thousand, so under a steady trickle of
         # commands one batch per commit would cost more than the commands themselves. The read
         # models are then at most this much later.
         await asyncio.sleep(self.settle_seconds)
+        if paused:
+            await self.wakeup.resume()  # type: ignore[union-attr]  # before the batch reads

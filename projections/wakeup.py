@@ -67,6 +67,8 @@ class Wakeup:
         # the connections of this process that notify from their appending transaction, by
         # backend pid (EventStore.notifying_backends): those appends woke its waiters already
         self.own_backends: dict[int, Any] = {}
+        self.notified = 0  # notifications received (tests and benches)
+        self._paused = False  # not listening, until resume (pause)
 
     # ------------------------------------------------------------------ waiters
 
@@ -94,12 +96,42 @@ class Wakeup:
                 w.wake()
 
     def _notified(self, _conn: Any, pid: int, _channel: str, payload: str) -> None:
+        self.notified += 1
         if pid == self.server_pid:  # our own announcement: this process's waiters were woken already
             return
         own = self.own_backends.get(pid)
         if own is not None and not own.is_closed() and payload.endswith(","):  # our own append's, likewise
             return
         self._wake([e for e in payload.split(",") if e])
+
+    # ------------------------------------------------------------ pausing
+
+    async def pause(self) -> None:
+        """Stop listening until ``resume``. For a process whose one waiter was just woken and
+        will read all that is committed by then anyway (the projector's runner, settling before
+        its next batch): meanwhile each commit's notification would cost it and its backend a
+        wake-up for nothing (one a command at concurrency 1)."""
+        self._paused = True
+        await self._listen(False)
+
+    async def resume(self) -> None:
+        """Listen again; returns once PostgreSQL listens (or the connection is down, when the
+        reconnection listens and wakes everyone): a commit after it wakes the waiters."""
+        self._paused = False
+        await self._listen(True)
+
+    async def _listen(self, on: bool) -> None:
+        conn = self._conn
+        if conn is None or conn.is_closed():
+            return
+        try:
+            async with self._conn_lock:
+                if on:
+                    await conn.add_listener(self.channel, self._notified)
+                else:
+                    await conn.remove_listener(self.channel, self._notified)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as e:
+            log.info("LISTEN connection: could not %s (%s); it reconnects", "listen" if on else "pause", e)
 
     # ------------------------------------------------------------ announcing
 
@@ -163,7 +195,8 @@ class Wakeup:
                 conn = await asyncpg.connect(self.dsn, timeout=self.timeout_seconds)
                 lost = asyncio.Event()
                 conn.add_termination_listener(lambda _c: lost.set())
-                await conn.add_listener(self.channel, self._notified)
+                if not self._paused:
+                    await conn.add_listener(self.channel, self._notified)
                 self.connections += 1
                 self.server_pid = conn.get_server_pid()
                 self._conn = conn

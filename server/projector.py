@@ -37,7 +37,7 @@ async def run(dsn: str, parent_pid: int | None = None, poll_seconds: float = 0.5
     await migrate_dsn(dsn)
     wakeup = Wakeup(dsn)
     await wakeup.start()
-    runner = ProjectionRunner(dsn, all_projections(), wakeup=wakeup)
+    runner = ProjectionRunner(dsn, all_projections(), wakeup=wakeup, pause_wakeup=True)  # its wake-up alone
     await runner.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -276,6 +276,7 @@ class EventStore:
         self._waiting: list[Pending] = []
         self._in_flight = 0
         self._flushes: set[asyncio.Task[None]] = set()
+        self._releases: set[asyncio.Future[None]] = set()  # connections on their way back to the pool
         # called with the encounters of each committed append and whether the append's own
         # transaction told the other processes already (the app: Wakeup.announce, which tells
         # the readers; with a pool made with wake_after_commit, the trigger does not)
@@ -331,13 +332,16 @@ class EventStore:
         """``wake``: notify the readers from the append's own transaction (nothing else in flight)."""
         channel = self.wake_channel if wake else None
         try:
-            if channel is None:
-                appended = await self.pool.fetchval(_APPEND, *_args(encounter_id, rows, idem), token_hash)
-            else:
-                async with self.pool.acquire() as conn:
+            conn = await self.pool.acquire()
+            try:
+                if channel is None:
+                    appended = await conn.fetchval(_APPEND, *_args(encounter_id, rows, idem), token_hash)
+                else:
                     appended = await conn.fetchval(_APPEND_AND_WAKE, *_args(encounter_id, rows, idem), token_hash,
                                                    channel)
                     self._notifying(conn)
+            finally:
+                self._release_later(conn)
         except asyncpg.UniqueViolationError as exc:
             raise _conflict(exc) from exc
         except _UNSTORABLE as exc:
@@ -346,6 +350,13 @@ class EventStore:
             raise TokenRevoked()
         if self.on_commit is not None:
             self.on_commit((encounter_id,), channel is not None)
+
+    def _release_later(self, conn: Any) -> None:
+        """Give a connection back to the pool without waiting: asyncpg's release is a shielded
+        task (two turns of the event loop) that a command's answer need not wait for."""
+        task = asyncio.ensure_future(self.pool.release(conn))
+        self._releases.add(task)
+        task.add_done_callback(self._releases.discard)
 
     def _notifying(self, conn: Any) -> None:
         """Note the backend that notified, while its connection is open: once it is closed its
@@ -410,7 +421,11 @@ class EventStore:
                 for i, p in enumerate(group)
             ])
             try:
-                appended = {r["i"] for r in await self.pool.fetch(_APPEND_MANY, payload.decode())}
+                conn = await self.pool.acquire()
+                try:
+                    appended = {r["i"] for r in await conn.fetch(_APPEND_MANY, payload.decode())}
+                finally:
+                    self._release_later(conn)
                 self.grouped += len(group)
             except (asyncpg.UniqueViolationError, *_UNSTORABLE):
                 # one of them cannot be appended, and the statement appended nothing: one by one,

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import random
 import re
+import shutil
 from collections import Counter
 
 import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from bench import append, memory, projections, replay, rulesets
+from bench import append, cpu, memory, projections, replay, rulesets
 from domain.core.ruleset import Ruleset
 from server.app import create_app
 from server.settings import Settings
@@ -76,17 +77,75 @@ def test_bench_memory_plays_a_demo_fight_of_each_ruleset(ruleset: Ruleset, datab
 
 
 @each_ruleset(OFFERED)
-def test_bench_append_opens_a_lone_combatant_whose_turn_ends_or_says_why(ruleset: Ruleset) -> None:
-    sheet, refused = rulesets.solo(ruleset, random.Random(1))
-    assert (sheet is None) == bool(refused)
-    if sheet is not None:
-        assert msgspec.convert(sheet, ruleset.sheet_type) is not None
-    else:
-        assert refused.split(":")[0] in ruleset.violation_codes
+def test_bench_append_has_a_lone_combatant_of_every_ruleset_that_goes_on_round_after_round(ruleset: Ruleset) -> None:
+    """Issue 23: "fights of each of the four rulesets in `bench.append`": EndTurn where it ends a
+    round at once, else the round the demo's script plays (Novus: declare, resolve, end the turn)."""
+    found, refused = rulesets.solo(ruleset, random.Random(1))
+    assert found is not None, refused
+    assert msgspec.convert(found.sheet, ruleset.sheet_type) is not None
+    assert found.cycle and found.cycle[-1] == {"type": "EndTurn", "combatant_id": "c0"}
+    fight = rulesets._started(ruleset, random.Random(2), found.sheet, "party")
+    for n in range(1, 6):  # taken again and again, a round each time
+        for body in found.cycle:
+            fight.send(msgspec.convert(body, ruleset.command_type))
+        assert fight.state.round == n + 1
 
 
-def test_bench_append_takes_the_rulesets_whose_turn_ends(capsys: pytest.CaptureFixture[str]) -> None:
+def test_bench_append_takes_every_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
     kinds = append.solo_kinds("all")
     out = capsys.readouterr().out
-    assert [k for k, _ in kinds] == [r.id for r in OFFERED if rulesets.solo(r, random.Random(1))[0] is not None]
-    assert len(kinds) >= 3 and out.count(" left out: ") == len(OFFERED) - len(kinds)
+    assert [k for k, _, _ in kinds] == [r.id for r in OFFERED]
+    assert " left out: " not in out
+    targets = append.fracas_targets([append.Opened(f"e{i}", f"x{i}", "t", cycle) for i, (_, _, cycle) in
+                                     enumerate(kinds)])
+    assert append.cycles(targets)  # Novus: three commands a round, sent in order
+    assert all(b'"c0"' not in body for _, body, _ in targets)
+
+
+@pytest.mark.slow
+def test_bench_append_loads_every_ruleset_over_http_without_a_refusal(capsys: pytest.CaptureFixture[str],
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each encounter's cycle is sent in order across runs (the warm-up, then each concurrency):
+    every command is taken and stored, none refused."""
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    assert append.main(["--ruleset", "all", "--concurrency", "1,4", "--seconds", "1", "--warmup", "0.5",
+                        "--encounters", "8"]) == 0
+    out = capsys.readouterr().out
+    assert "novus, repeating NovusDeclare + NovusResolve + EndTurn" in out
+    stored = [(int(a), int(b)) for a, b in re.findall(r"commands appended in the database: (\d+) \(answers with 200: "
+                                                      r"(\d+);", out)]
+    assert len(stored) == 2 and all(a == b > 0 for a, b in stored)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind (.ci/run installs it)")
+def test_bench_cpu_counts_the_instructions_of_a_command_and_of_the_ceiling(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--instructions``: callgrind counts the measured load only, for Fracas and the bare app."""
+    with pytest.raises(SystemExit) as done:
+        cpu.main(["--instructions", "--commands", "30", "--encounters", "2"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    fracas, bare = (int(re.search(rf"^{who}: ([\d,]+) instructions per command", out, re.MULTILINE)
+                        .group(1).replace(",", "")) for who in ("fracas", "bare"))  # type: ignore[union-attr]
+    # a command is more than the interpreter's start (tens of millions) and less than a fold of it
+    assert 100_000 < bare < fracas < 5_000_000
+    assert re.search(r"^fracas/bare: \d+\.\d\dx", out, re.MULTILINE)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind (.ci/run installs it)")
+def test_bench_replay_counts_the_instructions_of_a_fold_and_they_do_not_move(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--instructions``: the fold alone is counted, the same count twice (what makes it worth having)."""
+    counts = []
+    for _ in range(2):
+        assert replay.main(["--ruleset", "novus", "--events", "200", "--instructions"]) == 0
+        m = re.search(r"^novus\s+([\d,]+) events\s+([\d,]+) instructions/event", capsys.readouterr().out,
+                      re.MULTILINE)
+        assert m is not None and int(m.group(1).replace(",", "")) >= 200
+        counts.append(int(m.group(2).replace(",", "")))
+    assert 1_000 < counts[0] < 1_000_000
+    assert abs(counts[0] - counts[1]) <= 0.01 * counts[0]

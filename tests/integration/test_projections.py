@@ -197,6 +197,38 @@ async def test_a_slow_transaction_is_never_skipped(database_url: str, conn: Any)
         await wakeup.stop()
 
 
+async def test_the_projectors_runner_stops_listening_while_it_settles_and_misses_nothing(database_url: str,
+                                                                                        conn: Any) -> None:
+    """The projector's runner has its wake-up to itself (``pause_wakeup``): once woken it stops
+    listening while it settles, listens again, then reads all that came meanwhile. So a commit
+    every few milliseconds reaches it about once a settle, not once a commit, and what commits
+    while it does not listen is read by that batch, not by its next poll (30 s here)."""
+    from projections.wakeup import CHANNEL
+
+    nobody = "00000000-0000-4000-8000-000000000000"
+    wakeup = Wakeup(database_url)
+    await wakeup.start()
+    try:
+        await wakeup.connected()
+        async with running(database_url, wakeup=wakeup, pause_wakeup=True, poll_seconds=30, settle_seconds=0.1):
+            await store(conn, [random_fight(random.Random(4), steps=5)])
+            await caught_up(conn)
+            before = wakeup.notified
+            for _ in range(100):
+                await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, nobody)
+                await asyncio.sleep(0.005)
+            assert wakeup.notified - before < 40, "woken by every commit while it settles"
+            await conn.execute("SELECT pg_notify($1, $2)", CHANNEL, nobody)  # it wakes, stops listening, settles
+            await asyncio.sleep(0.03)
+            fight = random_fight(random.Random(5), steps=5)
+            await store(conn, [fight])  # its notification reaches nobody
+            await caught_up(conn, timeout=5)
+            assert await conn.fetchval("SELECT count(*) FROM encounter_list WHERE encounter_id = $1",
+                                       uuid.UUID(fight.encounter_id)) == 1
+    finally:
+        await wakeup.stop()
+
+
 async def test_a_lost_connection_is_made_again_and_the_runner_goes_on(database_url: str, conn: Any) -> None:
     await store(conn, list(fights(21, events=300)))
     async with running(database_url, retry_seconds=0.05) as runner:
