@@ -48,9 +48,11 @@ def assert_in_order(w: Watcher, first: int, last: int) -> None:
         seen = m["version"]
 
 
-@pytest.fixture
-async def live(database_url: str) -> Any:
-    async with served(database_url, heartbeat_seconds=30) as s:
+@pytest.fixture(params=["direct", "deflate"])
+async def live(database_url: str, request: Any) -> Any:
+    """Served as ``fracas serve`` (no compression: batches written to the socket directly), and
+    with uvicorn's compression (every batch through the ASGI ``send``)."""
+    async with served(database_url, heartbeat_seconds=30, deflate=request.param == "deflate") as s:
         async with httpx.AsyncClient(base_url=s.base, timeout=30) as c:
             yield s, c
 
@@ -78,6 +80,10 @@ async def test_history_then_each_new_event_with_the_state_after_it(live: Any) ->
     # after the first state, the change: a JSON Patch against the state the client has
     assert [m["type"] for m in w.messages[-2:]] == ["event", "patch"]
     assert w.messages[-1]["base"] == 6 and 0 < len(w.messages[-1]["patch"]) < 10
+    # without compression (as `fracas serve`), a caught-up WebSocket's batches are written to
+    # its socket directly; with it, through the ASGI send: the same messages either way
+    streams = [st for st in s.app.state.live.streams.values() if st.transport == "websocket"]
+    assert streams and all((st.direct is not None) is not s.deflate for st in streams)
     full = await ws(s, enc, gm, "full", after=7, state="full")
     await full.at_version(7)
     await command(c, enc, {"type": "TakeAction", "combatant_id": mira, "action": "NotchArrow"})
