@@ -302,6 +302,9 @@ class Feed:
         self._rendered: dict[Any, Rendered] = {}  # by view key, at the head
         self._viewing: dict[Viewer, Viewing] = {}  # at the head
         self._views: dict[Any, deque[tuple[int, Any]]] = {}  # each view's last states, to patch from
+        # who is connected as each view shows it (its JSON, and itself): kept from state to state
+        # while who is connected does not change (it depends on the view's key alone)
+        self._shown: dict[Any, tuple[bytes, Presence]] = {}
         self._task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------- running
@@ -357,6 +360,7 @@ class Feed:
             presence = self.live.presence.decode(text)
             if presence != self.presence:
                 self.presence = presence
+                self._shown.clear()
                 for r in self._rendered.values():
                     r.state = r.presence = None
                 for v in self._viewing.values():
@@ -473,7 +477,7 @@ class Feed:
             if patch is not None:
                 return patch, v.prompts
         if r.state is None:
-            r.state = item(StateMessage(version=head.version, state=r.view, presence=self.presence_of(viewer, head)))
+            r.state = item(StateMessage(version=head.version, state=r.view, presence=self.presence_shown(viewer, head)[1]))
         return r.state, v.prompts
 
     def presence_item(self, viewer: Viewer, version: int) -> tuple[bytes, Item, Batch]:
@@ -483,10 +487,21 @@ class Feed:
         assert head is not None
         r = self._viewing_of(viewer, head).rendered
         if r.presence is None or r.presence[1].version != version:
-            presence = self.presence_of(viewer, head)
+            shown, presence = self.presence_shown(viewer, head)
             message = item(PresenceMessage(version=version, presence=presence))
-            r.presence = (_encode(presence), message, Batch((message,)))
+            r.presence = (shown, message, Batch((message,)))
         return r.presence
+
+    def presence_shown(self, viewer: Viewer, head: EncounterState) -> tuple[bytes, Presence]:
+        """Who is connected as ``viewer`` sees it at ``head``: its JSON (to tell a change) and itself."""
+        key = self._viewing_of(viewer, head).key
+        shown = self._shown.get(key) if head is self.head else None
+        if shown is None:
+            presence = presence_for(self.presence, head, viewer)
+            shown = (_encode(presence), presence)
+            if head is self.head:
+                self._shown[key] = shown
+        return shown
 
     def step(self, viewer: Viewer, last: int, base: int | None, base_key: Any, presence: bytes | None,
              prompted: frozenset[bytes]) -> Step | None:
@@ -509,17 +524,14 @@ class Feed:
         items = [self.event_item(e, viewer, head) for e in views]
         state, prompts = self.state_items(viewer, head, base, base_key)
         items.append(state)
-        shown, message, _ = self.presence_item(viewer, head.version)
+        shown, _ = self.presence_shown(viewer, head)
         if state.type != "state" and shown != presence:  # a patch does not carry it
-            items.append(message)
+            items.append(self.presence_item(viewer, head.version)[1])
         items += [p for k, p in prompts if k not in prompted]  # one pending, unchanged, is not prompted again
         done = Step(batches(items), head.version, v.key, shown, frozenset(k for k, _ in prompts))
         if len(v.steps) < 64:
             v.steps[key] = done
         return done
-
-    def presence_of(self, viewer: Viewer, head: EncounterState) -> Presence:
-        return presence_for(self.presence, head, viewer)
 
 
 # --------------------------------------------------------------------------------- live
