@@ -95,6 +95,28 @@ async def test_history_then_each_new_event_with_the_state_after_it(live: Any) ->
         await watcher.stop()
 
 
+async def test_a_retcon_reaches_the_streams_with_the_state_it_leaves(live: Any) -> None:
+    """A feed folds the events it reads onto its state, except a retcon, which goes back: the
+    state after it is the one the service replays, as ``GET`` shows it, on every stream."""
+    s, c = live
+    enc, mira, _ = await started_fight(c)
+    gm = {"Authorization": c.headers["Authorization"]}
+    player = await mint(c, enc, "player", [mira])
+    watchers = [await ws(s, enc, who, name, after=0) for name, who in (("gm", gm), ("player", player))]
+    for w in watchers:
+        await w.at_version(6)
+    await command(c, enc, {"type": "TakeAction", "combatant_id": mira, "action": "NotchArrow"})
+    final = (await command(c, enc, {"type": "Retcon", "to_version": 6, "reason": "wrong button"}))["version"]
+    final = (await command(c, enc, {"type": "TakeAction", "combatant_id": mira, "action": "NotchArrow"}))["version"]
+    for w, who in zip(watchers, (gm, player), strict=True):
+        await w.at_version(final)
+        assert_in_order(w, 1, final)
+        served_state = (await c.get(f"/encounters/{enc}", headers=who)).json()
+        assert w.state is not None and w.state["state"] == without_presence(served_state)
+    for w in watchers:
+        await w.stop()
+
+
 async def test_a_client_that_resumes_gets_exactly_what_it_missed(live: Any) -> None:
     """"a client that reconnects with its last version gets exactly what it missed"."""
     s, c = live
