@@ -114,3 +114,19 @@ def test_viewers_share_a_rendering_only_when_their_view_is_the_same() -> None:
         assert visible_events([event], state, v) == visible_events([event], state, spectator)
     assert state_for(state, orc) != state_for(state, spectator)  # the orc's sheet is its player's
     assert presence_for(rows, state, assassin) != presence_for(rows, state, spectator)
+
+
+@pytest.mark.parametrize("size", [0, 125, 126, 65535, 65536, 70000])
+def test_a_frame_made_once_is_the_frame_websockets_makes(size: int) -> None:
+    """``ws_text_frame`` (what ``DirectFrames`` writes for every client) is byte for byte the
+    unmasked text frame the ``websockets`` library serializes for a server."""
+    from websockets.frames import Frame, Opcode
+
+    from server.live_feed import Batch, ws_text_frame
+
+    payload = ("é" * (size // 2) + "x" * (size % 2)).encode()
+    assert ws_text_frame(payload) == Frame(Opcode.TEXT, payload).serialize(mask=False)
+    items = (Item("event", 1, b'{"a":1}', '{"a":1}'), Item("patch", 1, payload, payload.decode()))
+    batch = Batch(items)
+    assert batch.ws_bytes(True) == Frame(Opcode.TEXT, batch.frame.encode()).serialize(mask=False)
+    assert batch.ws_bytes(False) == b"".join(Frame(Opcode.TEXT, i.text.encode()).serialize(mask=False) for i in items)
