@@ -106,6 +106,21 @@ class Scope:
         return about is not None and any(c in self.hidden for c in about)
 
 
+def view_key(state: EncounterState, viewer: Viewer) -> tuple[Any, ...]:
+    """Which view of ``state`` the viewer has: two viewers with the same key at the same state
+    see the same state (``state_for``), the same events (``event_data_for`` with
+    ``metadata_for``) and the same presence (``projections.presence.presence_for``), so one
+    rendering serves both (the live feeds share theirs by it). Made of ids, never of what is
+    rendered: besides ``sees_all``, those functions read of a viewer only ``Scope.hidden`` and
+    ``Scope.sheet_is_private``, which is "not one of the viewer's own combatants and not a
+    player character" (so own combatants that are player characters change nothing). A GM sees
+    everything: one key. Not prompts: they are the viewer's own (``prompts_for``)."""
+    if viewer.sees_all:
+        return ("all",)
+    scope = Scope.of(state, viewer)
+    return ("table", scope.hidden, scope.own - scope.players)
+
+
 def state_for(state: EncounterState, viewer: Viewer) -> Any:
     """The state as ``viewer`` may see it: the state itself for the GM, else a filtered copy."""
     ruleset = ruleset_of(state.ruleset)

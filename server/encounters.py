@@ -220,6 +220,8 @@ class EncounterService:
     def _decode(ruleset: Ruleset, row: Any) -> Any:
         return ruleset.decode_event(row["type"], row["schema_version"], row["data"])
 
+    decode = _decode  # a stored event (a row) as the ruleset's event: what a live feed folds
+
     async def _refresh(self, encounter_id: str, entry: Entry) -> bool:
         """Catch the cached state up with the database; True when there was something new.
 

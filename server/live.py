@@ -44,6 +44,7 @@ from server.api import GUARDED_READ_ERRORS, EncounterId
 from server.auth import Principal, authorize
 from server.encounters import event_view
 from server.live_feed import (
+    Batch,
     ErrorMessage,
     Feed,
     Hello,
@@ -120,6 +121,9 @@ class Outbox:
     def room(self) -> int:
         return self._limit - len(self._items)
 
+    def empty(self) -> bool:
+        return not self._items
+
     def put_nowait(self, message: Any) -> None:
         """Queue ``message`` now: the caller has seen there is ``room``."""
         self._items.append(message)
@@ -157,9 +161,11 @@ class Stream:
         self._prompted: frozenset[bytes] = frozenset()  # the pending prompts already sent
         self.patches = patches  # after the first state, send its changes (JSON Patch), not the whole
         self._state_version: int | None = None  # the version of the state the client has
+        self._state_key: Any = None  # and the view it was rendered for (projections.visibility.view_key)
         self.sender: asyncio.Task[Any] | None = None  # the transport's task that sends the outbox
         self.sending_since: float | None = None  # when the message being sent was handed over
         self.waiting = False  # caught up, waiting for its feed: the feed may queue for it (keep_up)
+        self.direct: DirectFrames | None = None  # the socket, for batches written at once (keep_up)
 
     def shut(self, close: Close = SHUTDOWN) -> None:
         self.closing = close
@@ -262,17 +268,33 @@ class Stream:
                 if self.outbox.room() < 1:
                     return False
                 self._presence = key
-                self.outbox.put_nowait(presence)
+                self._send((presence,))
             return True
-        step = feed.step(self.viewer, self.last, self._state_version if self.patches else None, self._presence,
-                         self._prompted)
+        step = feed.step(self.viewer, self.last, self._state_version if self.patches else None, self._state_key,
+                         self._presence, self._prompted)
         if step is None or self.outbox.room() < len(step.batches):
             return False
-        for batch in step.batches:
-            self.outbox.put_nowait(batch)
+        self._send(step.batches)
         self.last = self._state_version = step.version
+        self._state_key = step.key
         self._presence, self._prompted = step.presence, step.prompted
         return True
+
+    def _send(self, batches: tuple[Batch, ...]) -> None:
+        """Send ``batches`` now (there is room for them in the outbox): written to the socket at
+        once while nothing is queued before them and the socket takes them (``direct``), the
+        rest queued for the transport's sender, in order."""
+        direct = self.direct
+        if direct is not None and self.sending_since is None and self.outbox.empty():
+            for i, batch in enumerate(batches):
+                if not direct.write(batch):
+                    batches = batches[i:]
+                    break
+            else:
+                self.outbox.last_put = direct.loop.time()
+                return
+        for batch in batches:
+            self.outbox.put_nowait(batch)
 
     async def _catch_up(self, feed: Feed, first: bool) -> None:
         """Queue the events after ``last`` up to the feed's state, then that state and the prompts;
@@ -286,11 +308,13 @@ class Stream:
                 await self.outbox.put(presence)
             return
         base = self._state_version if self.patches else None
-        while (step := feed.step(self.viewer, self.last, base, self._presence, self._prompted)) is None:
+        while (step := feed.step(self.viewer, self.last, base, self._state_key, self._presence,
+                                 self._prompted)) is None:
             await self._from_table(feed)  # further behind than the feed remembers
         for batch in step.batches:
             await self.outbox.put(batch)
         self.last = self._state_version = step.version
+        self._state_key = step.key
         self._presence, self._prompted = step.presence, step.prompted
 
     async def _from_table(self, feed: Feed) -> None:
@@ -310,6 +334,68 @@ class Stream:
     def _refuse(self, status: int, code: str, title: str, detail: str) -> Close:
         message = item(ErrorMessage(version=self.last, status=status, code=code, title=title, detail=detail))
         return Close(4000 + status, code, message)
+
+
+# ----------------------------------------------------------------------- direct writes
+
+try:  # uvicorn's WebSocket protocol on the websockets library's sans-I/O core (its default)
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    from websockets.protocol import State as _State
+except ImportError:  # pragma: no cover
+    WebSocketsSansIOProtocol = None  # type: ignore[assignment,misc]
+
+# the wrappers of ``send`` between a Litestar WebSocket and the server: what each adds to a
+# ``websocket.send`` is checked by ``DirectFrames.write`` itself (none of them changes it)
+_SEND_WRAPPERS = frozenset({
+    "WebSocket.send_wrapper.<locals>.wrapped_send",  # refuses to send after a disconnect
+    "ExceptionHandlerMiddleware.__call__.<locals>.capture_response_started",  # notes http.response.start
+})
+
+
+class DirectFrames:
+    """A WebSocket's frames written straight to its socket: the bytes of a batch's frames are
+    made once for every client (``Batch.ws_bytes``), and a caught-up stream's batch is written
+    by the feed's refresh itself, without waking the stream's sender, going through the ASGI
+    layers, or framing it again for each client. Only while the connection is open and its
+    socket takes data (else the sender sends it, as it does everything queued)."""
+
+    __slots__ = ("_protocol", "_batched", "loop")
+
+    def __init__(self, protocol: Any, batched: bool) -> None:
+        self._protocol = protocol
+        self._batched = batched
+        self.loop = asyncio.get_running_loop()
+
+    def write(self, batch: Batch) -> bool:
+        p = self._protocol
+        if (p.close_sent or p.disconnected or not p.writable.is_set() or p.conn.state is not _State.OPEN
+                or p.transport.is_closing()):
+            return False
+        p.transport.write(batch.ws_bytes(self._batched))
+        return True
+
+    @classmethod
+    def of(cls, socket: WebSocket, batched: bool) -> DirectFrames | None:
+        """For an accepted WebSocket served by uvicorn's sans-I/O protocol without an extension
+        (no compression): its ``send`` through the known wrappers; else None (every batch then
+        goes through ``send``)."""
+        if WebSocketsSansIOProtocol is None:
+            return None
+        send: Any = socket.send
+        for _ in range(8):
+            protocol = getattr(send, "__self__", None)
+            if isinstance(protocol, WebSocketsSansIOProtocol):
+                if (getattr(send, "__func__", None) is not WebSocketsSansIOProtocol.send
+                        or protocol.conn.extensions or not protocol.handshake_complete
+                        or protocol.initial_response is not None):
+                    return None
+                return cls(protocol, batched)
+            code, cells = getattr(send, "__code__", None), getattr(send, "__closure__", None)
+            if (code is None or cells is None or getattr(send, "__qualname__", None) not in _SEND_WRAPPERS
+                    or "send" not in code.co_freevars):
+                return None
+            send = cells[code.co_freevars.index("send")].cell_contents
+        return None
 
 
 # ------------------------------------------------------------------------------ admission
@@ -371,6 +457,7 @@ async def live_websocket(socket: WebSocket, encounter_id: FromPath[uuid.UUID]) -
             version=0, status=p.status, code=p.code, title=p.title, detail=p.detail))), batched)
         return
     settings = stream.live.settings
+    stream.direct = DirectFrames.of(socket, batched) if settings.direct_writes else None
     producer = asyncio.create_task(stream.run())
     loop = asyncio.get_running_loop()
 

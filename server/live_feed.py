@@ -13,10 +13,13 @@ committed version N, and the unique ``(encounter_id, version)`` key refuses any 
 "every event after version N up to the state's version" is gap-free without the global
 log's snapshot rule.
 
-Each stream's messages are rendered once per viewer (role and combatants) per state: 200
-spectators of one fight cost one filtering, not 200. So is the way from where a stream is to
-the feed's head (``Feed.step``: the events, the state or its patch, the presence, the prompts,
-as ``Batch``es): the spectators that were at the same version share it, bytes and all.
+Each stream's messages are rendered once per view per state: 200 spectators of one fight cost
+one filtering, not 200, and a player whose own combatants are all player characters, not
+hidden, sees what a spectator sees (``projections.visibility.view_key``, decided from ids):
+they share the spectators' rendering too. The way from where a stream is to the feed's head
+(``Feed.step``: the events, the state or its patch, the presence, the prompts, as
+``Batch``es) is made once per viewer (its prompts are its own): the spectators that were at
+the same version share it, bytes and all.
 """
 
 from __future__ import annotations
@@ -37,9 +40,9 @@ from domain.core.encounter import EncounterState
 from projections.patch import json_patch
 from projections.presence import Connected, Presence, presence_for
 from projections.prompts import Prompt, prompts_for
-from projections.visibility import Viewer, state_for
+from projections.visibility import Viewer, state_for, view_key
 from server import outage
-from server.encounters import EncounterService, EventView, event_view, visible_events
+from server.encounters import RETCONNED, EncounterService, EventView, event_view, visible_events
 from server.presence import PresenceStore
 
 if TYPE_CHECKING:
@@ -145,17 +148,44 @@ def sse_bytes(message: Item) -> bytes:
 BATCH_LIMIT = 64  # messages in one batch at most (a client far behind gets its history in several)
 
 
+def ws_text_frame(payload: bytes) -> bytes:
+    """One unfragmented WebSocket text frame as a server sends it (RFC 6455: unmasked, no
+    extension): the same bytes for every client, so made once for all of them."""
+    n = len(payload)
+    if n < 126:
+        return bytes((0x81, n)) + payload
+    if n < 65536:
+        return b"\x81\x7e" + n.to_bytes(2, "big") + payload
+    return b"\x81\x7f" + n.to_bytes(8, "big") + payload
+
+
 class Batch:
     """Messages that go to the client together, in order: one WebSocket text frame holding
     their JSON array (``frame``, with ``?batch=true``; else one frame each), one write of SSE
-    (``sse``). Each text is made once, however many streams send it."""
+    (``sse``). Each text is made once, however many streams send it; so are the WebSocket
+    frames themselves (``ws_bytes``), for the streams that write them to their socket directly."""
 
-    __slots__ = ("_frame", "_sse", "items")
+    __slots__ = ("_frame", "_sse", "_ws", "items")
 
     def __init__(self, items: tuple[Item, ...]) -> None:
         self.items = items
         self._frame: str | None = None
         self._sse: bytes | None = None
+        self._ws: tuple[bytes | None, bytes | None] = (None, None)
+
+    def ws_bytes(self, batched: bool) -> bytes:
+        """The WebSocket frames of the batch, header and all: one frame holding the JSON array
+        (``batched``), else one frame a message."""
+        whole, each = self._ws
+        if batched:
+            if whole is None:
+                whole = ws_text_frame(self.frame.encode())
+                self._ws = (whole, each)
+            return whole
+        if each is None:
+            each = b"".join(ws_text_frame(i.body) for i in self.items)
+            self._ws = (whole, each)
+        return each
 
     @property
     def frame(self) -> str:
@@ -181,10 +211,12 @@ def one(message: Message) -> Batch:
 @dataclass(frozen=True, slots=True)
 class Step:
     """What a stream sends to reach the feed's head from where it is, and where it is then:
-    at ``version``, with that ``presence`` shown and those ``prompted``."""
+    at ``version``, its state rendered for the view ``key``, with that ``presence`` shown and
+    those ``prompted``."""
 
     batches: tuple[Batch, ...]
     version: int
+    key: Any
     presence: bytes
     prompted: frozenset[bytes]
 
@@ -203,6 +235,7 @@ class LiveSettings:
     send_timeout_seconds: float = 10.0  # longest wait for a client to take a message
     recent_events: int = 1024  # events each feed keeps for streams a little behind
     page_size: int = 500  # events read from the table at once when a stream is far behind
+    direct_writes: bool = True  # a caught-up WebSocket's batches written by the feed (server.live.DirectFrames)
 
     @property
     def presence_ttl_seconds(self) -> float:
@@ -216,6 +249,7 @@ class LiveSettings:
             heartbeat_seconds=float(os.environ.get("FRACAS_LIVE_HEARTBEAT", "15")),
             queue_size=int(os.environ.get("FRACAS_LIVE_QUEUE", "256")),
             send_timeout_seconds=float(os.environ.get("FRACAS_LIVE_SEND_TIMEOUT", "10")),
+            direct_writes=os.environ.get("FRACAS_LIVE_DIRECT", "1") != "0",
         )
 
 
@@ -235,15 +269,24 @@ class Subscriber(Protocol):
 
 @dataclass
 class Rendered:
-    """One viewer's messages for one state and presence of the feed."""
+    """One view's messages (``view_key``: every viewer who provably sees the same) for one
+    state and presence of the feed."""
 
-    view: Any = None  # the state as the viewer sees it, as JSON builtins
+    view: Any = None  # the state as the view shows it, as JSON builtins
     state: Item | None = None
-    prompts: list[tuple[bytes, Item]] | None = None  # (the prompt itself, its message)
     presence: tuple[bytes, Item, Batch] | None = None
-    patches: dict[int, Item] = field(default_factory=dict)  # by the version they apply to
+    patches: dict[tuple[int, Any], Item] = field(default_factory=dict)  # by the state they apply to: version, view
     events: dict[int, Item] = field(default_factory=dict)
-    steps: dict[tuple[int, int | None, bytes | None, frozenset[bytes]], Step] = field(default_factory=dict)
+
+
+@dataclass
+class Viewing:
+    """One viewer at the feed's head: its view (shared), its prompts and its streams' steps."""
+
+    key: Any
+    rendered: Rendered
+    prompts: list[tuple[bytes, Item]] | None = None  # (the prompt itself, its message)
+    steps: dict[tuple[int, int | None, Any, bytes | None, frozenset[bytes]], Step] = field(default_factory=dict)
 
 
 class Feed:
@@ -253,10 +296,15 @@ class Feed:
         self.head: EncounterState | None = None
         self.recent: deque[EventView] = deque(maxlen=live.settings.recent_events)
         self.presence: list[Connected] = []
+        self._presence_text: str | None = None  # as read: decoded when it changes
         self.invalid: frozenset[bytes] = frozenset()  # tokens of our streams found revoked
         self.subscribers: set[Subscriber] = set()
-        self._rendered: dict[Viewer, Rendered] = {}
-        self._views: dict[Viewer, deque[tuple[int, Any]]] = {}  # each viewer's last views, to patch from
+        self._rendered: dict[Any, Rendered] = {}  # by view key, at the head
+        self._viewing: dict[Viewer, Viewing] = {}  # at the head
+        self._views: dict[Any, deque[tuple[int, Any]]] = {}  # each view's last states, to patch from
+        # who is connected as each view shows it (its JSON, and itself): kept from state to state
+        # while who is connected does not change (it depends on the view's key alone)
+        self._shown: dict[Any, tuple[bytes, Presence]] = {}
         self._task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------- running
@@ -286,23 +334,62 @@ class Feed:
                 await waiter.wait(wait)
 
     async def refresh(self) -> None:
-        """Read what is new (the state and its events), then who is connected and which tokens are
-        still valid, then bring the streams up to date. In that order: the tokens are read on a later snapshot
-        than the events, so a token revoked before an event committed never gets that event."""
+        """Read what is new (the events, and the state they lead to), who is connected and which
+        tokens are still valid, then bring the streams up to date. The tokens are read on a
+        snapshot no earlier than the events', so a token revoked before an event committed never
+        gets that event: once the feed has a state, all three in one statement (one snapshot),
+        the state folded here from the events read; else (or after a retcon, which the service
+        replays) the state from the service, then its events, then the rest."""
+        while await self._refresh():  # a page of events read: there may be more
+            pass
+
+    async def _refresh(self) -> bool:
         hashes = list({s.secret_hash for s in self.subscribers})
-        state, views = await self._read()
-        presence, valid = await self.live.presence.list_and_valid(self.encounter_id, hashes)
+        got = await self._catch_up(hashes) if self.head is not None else None
+        if got is None:
+            state, views = await self._read()
+            text, valid = await self.live.presence.list_and_valid(self.encounter_id, hashes)
+        else:
+            state, views, text, valid = got
+        more = got is not None and len(views) >= self.live.settings.page_size
         if self.head is None or state.version > self.head.version:
             self._advance(state, views)
         self.invalid = frozenset(h for h in hashes if h not in valid)
-        if presence != self.presence:
-            self.presence = presence
-            for r in self._rendered.values():
-                r.state = r.presence = None
-                r.steps.clear()
+        if text != self._presence_text:
+            self._presence_text = text
+            presence = self.live.presence.decode(text)
+            if presence != self.presence:
+                self.presence = presence
+                self._shown.clear()
+                for r in self._rendered.values():
+                    r.state = r.presence = None
+                for v in self._viewing.values():
+                    v.steps.clear()
+        self._keep_up()
+        return more
+
+    def _keep_up(self) -> None:
         for s in list(self.subscribers):  # most are caught up, and only need the same step queued
             if not s.keep_up(self):
                 s.wake.set()
+
+    async def _catch_up(self, hashes: list[bytes]
+                        ) -> tuple[EncounterState, list[EventView], str, set[bytes]] | None:
+        """The events after the head, folded onto it, who is connected and the tokens still valid,
+        in one round trip; None when the service must make the state (a retcon goes back)."""
+        head = self.head
+        assert head is not None
+        text, valid, rows = await self.live.presence.catch_up(self.encounter_id, hashes, head.version,
+                                                              self.live.settings.page_size)
+        if any(row["type"] == RETCONNED for row in rows):
+            return None
+        ruleset = self.live.service.registry.get(head.ruleset)
+        state = head
+        for row in rows:
+            state = ruleset.evolve(state, EncounterService.decode(ruleset, row))
+        if rows and state.version != rows[-1]["version"]:  # versions are dense: never
+            raise RuntimeError(f"the feed of {self.encounter_id} folded to {state.version}, not {rows[-1]['version']}")
+        return state, [event_view(r) for r in rows], text, valid
 
     async def _read(self) -> tuple[EncounterState, list[EventView]]:
         service = self.live.service
@@ -321,10 +408,10 @@ class Feed:
             self.recent.clear()
         self.recent.extend(views)
         self.head = state
+        for key in [k for k in self._views if k not in self._rendered]:  # no stream had it at the last head
+            del self._views[key]
         self._rendered.clear()
-        watching = {s.viewer for s in self.subscribers}
-        for viewer in [v for v in self._views if v not in watching]:
-            del self._views[viewer]
+        self._viewing.clear()
 
     # ------------------------------------------------------------------- reading
 
@@ -337,17 +424,21 @@ class Feed:
 
     # ----------------------------------------------------------------- rendering
 
-    def _for(self, viewer: Viewer, head: EncounterState) -> Rendered:
-        if head is not self.head:
-            return Rendered()  # a stream's older snapshot: render without caching
-        r = self._rendered.get(viewer)
-        if r is None:
-            r = self._rendered[viewer] = Rendered()
-        return r
+    def _viewing_of(self, viewer: Viewer, head: EncounterState) -> Viewing:
+        if head is not self.head:  # a stream's older snapshot: render without caching
+            return Viewing(view_key(head, viewer), Rendered())
+        v = self._viewing.get(viewer)
+        if v is None:
+            key = view_key(head, viewer)
+            r = self._rendered.get(key)
+            if r is None:
+                r = self._rendered[key] = Rendered()
+            v = self._viewing[viewer] = Viewing(key, r)
+        return v
 
     def event_item(self, view: EventView, viewer: Viewer, head: EncounterState) -> Item:
         """An event as ``viewer`` may see it, judged by ``head`` (a state at or after it)."""
-        r = self._for(viewer, head)
+        r = self._viewing_of(viewer, head).rendered
         cached = r.events.get(view.version)
         if cached is None:
             shown = visible_events([view], head, viewer)[0]
@@ -356,79 +447,91 @@ class Feed:
                 r.events[view.version] = cached
         return cached
 
-    def state_items(self, viewer: Viewer, head: EncounterState, base: int | None = None
+    def state_items(self, viewer: Viewer, head: EncounterState, base: int | None = None, base_key: Any = None
                     ) -> tuple[Item, list[tuple[bytes, Item]]]:
-        """The state for ``viewer`` at ``head`` (a patch from the state of version ``base`` when
-        this feed still has it, else the whole state) and the prompts (each with its JSON
-        without the version, to tell a prompt already sent)."""
-        r = self._for(viewer, head)
+        """The state for ``viewer`` at ``head`` (a patch from the state of version ``base``
+        rendered for the view ``base_key`` when this feed still has it, else the whole state)
+        and the prompts (each with its JSON without the version, to tell a prompt already sent)."""
+        v = self._viewing_of(viewer, head)
+        r = v.rendered
         if r.view is None:
             view = state_for(head, viewer)
             r.view = view if isinstance(view, dict) else msgspec.to_builtins(view)
             if head is self.head:
-                history = self._views.setdefault(viewer, deque(maxlen=4))
+                history = self._views.setdefault(v.key, deque(maxlen=4))
                 if not history or history[-1][0] < head.version:
                     history.append((head.version, r.view))
-        if r.prompts is None:
-            r.prompts = [(_encode(p), item(PromptMessage(version=head.version, prompt=p)))
+        if v.prompts is None:
+            v.prompts = [(_encode(p), item(PromptMessage(version=head.version, prompt=p)))
                          for p in prompts_for(self.live.service.registry.get(head.ruleset), head, viewer)]
         if base is not None and base < head.version:
-            patch = r.patches.get(base)
+            patch = r.patches.get((base, base_key))
             if patch is None:
-                old = next((v for version, v in self._views.get(viewer, ()) if version == base), None)
+                # the state the client has: the one rendered for its view then (a view's key
+                # at one version names one rendering), never another view's
+                old = next((s for version, s in self._views.get(base_key, ()) if version == base), None)
                 if old is not None:
                     patch = item(PatchMessage(version=head.version, base=base, patch=json_patch(old, r.view)))
                     if head is self.head:
-                        r.patches[base] = patch
+                        r.patches[(base, base_key)] = patch
             if patch is not None:
-                return patch, r.prompts
+                return patch, v.prompts
         if r.state is None:
-            r.state = item(StateMessage(version=head.version, state=r.view, presence=self.presence_of(viewer, head)))
-        return r.state, r.prompts
+            r.state = item(StateMessage(version=head.version, state=r.view, presence=self.presence_shown(viewer, head)[1]))
+        return r.state, v.prompts
 
     def presence_item(self, viewer: Viewer, version: int) -> tuple[bytes, Item, Batch]:
         """Who is connected, as ``viewer`` sees it: its JSON (to tell a change), its message, and
         that message alone as a batch."""
         head = self.head
         assert head is not None
-        r = self._for(viewer, head)
+        r = self._viewing_of(viewer, head).rendered
         if r.presence is None or r.presence[1].version != version:
-            presence = self.presence_of(viewer, head)
+            shown, presence = self.presence_shown(viewer, head)
             message = item(PresenceMessage(version=version, presence=presence))
-            r.presence = (_encode(presence), message, Batch((message,)))
+            r.presence = (shown, message, Batch((message,)))
         return r.presence
 
-    def step(self, viewer: Viewer, last: int, base: int | None, presence: bytes | None,
+    def presence_shown(self, viewer: Viewer, head: EncounterState) -> tuple[bytes, Presence]:
+        """Who is connected as ``viewer`` sees it at ``head``: its JSON (to tell a change) and itself."""
+        key = self._viewing_of(viewer, head).key
+        shown = self._shown.get(key) if head is self.head else None
+        if shown is None:
+            presence = presence_for(self.presence, head, viewer)
+            shown = (_encode(presence), presence)
+            if head is self.head:
+                self._shown[key] = shown
+        return shown
+
+    def step(self, viewer: Viewer, last: int, base: int | None, base_key: Any, presence: bytes | None,
              prompted: frozenset[bytes]) -> Step | None:
         """The way to the head for a stream of ``viewer`` that has every event up to ``last``,
-        the state of version ``base`` (None: send it whole), ``presence`` shown and ``prompted``
-        the prompts in it: the events after ``last``, the state (or its patch), the presence when
-        a patch leaves it out and it changed, and the prompts not sent yet. Made once for every
-        stream in the same place; None when the feed's memory does not reach back to ``last``."""
+        the state of version ``base`` rendered for the view ``base_key`` (None: send it whole),
+        ``presence`` shown and ``prompted`` the prompts in it: the events after ``last``, the
+        state (or its patch), the presence when a patch leaves it out and it changed, and the
+        prompts not sent yet. Made once for every stream of the viewer in the same place; None
+        when the feed's memory does not reach back to ``last``."""
         head = self.head
         assert head is not None
-        r = self._for(viewer, head)
-        key = (last, base, presence, prompted)
-        done = r.steps.get(key)
+        v = self._viewing_of(viewer, head)
+        key = (last, base, base_key, presence, prompted)
+        done = v.steps.get(key)
         if done is not None:
             return done
         views = self.recent_after(last, head.version)
         if views is None:
             return None
-        items = [self.event_item(v, viewer, head) for v in views]
-        state, prompts = self.state_items(viewer, head, base)
+        items = [self.event_item(e, viewer, head) for e in views]
+        state, prompts = self.state_items(viewer, head, base, base_key)
         items.append(state)
-        shown, message, _ = self.presence_item(viewer, head.version)
+        shown, _ = self.presence_shown(viewer, head)
         if state.type != "state" and shown != presence:  # a patch does not carry it
-            items.append(message)
+            items.append(self.presence_item(viewer, head.version)[1])
         items += [p for k, p in prompts if k not in prompted]  # one pending, unchanged, is not prompted again
-        done = Step(batches(items), head.version, shown, frozenset(k for k, _ in prompts))
-        if len(r.steps) < 64:
-            r.steps[key] = done
+        done = Step(batches(items), head.version, v.key, shown, frozenset(k for k, _ in prompts))
+        if len(v.steps) < 64:
+            v.steps[key] = done
         return done
-
-    def presence_of(self, viewer: Viewer, head: EncounterState) -> Presence:
-        return presence_for(self.presence, head, viewer)
 
 
 # --------------------------------------------------------------------------------- live

@@ -62,16 +62,33 @@ class PresenceStore:
     async def list(self, encounter_id: str) -> list[Connected]:
         return _decode_connected.decode(await self.pool.fetchval(_LIST, encounter_id, self.ttl))
 
-    async def list_and_valid(self, encounter_id: str, secret_hashes: list[bytes]) -> tuple[list[Connected], set[bytes]]:
-        """The encounter's connections, and which of ``secret_hashes`` are still valid tokens:
-        what a live feed asks on each wake-up, in one round trip."""
+    async def list_and_valid(self, encounter_id: str, secret_hashes: list[bytes]) -> tuple[str, set[bytes]]:
+        """The encounter's connections (their JSON: ``decode``), and which of ``secret_hashes``
+        are still valid tokens, in one round trip: what a live feed asks before it has a state."""
         row = await self.pool.fetchrow(
             f"""SELECT ({_LIST_SQL}) AS presence,
                        ARRAY(SELECT secret_hash FROM tokens
                              WHERE secret_hash = ANY($3::bytea[]) AND revoked_at IS NULL) AS valid""",
             encounter_id, self.ttl, secret_hashes,
         )
-        return _decode_connected.decode(row["presence"]), {bytes(h) for h in row["valid"]}
+        return row["presence"], {bytes(h) for h in row["valid"]}
+
+
+    async def catch_up(self, encounter_id: str, secret_hashes: list[bytes], after: int, limit: int
+                       ) -> tuple[str, set[bytes], list[asyncpg.Record]]:
+        """What a live feed asks on each wake-up, in one round trip and one snapshot: the events
+        after version ``after`` (at most ``limit``, as ``EventStore.read`` gives them), the
+        encounter's connections (their JSON, to be decoded when it changed) and which of
+        ``secret_hashes`` are still valid tokens. One snapshot holds any revocation that
+        committed before an event it holds: a stream is never given an event its token was
+        revoked before."""
+        rows = await self.pool.fetch(_CATCH_UP, encounter_id, self.ttl, secret_hashes, after, limit)
+        first = rows[0]
+        return first["presence"], {bytes(h) for h in first["valid"]}, rows if first["version"] is not None else []
+
+    @staticmethod
+    def decode(presence: str) -> list[Connected]:
+        return _decode_connected.decode(presence)
 
 
 _LIST_SQL = """
@@ -90,3 +107,13 @@ async def live_connections(connection: Any, encounter_id: str) -> list[Connected
     """The encounter's live connections, for the routes that show presence."""
     live = getattr(connection.app.state, "live", None)
     return [] if live is None else await live.presence.list(encounter_id)
+_CATCH_UP = f"""
+    SELECT p.presence, p.valid, e.version, e.event_id::text AS event_id, e.type, e.schema_version,
+           e.data::text AS data, e.metadata::text AS metadata, e.recorded_at, e.hash
+    FROM (SELECT ({_LIST_SQL}) AS presence,
+                 ARRAY(SELECT secret_hash FROM tokens
+                       WHERE secret_hash = ANY($3::bytea[]) AND revoked_at IS NULL) AS valid) p
+    LEFT JOIN LATERAL (SELECT * FROM events WHERE encounter_id = $1 AND version > $4
+                       ORDER BY version LIMIT $5) e ON true
+    ORDER BY e.version
+"""

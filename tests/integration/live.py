@@ -27,6 +27,7 @@ from server.settings import Settings
 class Served:
     app: Litestar
     base: str  # http://127.0.0.1:PORT
+    deflate: bool = False  # WebSocket compression on
 
     @property
     def ws_base(self) -> str:
@@ -34,12 +35,16 @@ class Served:
 
 
 @asynccontextmanager
-async def served(database_url: str, settings: Settings | None = None, **live: Any) -> AsyncIterator[Served]:
+async def served(database_url: str, settings: Settings | None = None, deflate: bool = False,
+                 **live: Any) -> AsyncIterator[Served]:
     """The app on a free port, served by uvicorn in this event loop. ``live``: LiveSettings
-    fields to change (``heartbeat_seconds``, ``queue_size``, ``send_timeout_seconds``, ...)."""
+    fields to change (``heartbeat_seconds``, ``queue_size``, ``send_timeout_seconds``, ...).
+    WebSocket compression off as ``fracas serve`` has it (caught-up streams' batches are then
+    written to the socket directly: ``server.live.DirectFrames``), or on (``deflate``: uvicorn's
+    default, every batch through the ASGI ``send``)."""
     app = create_app(database_url, settings or Settings.from_env())
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on",
-                            timeout_graceful_shutdown=2)
+                            timeout_graceful_shutdown=2, ws_per_message_deflate=deflate)
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     while not server.started:
@@ -50,7 +55,7 @@ async def served(database_url: str, settings: Settings | None = None, **live: An
         setattr(app.state.live.settings, name, value)
     port = server.servers[0].sockets[0].getsockname()[1]
     try:
-        yield Served(app, f"http://127.0.0.1:{port}")
+        yield Served(app, f"http://127.0.0.1:{port}", deflate)
     finally:
         server.should_exit = True
         await task

@@ -48,9 +48,11 @@ def assert_in_order(w: Watcher, first: int, last: int) -> None:
         seen = m["version"]
 
 
-@pytest.fixture
-async def live(database_url: str) -> Any:
-    async with served(database_url, heartbeat_seconds=30) as s:
+@pytest.fixture(params=["direct", "deflate"])
+async def live(database_url: str, request: Any) -> Any:
+    """Served as ``fracas serve`` (no compression: batches written to the socket directly), and
+    with uvicorn's compression (every batch through the ASGI ``send``)."""
+    async with served(database_url, heartbeat_seconds=30, deflate=request.param == "deflate") as s:
         async with httpx.AsyncClient(base_url=s.base, timeout=30) as c:
             yield s, c
 
@@ -78,6 +80,10 @@ async def test_history_then_each_new_event_with_the_state_after_it(live: Any) ->
     # after the first state, the change: a JSON Patch against the state the client has
     assert [m["type"] for m in w.messages[-2:]] == ["event", "patch"]
     assert w.messages[-1]["base"] == 6 and 0 < len(w.messages[-1]["patch"]) < 10
+    # without compression (as `fracas serve`), a caught-up WebSocket's batches are written to
+    # its socket directly; with it, through the ASGI send: the same messages either way
+    streams = [st for st in s.app.state.live.streams.values() if st.transport == "websocket"]
+    assert streams and all((st.direct is not None) is not s.deflate for st in streams)
     full = await ws(s, enc, gm, "full", after=7, state="full")
     await full.at_version(7)
     await command(c, enc, {"type": "TakeAction", "combatant_id": mira, "action": "NotchArrow"})
@@ -87,6 +93,28 @@ async def test_history_then_each_new_event_with_the_state_after_it(live: Any) ->
     assert w.state["state"] == full.state["state"]  # type: ignore[index]
     for watcher in (w, full):
         await watcher.stop()
+
+
+async def test_a_retcon_reaches_the_streams_with_the_state_it_leaves(live: Any) -> None:
+    """A feed folds the events it reads onto its state, except a retcon, which goes back: the
+    state after it is the one the service replays, as ``GET`` shows it, on every stream."""
+    s, c = live
+    enc, mira, _ = await started_fight(c)
+    gm = {"Authorization": c.headers["Authorization"]}
+    player = await mint(c, enc, "player", [mira])
+    watchers = [await ws(s, enc, who, name, after=0) for name, who in (("gm", gm), ("player", player))]
+    for w in watchers:
+        await w.at_version(6)
+    await command(c, enc, {"type": "TakeAction", "combatant_id": mira, "action": "NotchArrow"})
+    final = (await command(c, enc, {"type": "Retcon", "to_version": 6, "reason": "wrong button"}))["version"]
+    final = (await command(c, enc, {"type": "TakeAction", "combatant_id": mira, "action": "NotchArrow"}))["version"]
+    for w, who in zip(watchers, (gm, player), strict=True):
+        await w.at_version(final)
+        assert_in_order(w, 1, final)
+        served_state = (await c.get(f"/encounters/{enc}", headers=who)).json()
+        assert w.state is not None and w.state["state"] == without_presence(served_state)
+    for w in watchers:
+        await w.stop()
 
 
 async def test_a_client_that_resumes_gets_exactly_what_it_missed(live: Any) -> None:

@@ -83,3 +83,50 @@ def test_tokens_in_urls_are_kept_out_of_the_logs() -> None:
     redact_record(record)
     assert "frc_secret" not in record.getMessage() and "token=[redacted]" in record.getMessage()
     assert "after=3" in record.getMessage()
+
+
+def test_viewers_share_a_rendering_only_when_their_view_is_the_same() -> None:
+    """``view_key``: a player whose own combatants are visible player characters sees what a
+    spectator sees (state, events, presence); one who owns the hidden combatant, or an NPC (its
+    sheet), or the GM, does not share it; the key is made of ids."""
+    from projections.visibility import state_for, view_key
+    from server.encounters import EventView, visible_events
+
+    def npc(cid: str) -> Combatant:
+        return Combatant(id=cid, name=cid.title(), side="y", controller="gm", sheet={"secret": 7})  # type: ignore[arg-type]
+
+    state = state_with_hidden()
+    state = msgspec.structs.replace(state, combatants={**state.combatants, "orc": npc("orc")})
+    spectator, mira = Viewer("spectator"), Viewer("player", frozenset({MIRA}))
+    both = Viewer("player", frozenset({MIRA, KESS}))
+    assassin, orc = Viewer("player", frozenset({ASSASSIN})), Viewer("player", frozenset({"orc"}))
+    assert view_key(state, spectator) == view_key(state, mira) == view_key(state, both)
+    keys = [view_key(state, v) for v in (spectator, assassin, orc, GM)]
+    assert len(set(keys)) == 4
+    assert all(isinstance(k, tuple) and all(isinstance(p, (str, frozenset)) for p in k) for k in keys)
+    rows = [connected("gm"), connected("player", MIRA), connected("player", ASSASSIN), connected("spectator")]
+    event = EventView(version=5, event_id="x", type="Noted", schema_version=1, data=msgspec.Raw(b'{"type":"Noted"}'),
+                      metadata=msgspec.Raw(b'{"idempotency_key":"k"}'), recorded_at=datetime(2026, 1, 1, tzinfo=UTC),
+                      hash="00")
+    for v in (mira, both):
+        assert state_for(state, v) == state_for(state, spectator)
+        assert presence_for(rows, state, v) == presence_for(rows, state, spectator)
+        assert visible_events([event], state, v) == visible_events([event], state, spectator)
+    assert state_for(state, orc) != state_for(state, spectator)  # the orc's sheet is its player's
+    assert presence_for(rows, state, assassin) != presence_for(rows, state, spectator)
+
+
+@pytest.mark.parametrize("size", [0, 125, 126, 65535, 65536, 70000])
+def test_a_frame_made_once_is_the_frame_websockets_makes(size: int) -> None:
+    """``ws_text_frame`` (what ``DirectFrames`` writes for every client) is byte for byte the
+    unmasked text frame the ``websockets`` library serializes for a server."""
+    from websockets.frames import Frame, Opcode
+
+    from server.live_feed import Batch, ws_text_frame
+
+    payload = ("é" * (size // 2) + "x" * (size % 2)).encode()
+    assert ws_text_frame(payload) == Frame(Opcode.TEXT, payload).serialize(mask=False)
+    items = (Item("event", 1, b'{"a":1}', '{"a":1}'), Item("patch", 1, payload, payload.decode()))
+    batch = Batch(items)
+    assert batch.ws_bytes(True) == Frame(Opcode.TEXT, batch.frame.encode()).serialize(mask=False)
+    assert batch.ws_bytes(False) == b"".join(Frame(Opcode.TEXT, i.text.encode()).serialize(mask=False) for i in items)
