@@ -119,6 +119,9 @@ class Ruleset(ABC):
         self.event_decoder = msgspec.json.Decoder(self.event_type)
         # how evolve folds each event type (see _step_for), filled as types are met
         self._steps: dict[type[Event], tuple[Callable[[EncounterState, Any], EncounterState], bool, bool, Shape]] = {}
+        # the sheets a fold has read, by their payload (see _sheet); a frozen sheet type's only
+        self._sheets: dict[bytes, Any] | None = {} if getattr(
+            getattr(self.sheet_type, "__struct_config__", None), "frozen", False) else None
 
     def decode_event(self, type_name: str, schema_version: int, data: str | bytes) -> Event:
         """Decode a stored payload, upcasting it first when it was written by older rules."""
@@ -379,12 +382,8 @@ class Ruleset(ABC):
         """Fold ``events`` (from ``state``, or from the opening). A ``Retconned`` event goes
         back to the state at its target version, which this fold has passed (so a history
         with retcons is replayed from its opening)."""
-        # the states a retcon goes back to, kept as the fold passes them
-        kinds = set(map(type, events))  # a quick look first: most histories hold no retcon
-        targets = ({e.to_version for e in events if isinstance(e, Retconned)}
-                   if any(issubclass(kind, Retconned) for kind in kinds) else set())
-        kept: dict[int, EncounterState] = {}
         rest = iter(events)
+        after = 0  # the events before the fold's own: the opening
         if state is None:
             event = next(rest, None)
             if event is None:
@@ -392,14 +391,21 @@ class Ruleset(ABC):
             if not isinstance(event, EncounterOpened):
                 raise ValueError("an encounter's history starts with EncounterOpened")
             state = self.initial_state(event)
-            if state.version in targets:
-                kept[state.version] = state
+            after = 1
+        start = state
         evolve = self.evolve
-        if not targets:  # no retcon: a plain fold
+        try:  # most histories hold no retcon: a plain fold (a Retconned event's step refuses it)
             for event in rest:
                 state = evolve(state, event)
             return state
-        for event in rest:
+        except NeedsHistory:
+            if not any(isinstance(e, Retconned) for e in events):
+                raise
+        # with a retcon: again, keeping the states the retcons go back to as the fold passes them
+        targets = {e.to_version for e in events if isinstance(e, Retconned)}
+        state = start
+        kept: dict[int, EncounterState] = {state.version: state} if state.version in targets else {}
+        for event in events[after:]:
             if isinstance(event, Retconned):
                 if event.to_version not in kept:
                     raise NeedsHistory("a Retconned event is replayed with the history up to its target version")
@@ -649,7 +655,7 @@ class Ruleset(ABC):
             name=event.name,
             side=event.side,
             controller=event.controller,
-            sheet=msgspec.convert(event.sheet, self.sheet_type),
+            sheet=self._sheet(event.sheet),
             action_points=event.action_points,
             seq=event.seq,
             hidden=event.hidden,
@@ -673,6 +679,22 @@ class Ruleset(ABC):
         if state.status == "active":  # one joining a fight in progress has what a round gives
             state = self._refill(self._refill(state, "combat_start", [combatant.id]), "round_start", [combatant.id])
         return state
+
+    def _sheet(self, payload: Any) -> Any:
+        """The sheet a CombatantAdded carries, read once for each payload: a fight seats the same
+        sheets again and again (reading one is dearer than encoding its payload), and a frozen
+        sheet is shared safely. Up to ``SHEETS_KEPT`` kept, then forgotten all at once."""
+        sheets = self._sheets
+        if sheets is None:
+            return msgspec.convert(payload, self.sheet_type)
+        key = _SHEET_KEY.encode(payload)
+        sheet = sheets.get(key)
+        if sheet is None:
+            sheet = msgspec.convert(payload, self.sheet_type)
+            if len(sheets) >= SHEETS_KEPT:
+                sheets.clear()
+            sheets[key] = sheet
+        return sheet
 
     def _remove_combatant(self, state: EncounterState, cmd: RemoveCombatant) -> CombatantRemoved:
         c = self.combatant(state, cmd.combatant_id)
@@ -920,6 +942,10 @@ class _NoRolling:
 
     def roll(self, sides: int, purpose: str, by: str | None = None) -> Any:
         raise _WouldRoll
+
+
+SHEETS_KEPT = 256  # sheets a ruleset keeps read (``Ruleset._sheet``)
+_SHEET_KEY = msgspec.msgpack.Encoder()
 
 
 class NeedsHistory(ValueError):
