@@ -63,14 +63,26 @@ class Folding:
 
     def action_step(self, kind: type[Event]) -> Callable[[EncounterState, Any], EncounterState]:
         """The fold of an event of type ``kind``: its step (``_STEPS``; none: core's), then the phase
-        checked for being stuck, then the Snag Points and the Fate Points it can bring (only an attack
-        roll earns Snag Points, only SnagsSpent spends them; only a roll's event can be a Nova Roll)."""
+        checked for being stuck (unless the step keeps the phases: ``_KEEP_PHASES``), then the Snag
+        Points and the Fate Points it can bring (only an attack roll earns Snag Points, only SnagsSpent
+        spends them; only a roll's event can be a Nova Roll). Built once per type, without the parts
+        the type cannot need (the step itself, when it needs nothing more)."""
         fold, snagging, rolling = _step_for(kind)
-        own = functools.partial(fold, self) if fold is not None else super().evolve_action
-        unstuck = self._unstuck
+        own = fold.__get__(self, type(self)) if fold is not None else super().evolve_action
+        unstuck = None if fold in _KEEP_PHASES else self._unstuck
+        if not snagging and not rolling:
+            if unstuck is None:
+                return own
+
+            def checked(state: EncounterState, event: Any) -> EncounterState:
+                return unstuck(own(state, event))
+
+            return checked
 
         def step(state: EncounterState, event: Any) -> EncounterState:
-            state = unstuck(own(state, event))
+            state = own(state, event)
+            if unstuck is not None:
+                state = unstuck(state)
             if snagging:
                 r = rules(state)
                 snagged = snags.evolve_snags(r, event, state)
@@ -365,6 +377,18 @@ _CASES: tuple[tuple[type[Event] | tuple[type[Event], ...], Step], ...] = (
     (SkillRolled, Folding._on_skill), (SaveRolled, Folding._on_nothing), (DisarmSaveRolled, Folding._on_disarm_save),
     (BlockRolled, Folding._on_block),
 )
+
+
+# The steps after which no phase can be left with nobody in it to move, so ``_unstuck`` is not asked:
+# each changes nothing of who takes part in a phase (the fight, the order, who declares, the declarations,
+# who may act) nor the position, but for the move it records itself with ``PHASES.moved`` (which leaves
+# a phase once all in it have moved). A declaration is made in the declare phase (``check_move``): the
+# declarations it changes are the end of the round's. tests/rulesets/novus/test_fold_phases.py checks it.
+_KEEP_PHASES: frozenset[Step] = frozenset({
+    Folding._on_resolved, Folding._on_declared, Folding._on_rules_set, Folding._on_haste, Folding._on_mounted,
+    Folding._on_riding, Folding._on_nothing, Folding._on_contest, Folding._on_window, Folding._on_stray_save,
+    Folding._on_boons, Folding._on_rerolled, Folding._on_skill, Folding._on_disarm_save, Folding._on_block,
+})
 
 
 def _step_for(kind: type) -> tuple[Step | None, bool, bool]:
