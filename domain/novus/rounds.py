@@ -3,7 +3,6 @@ each round's Initiative Points, the three phases and who takes part in each."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable, Sequence
 
 import msgspec
@@ -40,10 +39,13 @@ from domain.novus.state import (
 replace = msgspec.structs.replace
 
 
-@functools.lru_cache(maxsize=64)
 def _round_ap(amount: int) -> Resources:
-    """The round's AP, ``amount`` of them (made once for each amount: a fold asks every round)."""
+    """The round's AP, ``amount`` of them."""
     return Resources((Resource(AP, amount, ("round_start",)),))
+
+
+# made once for each amount a round can give (a fold asks for each combatant every round)
+_ROUND_AP = {amount: _round_ap(amount) for amount in range(HASTED_AP + 1)}
 
 
 class Rounds:
@@ -58,7 +60,8 @@ class Rounds:
         round still takes."""
         r = rules(state)
         amount = (HASTED_AP if combatant.id in r.hasted else ROUND_AP) - r.carried.get(combatant.id, 0)
-        return _round_ap(max(amount, 0))
+        amount = max(amount, 0)
+        return _ROUND_AP.get(amount) or _round_ap(amount)
 
     def roll_initiative(self, state: EncounterState, dice: Dice) -> InitiativeRolled:
         """N11: "Initiative = 2d10 + Speed Stat Bonus + Wisdom Stat Bonus ... rolled once per combat"."""
@@ -92,8 +95,12 @@ class Rounds:
         rerolled); Set Initiative: "treated as if he rolled a 20 on the 2d10" for one round;
         Initiative Boost: "+2 IP next round per BP"; surprised: -20 in the first round."""
         r = rules(state)
-        c = state.combatants[cid]
-        ip = r.rolled_ip.get(cid, c.initiative if c.initiative is not None else 0)
+        return self._ip(r, r.rolled_ip, cid, state.combatants[cid], round_number)
+
+    @staticmethod
+    def _ip(r: NovusRules, rolled: dict[str, int], cid: str, c: Combatant, round_number: int) -> int:
+        """``ip_for`` of ``cid`` (``c``) with the IP rolled once per combat as ``rolled`` has them."""
+        ip = rolled.get(cid, c.initiative if c.initiative is not None else 0)
         if r.set_initiative.get(cid) == round_number - 1:
             ip = 20 + c.sheet.initiative_bonus()
         ip += r.boost.get(cid, 0) if round_number > 1 else 0
@@ -102,21 +109,22 @@ class Rounds:
         return ip
 
     def round_began(self, state: EncounterState) -> EncounterState:
+        """The round's books afresh: each one's IP for the round (the IP rolled once per combat kept for
+        the rest of it), who declares (those who may act, in the order), the first phase anyone is in."""
         r = rules(state)
+        combatants, now = state.combatants, state.round
         rolled = dict(r.rolled_ip)
-        for cid, c in state.combatants.items():
+        for cid, c in combatants.items():
             if cid not in rolled and c.initiative is not None:
                 rolled[cid] = c.initiative
-        state = replace(state, rules=replace(r, rolled_ip=rolled))
-        ip = {cid: self.ip_for(state, cid, state.round) for cid in state.combatants}
-        fresh = replace(rules(state), ip=ip, declared={}, resolved=[], carried={}, boost={}, holding=[], window=None,
-                        attacked=[], disengaged=[], riding={}, late_dodge=[], blocks_used={},
-                        boons_due=None, position=PhasePosition())
-        state = replace(state, rules=fresh)
-        declarers = [cid for cid in state.order if self.may_act(state, cid)]
-        fresh = replace(fresh, declarers=declarers)
-        state = replace(state, rules=fresh)
-        return replace(state, rules=replace(fresh, position=PHASES.begin(self._ranked(state))))
+        ip_of = self._ip
+        fresh = replace(r, rolled_ip=rolled, ip={cid: ip_of(r, rolled, cid, c, now) for cid, c in combatants.items()},
+                        declared={}, resolved=[], carried={}, boost={}, holding=[], window=None, attacked=[],
+                        disengaged=[], riding={}, late_dodge=[], blocks_used={}, boons_due=None,
+                        position=PhasePosition())
+        may_act, state = self.may_act, replace(state, rules=fresh)
+        state = replace(state, rules=replace(fresh, declarers=[cid for cid in state.order if may_act(state, cid)]))
+        return replace(state, rules=replace(state.rules, position=PHASES.begin(self._ranked(state))))
 
     def at_round_end(self, state: EncounterState, dice: Dice) -> list[Event]:
         """Reroll Initiative: prepared this round, "in order to reroll his initiative in the following round"."""
