@@ -882,10 +882,16 @@ class Ruleset(ABC):
     def spent(self, state: EncounterState, combatant_id: str, resource: str, cost: int) -> EncounterState:
         """The state after ``combatant_id`` spent ``cost`` of ``resource`` (an event's fold:
         the spending was checked when it was decided, with ``check_resource``)."""
+        return replace(state, combatants=self.spending(state, combatant_id, resource, cost))
+
+    @staticmethod
+    def spending(state: EncounterState, combatant_id: str, resource: str, cost: int) -> dict[str, Combatant]:
+        """The combatants once ``combatant_id`` spent ``cost`` of ``resource`` (``spent``'s: for a
+        step that changes more of the state, in one copy of it)."""
         c = state.combatants[combatant_id]
         have = held(c)
         left = {**have, resource: have.get(resource, 0) - cost}
-        return replace(state, combatants={**state.combatants, combatant_id: replace(c, resources=left)})
+        return {**state.combatants, combatant_id: replace(c, resources=left)}
 
     def check_resource(self, combatant: Combatant, resource: str, cost: int, what: str) -> None:
         """Refuse an action needing more of ``resource`` than the combatant has left."""

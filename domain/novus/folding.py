@@ -129,13 +129,13 @@ class Folding:
 
     def _on_declared(self, state: EncounterState, event: ActionsDeclared) -> EncounterState:
         r = rules(state)
-        ranked = self._ranked(state)
-        state = self.spent(state, event.combatant_id, AP, event.ap)
+        cid = event.combatant_id
         declared = Declaration(actions=self._expanded(event.actions), ap=event.ap, defensive=event.defensive,
                                defensive_weapon=event.defensive_weapon)
-        carried = {**r.carried, event.combatant_id: event.carried} if event.carried else r.carried
-        return replace(state, rules=replace(r, declared={**r.declared, event.combatant_id: declared}, carried=carried,
-                                            position=PHASES.moved(r.position, event.combatant_id, ranked)))
+        carried = {**r.carried, cid: event.carried} if event.carried else r.carried
+        return replace(state, combatants=self.spending(state, cid, AP, event.ap), rules=replace(
+            r, declared={**r.declared, cid: declared}, carried=carried,
+            position=PHASES.moved(r.position, cid, self._ranked(state))))
 
     def _on_held(self, state: EncounterState, event: ActionHeld) -> EncounterState:
         r = rules(state)

@@ -60,9 +60,13 @@ class Declaration(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def at_ip(self) -> int:
-        """How many of the schedule resolve at the character's IP."""
+        """How many of the schedule resolve at the character's IP (all of one action: asked of every
+        declaration as each round's resolutions end, and most are one action)."""
+        n = len(self.actions)
+        if n < 2:
+            return n
         attacks = [a for a in self.actions if a.kind in ATTACKS]
-        return len(self.actions) - max(len(attacks) - 1, 0)
+        return n - max(len(attacks) - 1, 0)
 
     @property
     def late_left(self) -> int:
