@@ -52,7 +52,7 @@ from domain.core.log import Sentence, Wording
 from domain.core.tally import Exchange, Step, Tally
 from domain.core.pending import Decision
 from domain.core.coverage import Section
-from domain.core.resources import Moment, Resources, held, spend
+from domain.core.resources import MOMENTS, Moment, Resources, held, spend
 from domain.core.errors import CODES, RuleViolation, check_id, clean_text, ruleset_codes
 from domain.core.upcasting import SCHEMA_VERSIONS, UPCASTERS
 
@@ -122,6 +122,11 @@ class Ruleset(ABC):
         # the sheets a fold has read, by their payload (see _sheet); a frozen sheet type's only
         self._sheets: dict[bytes, Any] | None = {} if getattr(
             getattr(self.sheet_type, "__struct_config__", None), "frozen", False) else None
+        # what the fold can skip: the moments nothing refills at (``_refill``), the turn's hooks left as core's
+        kind = type(self)
+        self._refilled_at: frozenset[Moment] = frozenset() if kind.resources is Ruleset.resources \
+            else frozenset(MOMENTS) if self.refill_moments is None else self.refill_moments
+        self._turn_hooks = kind.turn_began is not Ruleset.turn_began, kind.turn_finished is not Ruleset.turn_finished
 
     def decode_event(self, type_name: str, schema_version: int, data: str | bytes) -> Event:
         """Decode a stored payload, upcasting it first when it was written by older rules."""
@@ -548,9 +553,11 @@ class Ruleset(ABC):
     def _evolve_round(self, state: EncounterState, event: RoundStarted) -> EncounterState:
         grants = event.action_points
         combatants = state.combatants
-        if any(grants.get(cid, c.action_points) != c.action_points for cid, c in combatants.items()):
-            combatants = {cid: c if grants.get(cid, c.action_points) == c.action_points
-                          else replace(c, action_points=grants[cid]) for cid, c in combatants.items()}
+        for cid, c in combatants.items():
+            if grants.get(cid, c.action_points) != c.action_points:  # someone's AP change: copied
+                combatants = {cid: c if grants.get(cid, c.action_points) == c.action_points
+                              else replace(c, action_points=grants[cid]) for cid, c in combatants.items()}
+                break
         state = replace(
             state,
             round=event.round,
@@ -560,8 +567,14 @@ class Ruleset(ABC):
         )
         state = self.round_began(self._refill(state, "round_start"))
         if state.turn is not None:
-            state = self.turn_began(self._refill(state, "turn_start", [state.turn]), state.turn)
+            state = self._turn_began(state, state.turn)
         return state
+
+    def _turn_began(self, state: EncounterState, combatant_id: str) -> EncounterState:
+        """The fold as a turn begins: what refills then, then ``turn_began`` (each only when it can do anything)."""
+        if "turn_start" in self._refilled_at:
+            state = self._refill(state, "turn_start", [combatant_id])
+        return self.turn_began(state, combatant_id) if self._turn_hooks[0] else state
 
     def _evolve_turn_ended(self, state: EncounterState, event: TurnEnded) -> EncounterState:
         combatants = state.combatants
@@ -576,10 +589,11 @@ class Ruleset(ABC):
                 nxt = cid
                 break
         state = replace(state, combatants=combatants, turn=nxt, acted=acted)
-        state = self.turn_finished(self._refill(state, "turn_end", [event.combatant_id]), event.combatant_id)
-        if nxt is not None:
-            state = self.turn_began(self._refill(state, "turn_start", [nxt]), nxt)
-        return state
+        if "turn_end" in self._refilled_at:
+            state = self._refill(state, "turn_end", [event.combatant_id])
+        if self._turn_hooks[1]:
+            state = self.turn_finished(state, event.combatant_id)
+        return state if nxt is None else self._turn_began(state, nxt)
 
     def _evolve_ended(self, state: EncounterState, event: EncounterEnded) -> EncounterState:
         return replace(state, status="ended", turn=None, seed=event.seed)
@@ -866,14 +880,14 @@ class Ruleset(ABC):
     def _refill(self, state: EncounterState, moment: Moment, combatant_ids: Sequence[str] | None = None) -> EncounterState:
         """The state once ``moment`` comes for ``combatant_ids`` (None: everyone): their
         resources refilling then are refilled. Nothing for a ruleset without resources."""
-        if type(self).resources is Ruleset.resources or (
-                self.refill_moments is not None and moment not in self.refill_moments):
+        if moment not in self._refilled_at:
             return state
         combatants: dict[str, Combatant] | None = None  # copied once something refills
         here = state.combatants
+        resources = self.resources
         for cid, c in here.items() if combatant_ids is None else [(i, here[i]) for i in combatant_ids if i in here]:
-            declared = self.resources(c, state)
-            if declared.refills_at(moment):
+            declared = resources(c, state)
+            if moment in declared.moments:  # declared.refills_at(moment), without the call
                 if combatants is None:
                     combatants = dict(state.combatants)
                 combatants[cid] = replace(c, resources=declared.at(moment, held(c)))
