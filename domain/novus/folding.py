@@ -198,7 +198,9 @@ class Folding:
         elif event.first:  # the longer weapon's attack, made first: out of its owner's order
             r = self._spend_an_attack(r, cid)
         else:
-            r = self._did_one(r, cid, event.instead or event.snag)
+            declared = self._one_done(r, cid, event.instead or event.snag)  # in the one copy of the books below
+            if declared is not None:
+                changes["declared"] = declared
         if cid not in r.attacked:
             changes["attacked"] = [*r.attacked, cid]
         boons = event.boon_points or event.head_boon_points
@@ -345,10 +347,16 @@ class Folding:
 
     @staticmethod
     def _did_one(r: NovusRules, cid: str, instead: bool) -> NovusRules:
+        declared = Folding._one_done(r, cid, instead)
+        return r if declared is None else replace(r, declared=declared)
+
+    @staticmethod
+    def _one_done(r: NovusRules, cid: str, instead: bool) -> dict[str, Declaration] | None:
+        """The declarations once ``cid`` did one more of his (None: no change: none declared, or done instead)."""
         d = r.declared.get(cid)
         if d is None or instead:
-            return r
-        return replace(r, declared={**r.declared, cid: replace(d, done=d.done + 1)})
+            return None
+        return {**r.declared, cid: replace(d, done=d.done + 1)}
 
     def _resolved(self, r: NovusRules, cid: str, before: EncounterState) -> NovusRules:
         """``cid``'s actions resolved; in the resolve phase, his move made (its participants: ``before``'s)."""
