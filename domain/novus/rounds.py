@@ -124,7 +124,9 @@ class Rounds:
                         position=PhasePosition())
         may_act, state = self.may_act, replace(state, rules=fresh)
         state = replace(state, rules=replace(fresh, declarers=[cid for cid in state.order if may_act(state, cid)]))
-        return replace(state, rules=replace(state.rules, position=PHASES.begin(self._ranked(state))))
+        position = PHASES.begin(self._ranked(state))
+        # mostly the declare phase, as it stands: no copy for it
+        return state if position == state.rules.position else replace(state, rules=replace(state.rules, position=position))
 
     def at_round_end(self, state: EncounterState, dice: Dice) -> list[Event]:
         """Reroll Initiative: prepared this round, "in order to reroll his initiative in the following round"."""
