@@ -38,6 +38,7 @@ from domain.novus.events import (
     StraySaveRolled,
     SurpriseSet,
 )
+from domain.novus.rounds import END_OF_ROUND
 from domain.novus.state import (
     AP,
     ATTACKS,
@@ -63,8 +64,8 @@ class Folding:
 
     def action_step(self, kind: type[Event]) -> Callable[[EncounterState, Any], EncounterState]:
         """The fold of an event of type ``kind``: its step (``_STEPS``; none: core's), then the phase
-        checked for being stuck (unless the step keeps the phases: ``_KEEP_PHASES``), then the Snag
-        Points and the Fate Points it can bring (only an attack roll earns Snag Points, only SnagsSpent
+        checked for being stuck (in the end of the round only, ``END_OF_ROUND``; never after a step that
+        keeps the phases, ``_KEEP_PHASES``), then the Snag Points and the Fate Points it can bring (only an attack roll earns Snag Points, only SnagsSpent
         spends them; only a roll's event can be a Nova Roll). Built once per type, without the parts
         the type cannot need (the step itself, when it needs nothing more)."""
         fold, snagging, rolling = _step_for(kind)
@@ -75,13 +76,14 @@ class Folding:
                 return own
 
             def checked(state: EncounterState, event: Any) -> EncounterState:
-                return unstuck(own(state, event))
+                state = own(state, event)
+                return unstuck(state) if state.rules.position.phase == END_OF_ROUND else state  # the one it can strand
 
             return checked
 
         def step(state: EncounterState, event: Any) -> EncounterState:
             state = own(state, event)
-            if unstuck is not None:
+            if unstuck is not None and state.rules.position.phase == END_OF_ROUND:
                 state = unstuck(state)
             if snagging:
                 r = rules(state)
@@ -387,10 +389,10 @@ _CASES: tuple[tuple[type[Event] | tuple[type[Event], ...], Step], ...] = (
 )
 
 
-# The steps after which no phase can be left with nobody in it to move, so ``_unstuck`` is not asked:
-# each changes nothing of who takes part in a phase (the fight, the order, who declares, the declarations,
-# who may act) nor the position, but for the move it records itself with ``PHASES.moved`` (which leaves
-# a phase once all in it have moved). A declaration is made in the declare phase (``check_move``): the
+# The steps after which no phase can be left with nobody in it to move, so ``_unstuck`` is not asked even
+# in the end of the round (``END_OF_ROUND``): each changes nothing of who takes part in a phase (the fight,
+# the order, who declares, the declarations, who may act) nor the position, but for the move it records
+# itself with ``PHASES.moved``. A declaration is made in the declare phase (``check_move``): the
 # declarations it changes are the end of the round's. tests/rulesets/novus/test_fold_phases.py checks it.
 _KEEP_PHASES: frozenset[Step] = frozenset({
     Folding._on_resolved, Folding._on_declared, Folding._on_rules_set, Folding._on_haste, Folding._on_mounted,

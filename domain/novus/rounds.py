@@ -48,6 +48,15 @@ def _round_ap(amount: int) -> Resources:
 _ROUND_AP = {amount: _round_ap(amount) for amount in range(HASTED_AP + 1)}
 
 
+# The end of the round's phase: the one phase an action's step can leave with nobody in it to move (a
+# declaration's attacks done or cancelled, one made helpless). Who takes part in the declare phase is set as
+# the round begins (``declarers``) and in the resolve phase is the order of play (core's): no action's step
+# changes them, and a step moves the position only by ``PHASES.moved`` (which leaves a phase once all in it
+# have moved). So the fold asks ``_unstuck`` after an action only in this phase (folding.py; checked by
+# tests/rulesets/novus/test_fold_phases.py along long fights and walks).
+END_OF_ROUND = next(i for i, p in enumerate(PHASES.phases) if p.name == "end of round")
+
+
 class Rounds:
     """The round of ``Novus`` (domain/novus/ruleset.py composes it)."""
 

@@ -1,7 +1,8 @@
-"""The fold's shortcut for Novus' phases (issue 23's fold speed) changes nothing: a step that keeps the
-phases (``folding._KEEP_PHASES``: ``_unstuck`` is not asked after it) changes nobody's part in a phase
-and moves the position only as ``PHASES.moved`` does, so no phase is left with nobody to move; checked
-on every such event of long fights."""
+"""The fold's shortcuts for Novus' phases (issue 23's fold speed) change nothing, checked on every event of
+long fights and random walks: an action's step changes nobody's part in the declare and resolve phases and
+moves the position only as ``PHASES.moved`` does, so ``_unstuck`` is asked only in the end of the round
+(``rounds.END_OF_ROUND``); a step that keeps the phases (``folding._KEEP_PHASES``) changes nobody's part in
+any phase, so it is not asked after it at all."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from collections.abc import Iterator
 from bench import rulesets
 from domain.core.encounter import EncounterState, Event
 from domain.novus import folding
+from domain.novus.rounds import END_OF_ROUND
 from domain.novus.ruleset import Novus
 from domain.novus.state import PHASES
 from tests.contract.walk import walked
@@ -33,12 +35,12 @@ def _histories(ruleset: Novus) -> Iterator[list[Event]]:
         yield walked(ruleset, seed, steps=120).events
 
 
-def test_a_step_that_keeps_the_phases_changes_nobodys_part() -> None:
+def test_no_action_leaves_a_phase_with_nobody_to_move_where_the_fold_does_not_look() -> None:
     ruleset = Novus()
     seen = Counter[str]()
     for events in _histories(ruleset):
         _check(ruleset, events, seen)
-    assert seen.keys() >= {"_on_resolved", "_on_declared", "_on_boons", "_on_skill"}, seen  # the common ones met
+    assert seen.keys() >= {"_on_resolved", "_on_declared", "_on_boons", "_on_skill", "out of the end of the round"}, seen
 
 
 def _check(ruleset: Novus, events: list[Event], seen: Counter[str]) -> None:
@@ -46,7 +48,18 @@ def _check(ruleset: Novus, events: list[Event], seen: Counter[str]) -> None:
     for event in events[1:]:
         before, state = state, ruleset.evolve(state, event)
         step = folding._step_for(type(event))[0]
-        if step not in folding._KEEP_PHASES or before.status != "active":
+        if step is None or before.status != "active":
+            continue
+        # any action: nobody's part in the declare and resolve phases changed, the position moved only by
+        # PHASES.moved; so out of the end of the round, no phase is left with nobody to move
+        assert (state.status, state.order, state.rules.declarers, state.combatants.keys()) == \
+            (before.status, before.order, before.rules.declarers, before.combatants.keys()), event
+        at, after = before.rules.position, state.rules.position
+        assert after == at or after == PHASES.moved(at, event.combatant_id, ruleset._ranked(before)), event
+        if after.phase != END_OF_ROUND:
+            assert ruleset._unstuck(state) is state, (state.version, event)
+            seen["out of the end of the round"] += 1
+        if step not in folding._KEEP_PHASES:
             continue
         seen[step.__name__] += 1
         # what who takes part in a phase is made of (``_taking_part``, ``may_act``): kept as it was
@@ -60,8 +73,6 @@ def _check(ruleset: Novus, events: list[Event], seen: Counter[str]) -> None:
             assert ruleset.phase(before) == "declare", event
             was.pop("end of round"), now.pop("end of round")
         assert now == was, (state.version, event)
-        at, after = before.rules.position, state.rules.position
-        assert after == at or after == PHASES.moved(at, event.combatant_id, ruleset._ranked(before)), event
         assert ruleset._unstuck(state) is state, (state.version, event)
 
 
