@@ -199,7 +199,10 @@ class Rounds:
         r: NovusRules = state.rules
         if phase == "declare":
             combatants = state.combatants
-            return [c for c in r.declarers if c in combatants]
+            for c in r.declarers:
+                if c not in combatants:
+                    return [c for c in r.declarers if c in combatants]
+            return r.declarers  # all of them (mostly): the list itself, not a copy
         return (c for c in state.order if c in r.declared and r.declared[c].late_left > 0 and self.may_act(state, c))
 
     def phase(self, state: EncounterState) -> str | None:
