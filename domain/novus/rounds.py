@@ -203,7 +203,9 @@ class Rounds:
                 if c not in combatants:
                     return [c for c in r.declarers if c in combatants]
             return r.declarers  # all of them (mostly): the list itself, not a copy
-        return (c for c in state.order if c in r.declared and r.declared[c].late_left > 0 and self.may_act(state, c))
+        declared = r.declared
+        return (c for c in state.order
+                if (d := declared.get(c)) is not None and d.late_left > 0 and self.may_act(state, c))
 
     def phase(self, state: EncounterState) -> str | None:
         p = PHASES.current(rules(state).position)

@@ -70,7 +70,8 @@ class Declaration(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def late_left(self) -> int:
-        return len(self.actions) - max(self.done, self.at_ip)
+        n = len(self.actions)
+        return n - max(self.done, n if n < 2 else self.at_ip)  # one action: at the IP (``at_ip``)
 
     def next_actions(self, late: bool) -> list[Action]:
         order = self.schedule
