@@ -386,7 +386,9 @@ class Ruleset(ABC):
     def replay(self, events: Sequence[Event], state: EncounterState | None = None) -> EncounterState:
         """Fold ``events`` (from ``state``, or from the opening). A ``Retconned`` event goes
         back to the state at its target version, which this fold has passed (so a history
-        with retcons is replayed from its opening)."""
+        with retcons is replayed from its opening). Most histories hold no retcon: the fold
+        does not look for one first, and starts again keeping the states retcons go back to
+        once it meets one (a history with a retcon is folded that far twice)."""
         rest = iter(events)
         after = 0  # the events before the fold's own: the opening
         if state is None:
