@@ -117,8 +117,8 @@ class Ruleset(ABC):
         self.event_type: Any = Union[self.event_types]  # noqa: UP007
         self.command_decoder = msgspec.json.Decoder(self.command_type)
         self.event_decoder = msgspec.json.Decoder(self.event_type)
-        # how evolve folds each event type (see _step_for), filled as types are met
-        self._steps: dict[type[Event], tuple[Callable[[EncounterState, Any], EncounterState], bool, bool, Shape]] = {}
+        # how evolve folds each event type (``_evolver``, from ``_step_for``), filled as types are met
+        self._steps: dict[type[Event], Callable[[EncounterState, Any], EncounterState]] = {}
         # the sheets a fold has read, by their payload (see _sheet); a frozen sheet type's only
         self._sheets: dict[bytes, Any] | None = {} if getattr(
             getattr(self.sheet_type, "__struct_config__", None), "frozen", False) else None
@@ -402,8 +402,13 @@ class Ruleset(ABC):
         start = state
         evolve = self.evolve
         try:  # most histories hold no retcon: a plain fold (a Retconned event's step refuses it)
-            for event in rest:
-                state = evolve(state, event)
+            if type(self).evolve is Ruleset.evolve:  # each type's evolve (``_evolver``), without the call to evolve
+                steps, evolver = self._steps, self._evolver
+                for event in rest:
+                    state = (steps.get(type(event)) or evolver(type(event)))(state, event)
+            else:
+                for event in rest:
+                    state = evolve(state, event)
             return state
         except NeedsHistory:
             if not any(isinstance(e, Retconned) for e in events):
@@ -476,28 +481,39 @@ class Ruleset(ABC):
                 return self.decide_action(state, command, dice)
 
     def evolve(self, state: EncounterState, event: Event) -> EncounterState:
-        try:
-            fold, rolls, secret, shape = self._steps[type(event)]
-        except KeyError:
-            fold, rolls, secret, shape = self._steps[type(event)] = self._step_for(type(event))
-        # someone hidden is here (before the event: one it removes; after it: one it adds), or
-        # the event is a step of something about one who was: note whom it is about
-        noted = bool(state.concealed) and shape.names_anything and _hidden_here(state)
-        state = fold(state, event)
-        if state.concealed and shape.names_anything and (
-                noted or _hidden_here(state) or shape.refers_into(event, state.concealed_events)):
-            state = self._note_concealed(state, event, shape)
-        version = state.version + 1
-        if secret and getattr(event, "secret", False) is True:
-            # an event with secret rolls: players see them once the GM reveals them (RevealRoll)
-            state = replace(state, secret_versions=[*state.secret_versions, version])
-        if not rolls:
-            return replace(state, version=version)
-        used = state.rolls_used
-        for die in event.dice_rolled():
-            if die.index is not None and die.index >= used:
-                used = die.index + 1
-        return replace(state, version=version, rolls_used=used)
+        kind = type(event)
+        return (self._steps.get(kind) or self._evolver(kind))(state, event)
+
+    def _evolver(self, kind: type[Event]) -> Callable[[EncounterState, Any], EncounterState]:
+        """``evolve`` for an event of type ``kind``, made once (kept in ``_steps``; ``replay`` calls it
+        without going through ``evolve``): its fold, then whom it is about noted if someone hidden is
+        concerned, its secret rolls, the dice it used, the version counted."""
+        fold, rolls, secret, shape = self._step_for(kind)
+        names = shape.names_anything
+        note = self._note_concealed
+
+        def evolved(state: EncounterState, event: Any) -> EncounterState:
+            # someone hidden is here (before the event: one it removes; after it: one it adds), or
+            # the event is a step of something about one who was: note whom it is about
+            noted = names and bool(state.concealed) and _hidden_here(state)
+            state = fold(state, event)
+            if names and state.concealed and (
+                    noted or _hidden_here(state) or shape.refers_into(event, state.concealed_events)):
+                state = note(state, event, shape)
+            version = state.version + 1
+            if secret and getattr(event, "secret", False) is True:
+                # an event with secret rolls: players see them once the GM reveals them (RevealRoll)
+                state = replace(state, secret_versions=[*state.secret_versions, version])
+            if not rolls:
+                return replace(state, version=version)
+            used = state.rolls_used
+            for die in event.dice_rolled():
+                if die.index is not None and die.index >= used:
+                    used = die.index + 1
+            return replace(state, version=version, rolls_used=used)
+
+        self._steps[kind] = evolved
+        return evolved
 
     def _step_for(self, kind: type[Event]) -> tuple[Callable[[EncounterState, Any], EncounterState], bool, bool, Shape]:
         """How ``evolve`` folds an event of type ``kind``: the lifecycle's own step for a
