@@ -77,6 +77,12 @@ class Resources:
             out[r.name] = r.refilled(out[r.name])
         return out
 
+    def refilled(self, moment: Moment, combatant: "Combatant") -> dict[str, int]:
+        """What ``combatant`` has once ``moment`` comes (``at``), what they hold not read when every
+        resource here is set afresh then (each round's AP: asked of everyone every round)."""
+        fresh = self._set_afresh.get(moment)
+        return dict(fresh) if fresh is not None else self.at(moment, held(combatant))
+
     @functools.cached_property
     def _refilling(self) -> dict[Moment, tuple[Resource, ...]]:
         """The resources refilling at each moment (worked out once)."""

@@ -908,7 +908,7 @@ class Ruleset(ABC):
             if moment in declared.moments:  # declared.refills_at(moment), without the call
                 if combatants is None:
                     combatants = dict(state.combatants)
-                combatants[cid] = replace(c, resources=declared.at(moment, held(c)))
+                combatants[cid] = replace(c, resources=declared.refilled(moment, c))
         return state if combatants is None else replace(state, combatants=combatants)
 
     def spent(self, state: EncounterState, combatant_id: str, resource: str, cost: int) -> EncounterState:
