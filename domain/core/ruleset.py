@@ -908,22 +908,18 @@ class Ruleset(ABC):
             if moment in declared.moments:  # declared.refills_at(moment), without the call
                 if combatants is None:
                     combatants = dict(state.combatants)
-                combatants[cid] = replace(c, resources=declared.refilled(moment, c))
+                fresh = declared.afresh.get(moment)  # each Novus round's AP: what is held not read
+                combatants[cid] = replace(c, resources=dict(fresh) if fresh is not None else declared.at(moment, held(c)))
         return state if combatants is None else replace(state, combatants=combatants)
 
-    def spent(self, state: EncounterState, combatant_id: str, resource: str, cost: int) -> EncounterState:
+    def spent(self, state: EncounterState, combatant_id: str, resource: str, cost: int, **changes: Any) -> EncounterState:
         """The state after ``combatant_id`` spent ``cost`` of ``resource`` (an event's fold:
-        the spending was checked when it was decided, with ``check_resource``)."""
-        return replace(state, combatants=self.spending(state, combatant_id, resource, cost))
-
-    @staticmethod
-    def spending(state: EncounterState, combatant_id: str, resource: str, cost: int) -> dict[str, Combatant]:
-        """The combatants once ``combatant_id`` spent ``cost`` of ``resource`` (``spent``'s: for a
-        step that changes more of the state, in one copy of it)."""
+        the spending was checked when it was decided, with ``check_resource``), with ``changes``
+        to the rest of the state made in the same copy of it."""
         c = state.combatants[combatant_id]
         have = held(c)
         left = {**have, resource: have.get(resource, 0) - cost}
-        return {**state.combatants, combatant_id: replace(c, resources=left)}
+        return replace(state, combatants={**state.combatants, combatant_id: replace(c, resources=left)}, **changes)
 
     def check_resource(self, combatant: Combatant, resource: str, cost: int, what: str) -> None:
         """Refuse an action needing more of ``resource`` than the combatant has left."""

@@ -135,7 +135,7 @@ class Folding:
         declared = Declaration(actions=self._expanded(event.actions), ap=event.ap, defensive=event.defensive,
                                defensive_weapon=event.defensive_weapon)
         carried = {**r.carried, cid: event.carried} if event.carried else r.carried
-        return replace(state, combatants=self.spending(state, cid, AP, event.ap), rules=replace(
+        return self.spent(state, cid, AP, event.ap, rules=replace(
             r, declared={**r.declared, cid: declared}, carried=carried,
             position=PHASES.moved(r.position, cid, self._ranked(state))))
 
