@@ -38,7 +38,7 @@ from domain.novus.events import (
     StraySaveRolled,
     SurpriseSet,
 )
-from domain.novus.rounds import END_OF_ROUND
+from domain.novus.rounds import END_OF_ROUND, RESOLVE
 from domain.novus.state import (
     AP,
     ATTACKS,
@@ -365,8 +365,7 @@ class Folding:
         if cid in r.resolved:
             return r
         position = r.position
-        phase = PHASES.current(position)
-        if phase is not None and phase.name == "resolve":
+        if position.phase == RESOLVE:
             position = PHASES.moved(position, cid, self._ranked(before))
         return replace(r, resolved=[*r.resolved, cid], position=position)
 

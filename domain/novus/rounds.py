@@ -55,6 +55,7 @@ _ROUND_AP = {amount: _round_ap(amount) for amount in range(HASTED_AP + 1)}
 # have moved). So the fold asks ``_unstuck`` after an action only in this phase (folding.py; checked by
 # tests/rulesets/novus/test_fold_phases.py along long fights and walks).
 END_OF_ROUND = next(i for i, p in enumerate(PHASES.phases) if p.name == "end of round")
+RESOLVE = next(i for i, p in enumerate(PHASES.phases) if p.name == "resolve")  # where the position says it is
 
 
 class Rounds:
