@@ -178,17 +178,13 @@ class Rounds:
         return replace(state, rules=replace(r, position=at)) if at != r.position else state
 
     def _ranked(self, state: EncounterState) -> Callable[[Phase], Sequence[str]]:
-        """Who takes part in each phase; each list worked out when first asked for (most events
-        ask only for the current phase's, and the end of round's is the dearest)."""
-        lists: dict[str, list[str]] = {}
+        """Who takes part in each phase, worked out when asked for (most events ask only for the current
+        phase's, once: not kept, which cost more than asking again where a phase is asked twice)."""
+        taking_part = self._taking_part
 
-        def ranked(phase: Phase) -> list[str]:
-            name = phase.name
-            found = lists.get(name)
-            if found is None:
-                part = self._taking_part(state, name)
-                found = lists[name] = part if isinstance(part, list) else list(part)  # the order itself: not copied
-            return found
+        def ranked(phase: Phase) -> Sequence[str]:
+            part = taking_part(state, phase.name)
+            return part if isinstance(part, list) else list(part)  # the order itself: not copied
 
         return ranked
 
