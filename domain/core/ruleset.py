@@ -909,10 +909,12 @@ class Ruleset(ABC):
                 if combatants is None:
                     combatants = dict(state.combatants)
                 fresh = declared.afresh.get(moment)  # each Novus round's AP: what is held not read
-                combatants[cid] = replace(c, resources=dict(fresh) if fresh is not None else declared.at(moment, held(c)))
+                combatants[cid] = replace(
+                    c, resources=dict(fresh) if fresh is not None else declared.at(moment, held(c)))
         return state if combatants is None else replace(state, combatants=combatants)
 
-    def spent(self, state: EncounterState, combatant_id: str, resource: str, cost: int, **changes: Any) -> EncounterState:
+    def spent(self, state: EncounterState, combatant_id: str, resource: str, cost: int,
+              **changes: Any) -> EncounterState:
         """The state after ``combatant_id`` spent ``cost`` of ``resource`` (an event's fold:
         the spending was checked when it was decided, with ``check_resource``), with ``changes``
         to the rest of the state made in the same copy of it."""

@@ -136,7 +136,9 @@ class Rounds:
         state = replace(state, rules=replace(fresh, declarers=[cid for cid in state.order if may_act(state, cid)]))
         position = PHASES.begin(self._ranked(state))
         # mostly the declare phase, as it stands: no copy for it
-        return state if position == state.rules.position else replace(state, rules=replace(state.rules, position=position))
+        if position == state.rules.position:
+            return state
+        return replace(state, rules=replace(state.rules, position=position))
 
     def at_round_end(self, state: EncounterState, dice: Dice) -> list[Event]:
         """Reroll Initiative: prepared this round, "in order to reroll his initiative in the following round"."""

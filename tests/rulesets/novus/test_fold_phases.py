@@ -40,7 +40,8 @@ def test_no_action_leaves_a_phase_with_nobody_to_move_where_the_fold_does_not_lo
     seen = Counter[str]()
     for events in _histories(ruleset):
         _check(ruleset, events, seen)
-    assert seen.keys() >= {"_on_resolved", "_on_declared", "_on_boons", "_on_skill", "out of the end of the round"}, seen
+    assert seen.keys() >= {"_on_resolved", "_on_declared", "_on_boons", "_on_skill",
+                           "out of the end of the round"}, seen
 
 
 def _check(ruleset: Novus, events: list[Event], seen: Counter[str]) -> None:
