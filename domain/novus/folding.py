@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import functools
+import types
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -65,11 +65,12 @@ class Folding:
     def action_step(self, kind: type[Event]) -> Callable[[EncounterState, Any], EncounterState]:
         """The fold of an event of type ``kind``: its step (``_STEPS``; none: core's), then the phase
         checked for being stuck (in the end of the round only, ``END_OF_ROUND``; never after a step that
-        keeps the phases, ``_KEEP_PHASES``), then the Snag Points and the Fate Points it can bring (only an attack roll earns Snag Points, only SnagsSpent
-        spends them; only a roll's event can be a Nova Roll). Built once per type, without the parts
-        the type cannot need (the step itself, when it needs nothing more)."""
+        keeps the phases, ``_KEEP_PHASES``), then the Snag Points and the Fate Points it can bring (only
+        an attack roll earns Snag Points, only SnagsSpent spends them; only a roll's event can be a Nova
+        Roll). Built once per type, without the parts the type cannot need (the bound step itself, when
+        it needs nothing more)."""
         fold, snagging, rolling = _step_for(kind)
-        own = fold.__get__(self, type(self)) if fold is not None else super().evolve_action
+        own = types.MethodType(fold, self) if fold is not None else super().evolve_action
         unstuck = None if fold in _KEEP_PHASES else self._unstuck
         if not snagging and not rolling:
             if unstuck is None:
@@ -77,7 +78,7 @@ class Folding:
 
             def checked(state: EncounterState, event: Any) -> EncounterState:
                 state = own(state, event)
-                return unstuck(state) if state.rules.position.phase == END_OF_ROUND else state  # the one it can strand
+                return unstuck(state) if state.rules.position.phase == END_OF_ROUND else state
 
             return checked
 
