@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
 
         folds.append(("mixed: one after another", sum(len(f.events) for f in built), best(args.repeat, all_of_them),
                       best(args.repeat, all_of_them, time.thread_time)))
-    if len(folds) > 1:
+    if len(folds) > 1 or args.ruleset is not None:  # with one ruleset too: its fold in CPU time
         print(f"\nfold, best of {args.repeat} (cpu: the CPU time of the fold's thread, best of as many more runs):")
         print(f"{'ruleset':30} {'events':>8} {'ms':>8} {'events/s':>12}  target{'':24} {'cpu ms':>7} "
               f"{'events/cpu s':>12}")

@@ -95,11 +95,10 @@ class Phases:
 
     def moved(self, at: PhasePosition, who: str, ranked: Ranked) -> PhasePosition:
         """The position after ``who`` moved: the next phase once everyone in this one has."""
-        phase = self.current(at)
-        if phase is None:
+        if at.phase >= len(self.phases):  # the phases are done
             return at
         moved = (*at.moved, who)
-        for c in ranked(phase):
+        for c in ranked(self.phases[at.phase]):
             if c not in moved:  # someone in this phase has yet to move
                 return PhasePosition(phase=at.phase, moved=moved)
         return self._skip_empty(PhasePosition(phase=at.phase + 1), ranked)

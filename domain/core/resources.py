@@ -69,7 +69,7 @@ class Resources:
     def at(self, moment: Moment, current: Mapping[str, int]) -> dict[str, int]:
         """What the combatant has once ``moment`` comes: each resource refilling then is
         refilled, the others kept (a resource not yet held counts as 0)."""
-        fresh = self._set_afresh.get(moment)
+        fresh = self.afresh.get(moment)
         if fresh is not None:  # everything set to its amount: nothing held counts
             return dict(fresh)
         out = {r.name: current.get(r.name, 0) for r in self.declared}
@@ -83,8 +83,9 @@ class Resources:
         return {m: tuple(r for r in self.declared if m in r.refills) for m in MOMENTS}
 
     @functools.cached_property
-    def _set_afresh(self) -> dict[Moment, dict[str, int]]:
-        """At each moment every resource here refills at with no ``maximum``: what they are then."""
+    def afresh(self) -> dict[Moment, dict[str, int]]:
+        """At each moment every resource here refills at with no ``maximum``: what they are then
+        (what is held does not count: the fold need not read it)."""
         return {m: {r.name: r.amount for r in self.declared} for m in MOMENTS
                 if all(m in r.refills and r.maximum is None for r in self.declared)}
 

@@ -52,7 +52,7 @@ from domain.core.log import Sentence, Wording
 from domain.core.tally import Exchange, Step, Tally
 from domain.core.pending import Decision
 from domain.core.coverage import Section
-from domain.core.resources import Moment, Resources, held, spend
+from domain.core.resources import MOMENTS, Moment, Resources, held, spend
 from domain.core.errors import CODES, RuleViolation, check_id, clean_text, ruleset_codes
 from domain.core.upcasting import SCHEMA_VERSIONS, UPCASTERS
 
@@ -117,8 +117,16 @@ class Ruleset(ABC):
         self.event_type: Any = Union[self.event_types]  # noqa: UP007
         self.command_decoder = msgspec.json.Decoder(self.command_type)
         self.event_decoder = msgspec.json.Decoder(self.event_type)
-        # how evolve folds each event type (see _step_for), filled as types are met
-        self._steps: dict[type[Event], tuple[Callable[[EncounterState, Any], EncounterState], bool, bool, Shape]] = {}
+        # how evolve folds each event type (``_evolver``, from ``_step_for``), filled as types are met
+        self._steps: dict[type[Event], Callable[[EncounterState, Any], EncounterState]] = {}
+        # the sheets a fold has read, by their payload (see _sheet); a frozen sheet type's only
+        self._sheets: dict[bytes, Any] | None = {} if getattr(
+            getattr(self.sheet_type, "__struct_config__", None), "frozen", False) else None
+        # what the fold can skip: the moments nothing refills at (``_refill``), the turn's hooks left as core's
+        kind = type(self)
+        self._refilled_at: frozenset[Moment] = frozenset() if kind.resources is Ruleset.resources \
+            else frozenset(MOMENTS) if self.refill_moments is None else self.refill_moments
+        self._turn_hooks = kind.turn_began is not Ruleset.turn_began, kind.turn_finished is not Ruleset.turn_finished
 
     def decode_event(self, type_name: str, schema_version: int, data: str | bytes) -> Event:
         """Decode a stored payload, upcasting it first when it was written by older rules."""
@@ -378,13 +386,11 @@ class Ruleset(ABC):
     def replay(self, events: Sequence[Event], state: EncounterState | None = None) -> EncounterState:
         """Fold ``events`` (from ``state``, or from the opening). A ``Retconned`` event goes
         back to the state at its target version, which this fold has passed (so a history
-        with retcons is replayed from its opening)."""
-        # the states a retcon goes back to, kept as the fold passes them
-        kinds = set(map(type, events))  # a quick look first: most histories hold no retcon
-        targets = ({e.to_version for e in events if isinstance(e, Retconned)}
-                   if any(issubclass(kind, Retconned) for kind in kinds) else set())
-        kept: dict[int, EncounterState] = {}
+        with retcons is replayed from its opening). Most histories hold no retcon: the fold
+        does not look for one first, and starts again keeping the states retcons go back to
+        once it meets one (a history with a retcon is folded that far twice)."""
         rest = iter(events)
+        after = 0  # the events before the fold's own: the opening
         if state is None:
             event = next(rest, None)
             if event is None:
@@ -392,14 +398,26 @@ class Ruleset(ABC):
             if not isinstance(event, EncounterOpened):
                 raise ValueError("an encounter's history starts with EncounterOpened")
             state = self.initial_state(event)
-            if state.version in targets:
-                kept[state.version] = state
+            after = 1
+        start = state
         evolve = self.evolve
-        if not targets:  # no retcon: a plain fold
-            for event in rest:
-                state = evolve(state, event)
+        try:  # most histories hold no retcon: a plain fold (a Retconned event's step refuses it)
+            if type(self).evolve is Ruleset.evolve:  # each type's evolve (``_evolver``), without the call to evolve
+                steps, evolver = self._steps, self._evolver
+                for event in rest:
+                    state = (steps.get(type(event)) or evolver(type(event)))(state, event)
+            else:
+                for event in rest:
+                    state = evolve(state, event)
             return state
-        for event in rest:
+        except NeedsHistory:
+            if not any(isinstance(e, Retconned) for e in events):
+                raise
+        # with a retcon: again, keeping the states the retcons go back to as the fold passes them
+        targets = {e.to_version for e in events if isinstance(e, Retconned)}
+        state = start
+        kept: dict[int, EncounterState] = {state.version: state} if state.version in targets else {}
+        for event in events[after:]:
             if isinstance(event, Retconned):
                 if event.to_version not in kept:
                     raise NeedsHistory("a Retconned event is replayed with the history up to its target version")
@@ -463,28 +481,39 @@ class Ruleset(ABC):
                 return self.decide_action(state, command, dice)
 
     def evolve(self, state: EncounterState, event: Event) -> EncounterState:
-        try:
-            fold, rolls, secret, shape = self._steps[type(event)]
-        except KeyError:
-            fold, rolls, secret, shape = self._steps[type(event)] = self._step_for(type(event))
-        # someone hidden is here (before the event: one it removes; after it: one it adds), or
-        # the event is a step of something about one who was: note whom it is about
-        noted = bool(state.concealed) and shape.names_anything and _hidden_here(state)
-        state = fold(state, event)
-        if state.concealed and shape.names_anything and (
-                noted or _hidden_here(state) or shape.refers_into(event, state.concealed_events)):
-            state = self._note_concealed(state, event, shape)
-        version = state.version + 1
-        if secret and getattr(event, "secret", False) is True:
-            # an event with secret rolls: players see them once the GM reveals them (RevealRoll)
-            state = replace(state, secret_versions=[*state.secret_versions, version])
-        if not rolls:
-            return replace(state, version=version)
-        used = state.rolls_used
-        for die in event.dice_rolled():
-            if die.index is not None and die.index >= used:
-                used = die.index + 1
-        return replace(state, version=version, rolls_used=used)
+        kind = type(event)
+        return (self._steps.get(kind) or self._evolver(kind))(state, event)
+
+    def _evolver(self, kind: type[Event]) -> Callable[[EncounterState, Any], EncounterState]:
+        """``evolve`` for an event of type ``kind``, made once (kept in ``_steps``; ``replay`` calls it
+        without going through ``evolve``): its fold, then whom it is about noted if someone hidden is
+        concerned, its secret rolls, the dice it used, the version counted."""
+        fold, rolls, secret, shape = self._step_for(kind)
+        names = shape.names_anything
+        note = self._note_concealed
+
+        def evolved(state: EncounterState, event: Any) -> EncounterState:
+            # someone hidden is here (before the event: one it removes; after it: one it adds), or
+            # the event is a step of something about one who was: note whom it is about
+            noted = names and bool(state.concealed) and _hidden_here(state)
+            state = fold(state, event)
+            if names and state.concealed and (
+                    noted or _hidden_here(state) or shape.refers_into(event, state.concealed_events)):
+                state = note(state, event, shape)
+            version = state.version + 1
+            if secret and getattr(event, "secret", False) is True:
+                # an event with secret rolls: players see them once the GM reveals them (RevealRoll)
+                state = replace(state, secret_versions=[*state.secret_versions, version])
+            if not rolls:
+                return replace(state, version=version)
+            used = state.rolls_used
+            for die in event.dice_rolled():
+                if die.index is not None and die.index >= used:
+                    used = die.index + 1
+            return replace(state, version=version, rolls_used=used)
+
+        self._steps[kind] = evolved
+        return evolved
 
     def _step_for(self, kind: type[Event]) -> tuple[Callable[[EncounterState, Any], EncounterState], bool, bool, Shape]:
         """How ``evolve`` folds an event of type ``kind``: the lifecycle's own step for a
@@ -542,9 +571,11 @@ class Ruleset(ABC):
     def _evolve_round(self, state: EncounterState, event: RoundStarted) -> EncounterState:
         grants = event.action_points
         combatants = state.combatants
-        if any(grants.get(cid, c.action_points) != c.action_points for cid, c in combatants.items()):
-            combatants = {cid: c if grants.get(cid, c.action_points) == c.action_points
-                          else replace(c, action_points=grants[cid]) for cid, c in combatants.items()}
+        for cid, c in combatants.items():
+            if grants.get(cid, c.action_points) != c.action_points:  # someone's AP change: copied
+                combatants = {cid: c if grants.get(cid, c.action_points) == c.action_points
+                              else replace(c, action_points=grants[cid]) for cid, c in combatants.items()}
+                break
         state = replace(
             state,
             round=event.round,
@@ -554,8 +585,14 @@ class Ruleset(ABC):
         )
         state = self.round_began(self._refill(state, "round_start"))
         if state.turn is not None:
-            state = self.turn_began(self._refill(state, "turn_start", [state.turn]), state.turn)
+            state = self._turn_began(state, state.turn)
         return state
+
+    def _turn_began(self, state: EncounterState, combatant_id: str) -> EncounterState:
+        """The fold as a turn begins: what refills then, then ``turn_began`` (each only when it can do anything)."""
+        if "turn_start" in self._refilled_at:
+            state = self._refill(state, "turn_start", [combatant_id])
+        return self.turn_began(state, combatant_id) if self._turn_hooks[0] else state
 
     def _evolve_turn_ended(self, state: EncounterState, event: TurnEnded) -> EncounterState:
         combatants = state.combatants
@@ -570,10 +607,11 @@ class Ruleset(ABC):
                 nxt = cid
                 break
         state = replace(state, combatants=combatants, turn=nxt, acted=acted)
-        state = self.turn_finished(self._refill(state, "turn_end", [event.combatant_id]), event.combatant_id)
-        if nxt is not None:
-            state = self.turn_began(self._refill(state, "turn_start", [nxt]), nxt)
-        return state
+        if "turn_end" in self._refilled_at:
+            state = self._refill(state, "turn_end", [event.combatant_id])
+        if self._turn_hooks[1]:
+            state = self.turn_finished(state, event.combatant_id)
+        return state if nxt is None else self._turn_began(state, nxt)
 
     def _evolve_ended(self, state: EncounterState, event: EncounterEnded) -> EncounterState:
         return replace(state, status="ended", turn=None, seed=event.seed)
@@ -649,7 +687,7 @@ class Ruleset(ABC):
             name=event.name,
             side=event.side,
             controller=event.controller,
-            sheet=msgspec.convert(event.sheet, self.sheet_type),
+            sheet=self._sheet(event.sheet),
             action_points=event.action_points,
             seq=event.seq,
             hidden=event.hidden,
@@ -673,6 +711,22 @@ class Ruleset(ABC):
         if state.status == "active":  # one joining a fight in progress has what a round gives
             state = self._refill(self._refill(state, "combat_start", [combatant.id]), "round_start", [combatant.id])
         return state
+
+    def _sheet(self, payload: Any) -> Any:
+        """The sheet a CombatantAdded carries, read once for each payload: a fight seats the same
+        sheets again and again (reading one is dearer than encoding its payload), and a frozen
+        sheet is shared safely. Up to ``SHEETS_KEPT`` kept, then forgotten all at once."""
+        sheets = self._sheets
+        if sheets is None:
+            return msgspec.convert(payload, self.sheet_type)
+        key = _SHEET_KEY.encode(payload)
+        sheet = sheets.get(key)
+        if sheet is None:
+            sheet = msgspec.convert(payload, self.sheet_type)
+            if len(sheets) >= SHEETS_KEPT:
+                sheets.clear()
+            sheets[key] = sheet
+        return sheet
 
     def _remove_combatant(self, state: EncounterState, cmd: RemoveCombatant) -> CombatantRemoved:
         c = self.combatant(state, cmd.combatant_id)
@@ -844,26 +898,30 @@ class Ruleset(ABC):
     def _refill(self, state: EncounterState, moment: Moment, combatant_ids: Sequence[str] | None = None) -> EncounterState:
         """The state once ``moment`` comes for ``combatant_ids`` (None: everyone): their
         resources refilling then are refilled. Nothing for a ruleset without resources."""
-        if type(self).resources is Ruleset.resources or (
-                self.refill_moments is not None and moment not in self.refill_moments):
+        if moment not in self._refilled_at:
             return state
         combatants: dict[str, Combatant] | None = None  # copied once something refills
         here = state.combatants
+        resources = self.resources
         for cid, c in here.items() if combatant_ids is None else [(i, here[i]) for i in combatant_ids if i in here]:
-            declared = self.resources(c, state)
-            if declared.refills_at(moment):
+            declared = resources(c, state)
+            if moment in declared.moments:  # declared.refills_at(moment), without the call
                 if combatants is None:
                     combatants = dict(state.combatants)
-                combatants[cid] = replace(c, resources=declared.at(moment, held(c)))
+                fresh = declared.afresh.get(moment)  # each Novus round's AP: what is held not read
+                combatants[cid] = replace(
+                    c, resources=dict(fresh) if fresh is not None else declared.at(moment, held(c)))
         return state if combatants is None else replace(state, combatants=combatants)
 
-    def spent(self, state: EncounterState, combatant_id: str, resource: str, cost: int) -> EncounterState:
+    def spent(self, state: EncounterState, combatant_id: str, resource: str, cost: int,
+              **changes: Any) -> EncounterState:
         """The state after ``combatant_id`` spent ``cost`` of ``resource`` (an event's fold:
-        the spending was checked when it was decided, with ``check_resource``)."""
+        the spending was checked when it was decided, with ``check_resource``), with ``changes``
+        to the rest of the state made in the same copy of it."""
         c = state.combatants[combatant_id]
         have = held(c)
         left = {**have, resource: have.get(resource, 0) - cost}
-        return replace(state, combatants={**state.combatants, combatant_id: replace(c, resources=left)})
+        return replace(state, combatants={**state.combatants, combatant_id: replace(c, resources=left)}, **changes)
 
     def check_resource(self, combatant: Combatant, resource: str, cost: int, what: str) -> None:
         """Refuse an action needing more of ``resource`` than the combatant has left."""
@@ -920,6 +978,10 @@ class _NoRolling:
 
     def roll(self, sides: int, purpose: str, by: str | None = None) -> Any:
         raise _WouldRoll
+
+
+SHEETS_KEPT = 256  # sheets a ruleset keeps read (``Ruleset._sheet``)
+_SHEET_KEY = msgspec.msgpack.Encoder()
 
 
 class NeedsHistory(ValueError):

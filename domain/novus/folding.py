@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import functools
+import types
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -38,6 +38,7 @@ from domain.novus.events import (
     StraySaveRolled,
     SurpriseSet,
 )
+from domain.novus.rounds import END_OF_ROUND, RESOLVE
 from domain.novus.state import (
     AP,
     ATTACKS,
@@ -63,14 +64,28 @@ class Folding:
 
     def action_step(self, kind: type[Event]) -> Callable[[EncounterState, Any], EncounterState]:
         """The fold of an event of type ``kind``: its step (``_STEPS``; none: core's), then the phase
-        checked for being stuck, then the Snag Points and the Fate Points it can bring (only an attack
-        roll earns Snag Points, only SnagsSpent spends them; only a roll's event can be a Nova Roll)."""
+        checked for being stuck (in the end of the round only, ``END_OF_ROUND``; never after a step that
+        keeps the phases, ``_KEEP_PHASES``), then the Snag Points and the Fate Points it can bring (only
+        an attack roll earns Snag Points, only SnagsSpent spends them; only a roll's event can be a Nova
+        Roll). Built once per type, without the parts the type cannot need (the bound step itself, when
+        it needs nothing more)."""
         fold, snagging, rolling = _step_for(kind)
-        own = functools.partial(fold, self) if fold is not None else super().evolve_action
-        unstuck = self._unstuck
+        own = types.MethodType(fold, self) if fold is not None else super().evolve_action
+        unstuck = None if fold in _KEEP_PHASES else self._unstuck
+        if not snagging and not rolling:
+            if unstuck is None:
+                return own
+
+            def checked(state: EncounterState, event: Any) -> EncounterState:
+                state = own(state, event)
+                return unstuck(state) if state.rules.position.phase == END_OF_ROUND else state
+
+            return checked
 
         def step(state: EncounterState, event: Any) -> EncounterState:
-            state = unstuck(own(state, event))
+            state = own(state, event)
+            if unstuck is not None and state.rules.position.phase == END_OF_ROUND:
+                state = unstuck(state)
             if snagging:
                 r = rules(state)
                 snagged = snags.evolve_snags(r, event, state)
@@ -117,13 +132,13 @@ class Folding:
 
     def _on_declared(self, state: EncounterState, event: ActionsDeclared) -> EncounterState:
         r = rules(state)
-        ranked = self._ranked(state)
-        state = self.spent(state, event.combatant_id, AP, event.ap)
+        cid = event.combatant_id
         declared = Declaration(actions=self._expanded(event.actions), ap=event.ap, defensive=event.defensive,
                                defensive_weapon=event.defensive_weapon)
-        carried = {**r.carried, event.combatant_id: event.carried} if event.carried else r.carried
-        return replace(state, rules=replace(r, declared={**r.declared, event.combatant_id: declared}, carried=carried,
-                                            position=PHASES.moved(r.position, event.combatant_id, ranked)))
+        carried = {**r.carried, cid: event.carried} if event.carried else r.carried
+        return self.spent(state, cid, AP, event.ap, rules=replace(
+            r, declared={**r.declared, cid: declared}, carried=carried,
+            position=PHASES.moved(r.position, cid, self._ranked(state))))
 
     def _on_held(self, state: EncounterState, event: ActionHeld) -> EncounterState:
         r = rules(state)
@@ -186,7 +201,9 @@ class Folding:
         elif event.first:  # the longer weapon's attack, made first: out of its owner's order
             r = self._spend_an_attack(r, cid)
         else:
-            r = self._did_one(r, cid, event.instead or event.snag)
+            declared = self._one_done(r, cid, event.instead or event.snag)  # in the one copy of the books below
+            if declared is not None:
+                changes["declared"] = declared
         if cid not in r.attacked:
             changes["attacked"] = [*r.attacked, cid]
         boons = event.boon_points or event.head_boon_points
@@ -333,18 +350,23 @@ class Folding:
 
     @staticmethod
     def _did_one(r: NovusRules, cid: str, instead: bool) -> NovusRules:
+        declared = Folding._one_done(r, cid, instead)
+        return r if declared is None else replace(r, declared=declared)
+
+    @staticmethod
+    def _one_done(r: NovusRules, cid: str, instead: bool) -> dict[str, Declaration] | None:
+        """The declarations once ``cid`` did one more of his (None: no change: none declared, or done instead)."""
         d = r.declared.get(cid)
         if d is None or instead:
-            return r
-        return replace(r, declared={**r.declared, cid: replace(d, done=d.done + 1)})
+            return None
+        return {**r.declared, cid: replace(d, done=d.done + 1)}
 
     def _resolved(self, r: NovusRules, cid: str, before: EncounterState) -> NovusRules:
         """``cid``'s actions resolved; in the resolve phase, his move made (its participants: ``before``'s)."""
         if cid in r.resolved:
             return r
         position = r.position
-        phase = PHASES.current(position)
-        if phase is not None and phase.name == "resolve":
+        if position.phase == RESOLVE:
             position = PHASES.moved(position, cid, self._ranked(before))
         return replace(r, resolved=[*r.resolved, cid], position=position)
 
@@ -365,6 +387,18 @@ _CASES: tuple[tuple[type[Event] | tuple[type[Event], ...], Step], ...] = (
     (SkillRolled, Folding._on_skill), (SaveRolled, Folding._on_nothing), (DisarmSaveRolled, Folding._on_disarm_save),
     (BlockRolled, Folding._on_block),
 )
+
+
+# The steps after which no phase can be left with nobody in it to move, so ``_unstuck`` is not asked even
+# in the end of the round (``END_OF_ROUND``): each changes nothing of who takes part in a phase (the fight,
+# the order, who declares, the declarations, who may act) nor the position, but for the move it records
+# itself with ``PHASES.moved``. A declaration is made in the declare phase (``check_move``): the
+# declarations it changes are the end of the round's. tests/rulesets/novus/test_fold_phases.py checks it.
+_KEEP_PHASES: frozenset[Step] = frozenset({
+    Folding._on_resolved, Folding._on_declared, Folding._on_rules_set, Folding._on_haste, Folding._on_mounted,
+    Folding._on_riding, Folding._on_nothing, Folding._on_contest, Folding._on_window, Folding._on_stray_save,
+    Folding._on_boons, Folding._on_rerolled, Folding._on_skill, Folding._on_disarm_save, Folding._on_block,
+})
 
 
 def _step_for(kind: type) -> tuple[Step | None, bool, bool]:

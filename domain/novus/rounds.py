@@ -3,7 +3,6 @@ each round's Initiative Points, the three phases and who takes part in each."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable, Sequence
 
 import msgspec
@@ -40,10 +39,23 @@ from domain.novus.state import (
 replace = msgspec.structs.replace
 
 
-@functools.lru_cache(maxsize=64)
 def _round_ap(amount: int) -> Resources:
-    """The round's AP, ``amount`` of them (made once for each amount: a fold asks every round)."""
+    """The round's AP, ``amount`` of them."""
     return Resources((Resource(AP, amount, ("round_start",)),))
+
+
+# made once for each amount a round can give (a fold asks for each combatant every round)
+_ROUND_AP = {amount: _round_ap(amount) for amount in range(HASTED_AP + 1)}
+
+
+# The end of the round's phase: the one phase an action's step can leave with nobody in it to move (a
+# declaration's attacks done or cancelled, one made helpless). Who takes part in the declare phase is set as
+# the round begins (``declarers``) and in the resolve phase is the order of play (core's): no action's step
+# changes them, and a step moves the position only by ``PHASES.moved`` (which leaves a phase once all in it
+# have moved). So the fold asks ``_unstuck`` after an action only in this phase (folding.py; checked by
+# tests/rulesets/novus/test_fold_phases.py along long fights and walks).
+END_OF_ROUND = next(i for i, p in enumerate(PHASES.phases) if p.name == "end of round")
+RESOLVE = next(i for i, p in enumerate(PHASES.phases) if p.name == "resolve")  # where the position says it is
 
 
 class Rounds:
@@ -58,7 +70,8 @@ class Rounds:
         round still takes."""
         r = rules(state)
         amount = (HASTED_AP if combatant.id in r.hasted else ROUND_AP) - r.carried.get(combatant.id, 0)
-        return _round_ap(max(amount, 0))
+        amount = max(amount, 0)
+        return _ROUND_AP.get(amount) or _round_ap(amount)
 
     def roll_initiative(self, state: EncounterState, dice: Dice) -> InitiativeRolled:
         """N11: "Initiative = 2d10 + Speed Stat Bonus + Wisdom Stat Bonus ... rolled once per combat"."""
@@ -92,8 +105,12 @@ class Rounds:
         rerolled); Set Initiative: "treated as if he rolled a 20 on the 2d10" for one round;
         Initiative Boost: "+2 IP next round per BP"; surprised: -20 in the first round."""
         r = rules(state)
-        c = state.combatants[cid]
-        ip = r.rolled_ip.get(cid, c.initiative if c.initiative is not None else 0)
+        return self._ip(r, r.rolled_ip, cid, state.combatants[cid], round_number)
+
+    @staticmethod
+    def _ip(r: NovusRules, rolled: dict[str, int], cid: str, c: Combatant, round_number: int) -> int:
+        """``ip_for`` of ``cid`` (``c``) with the IP rolled once per combat as ``rolled`` has them."""
+        ip = rolled.get(cid, c.initiative if c.initiative is not None else 0)
         if r.set_initiative.get(cid) == round_number - 1:
             ip = 20 + c.sheet.initiative_bonus()
         ip += r.boost.get(cid, 0) if round_number > 1 else 0
@@ -102,21 +119,26 @@ class Rounds:
         return ip
 
     def round_began(self, state: EncounterState) -> EncounterState:
+        """The round's books afresh: each one's IP for the round (the IP rolled once per combat kept for
+        the rest of it), who declares (those who may act, in the order), the first phase anyone is in."""
         r = rules(state)
+        combatants, now = state.combatants, state.round
         rolled = dict(r.rolled_ip)
-        for cid, c in state.combatants.items():
+        for cid, c in combatants.items():
             if cid not in rolled and c.initiative is not None:
                 rolled[cid] = c.initiative
-        state = replace(state, rules=replace(r, rolled_ip=rolled))
-        ip = {cid: self.ip_for(state, cid, state.round) for cid in state.combatants}
-        fresh = replace(rules(state), ip=ip, declared={}, resolved=[], carried={}, boost={}, holding=[], window=None,
-                        attacked=[], disengaged=[], riding={}, late_dodge=[], blocks_used={},
-                        boons_due=None, position=PhasePosition())
-        state = replace(state, rules=fresh)
-        declarers = [cid for cid in state.order if self.may_act(state, cid)]
-        fresh = replace(fresh, declarers=declarers)
-        state = replace(state, rules=fresh)
-        return replace(state, rules=replace(fresh, position=PHASES.begin(self._ranked(state))))
+        ip_of = self._ip
+        fresh = replace(r, rolled_ip=rolled, ip={cid: ip_of(r, rolled, cid, c, now) for cid, c in combatants.items()},
+                        declared={}, resolved=[], carried={}, boost={}, holding=[], window=None, attacked=[],
+                        disengaged=[], riding={}, late_dodge=[], blocks_used={}, boons_due=None,
+                        position=PhasePosition())
+        may_act, state = self.may_act, replace(state, rules=fresh)
+        state = replace(state, rules=replace(fresh, declarers=[cid for cid in state.order if may_act(state, cid)]))
+        position = PHASES.begin(self._ranked(state))
+        # mostly the declare phase, as it stands: no copy for it
+        if position == state.rules.position:
+            return state
+        return replace(state, rules=replace(state.rules, position=position))
 
     def at_round_end(self, state: EncounterState, dice: Dice) -> list[Event]:
         """Reroll Initiative: prepared this round, "in order to reroll his initiative in the following round"."""
@@ -158,17 +180,13 @@ class Rounds:
         return replace(state, rules=replace(r, position=at)) if at != r.position else state
 
     def _ranked(self, state: EncounterState) -> Callable[[Phase], Sequence[str]]:
-        """Who takes part in each phase; each list worked out when first asked for (most events
-        ask only for the current phase's, and the end of round's is the dearest)."""
-        lists: dict[str, list[str]] = {}
+        """Who takes part in each phase, worked out when asked for (most events ask only for the current
+        phase's, once: not kept, which cost more than asking again where a phase is asked twice)."""
+        taking_part = self._taking_part
 
-        def ranked(phase: Phase) -> list[str]:
-            name = phase.name
-            found = lists.get(name)
-            if found is None:
-                part = self._taking_part(state, name)
-                found = lists[name] = part if isinstance(part, list) else list(part)  # the order itself: not copied
-            return found
+        def ranked(phase: Phase) -> Sequence[str]:
+            part = taking_part(state, phase.name)
+            return part if isinstance(part, list) else list(part)  # the order itself: not copied
 
         return ranked
 
@@ -180,8 +198,13 @@ class Rounds:
         r: NovusRules = state.rules
         if phase == "declare":
             combatants = state.combatants
-            return [c for c in r.declarers if c in combatants]
-        return (c for c in state.order if c in r.declared and r.declared[c].late_left > 0 and self.may_act(state, c))
+            for c in r.declarers:
+                if c not in combatants:
+                    return [c for c in r.declarers if c in combatants]
+            return r.declarers  # all of them (mostly): the list itself, not a copy
+        declared = r.declared
+        return (c for c in state.order
+                if (d := declared.get(c)) is not None and d.late_left > 0 and self.may_act(state, c))
 
     def phase(self, state: EncounterState) -> str | None:
         p = PHASES.current(rules(state).position)

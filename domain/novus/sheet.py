@@ -149,10 +149,17 @@ class NovusSheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
                              "set it for a non-humanoid")
 
     def skill(self, name: str | None) -> Skill | None:
-        return next((s for s in self.skills if s.name == name), None) if name else None
+        if name:
+            for s in self.skills:  # a loop, not next() of a generator: asked on every attack's fold
+                if s.name == name:
+                    return s
+        return None
 
     def weapon(self, name: str | None) -> Weapon | None:
-        return next((w for w in self.weapons if w.name == name), None)
+        for w in self.weapons:
+            if w.name == name:
+                return w
+        return None
 
     def combat_skill(self, skill: Skill) -> bool:
         """A Combat Skill: a weapon's skill, a melee one, or one with moves learnt for it."""

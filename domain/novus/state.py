@@ -60,13 +60,18 @@ class Declaration(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def at_ip(self) -> int:
-        """How many of the schedule resolve at the character's IP."""
+        """How many of the schedule resolve at the character's IP (all of one action: asked of every
+        declaration as each round's resolutions end, and most are one action)."""
+        n = len(self.actions)
+        if n < 2:
+            return n
         attacks = [a for a in self.actions if a.kind in ATTACKS]
-        return len(self.actions) - max(len(attacks) - 1, 0)
+        return n - max(len(attacks) - 1, 0)
 
     @property
     def late_left(self) -> int:
-        return len(self.actions) - max(self.done, self.at_ip)
+        n = len(self.actions)
+        return n - max(self.done, n if n < 2 else self.at_ip)  # one action: at the IP (``at_ip``)
 
     def next_actions(self, late: bool) -> list[Action]:
         order = self.schedule
@@ -188,43 +193,59 @@ _IDS = ("declarers", "resolved", "hasted", "surprised", "reroll", "prone", "dead
         "attacked", "disengaged", "initiative_novas")
 
 
+# where each of those books is in a NovusRules' fields (``msgspec.structs.astuple``: all at once)
+_AT = {name: i for i, name in enumerate(NovusRules.__struct_fields__)}
+_BY_ID_AT = tuple((name, _AT[name]) for name in _BY_ID)
+_IDS_AT = tuple((name, _AT[name]) for name in _IDS)
+
+
 def leaving_out(r: NovusRules, gone: frozenset[str]) -> NovusRules:
     """The round's state with nothing kept of each of the ``gone`` (hidden from a viewer, or taken
     out of the fight) in the round's books: their IP, Hits lost, mount, Haste, hits on limbs ...
-    (a book that holds none of them is kept as it is: most hold none)."""
+    (a book that holds none of them is kept as it is: most hold none; none: ``r`` itself)."""
     changes: dict[str, object] = {}
-    for name in _BY_ID:
-        d = getattr(r, name)
+    values = msgspec.structs.astuple(r)
+    for name, i in _BY_ID_AT:
+        d = values[i]
         if d and not gone.isdisjoint(d):
             changes[name] = {k: v for k, v in d.items() if k not in gone}
-    for name in _IDS:
-        xs = getattr(r, name)
+    for name, i in _IDS_AT:
+        xs = values[i]
         if xs and not gone.isdisjoint(xs):
             changes[name] = [c for c in xs if c not in gone]
-    return replace(
-        r, **changes, position=replace(r.position, moved=tuple(c for c in r.position.moved if c not in gone)),
-        oa_more={k: v for k, v in r.oa_more.items() if k not in gone and v[0] not in gone},
-        contest=None if r.contest is not None and gone & {r.contest.holder, r.contest.other} else r.contest,
-        snags_due=None if r.snags_due is not None and r.snags_due.roller in gone else r.snags_due)
+    moved = r.position.moved
+    if moved and not gone.isdisjoint(moved):
+        changes["position"] = replace(r.position, moved=tuple(c for c in moved if c not in gone))
+    if r.oa_more:
+        oa_more = {k: v for k, v in r.oa_more.items() if k not in gone and v[0] not in gone}
+        if len(oa_more) != len(r.oa_more):
+            changes["oa_more"] = oa_more
+    if r.contest is not None and gone & {r.contest.holder, r.contest.other}:
+        changes["contest"] = None
+    if r.snags_due is not None and r.snags_due.roller in gone:
+        changes["snags_due"] = None
+    return replace(r, **changes) if changes else r
 
 
 def taken_out(r: NovusRules, gone: str) -> NovusRules:
     """The round once the GM takes ``gone`` out of the fight: nothing of theirs kept, an attack
     declared on them lapses when its time comes, and what waited on them no longer does (Boon Points
     of a hit by or on them, their save near a stray shot, their Opportunity Attack, their move's)."""
-    out = frozenset((gone,))
-    declared = {k: replace(v, actions=[replace(a, target=None) if a.target == gone else a for a in v.actions])
-                if gone in [a.target for a in v.actions] else v for k, v in r.declared.items()}
+    changes: dict[str, object] = {}  # those of the books below that change (most do not)
+    if any(a.target == gone for v in r.declared.values() for a in v.actions):
+        changes["declared"] = {
+            k: replace(v, actions=[replace(a, target=None) if a.target == gone else a for a in v.actions])
+            if gone in [a.target for a in v.actions] else v for k, v in r.declared.items()}
     due = r.boons_due
     if due is not None and gone in (due.attacker, due.target):
-        due = None
+        changes["boons_due"] = None
     stray = r.stray
     if stray is not None:
         near = [c for c in stray.near if c != gone]
-        stray = replace(stray, near=near) if near and stray.attacker != gone else None
+        changes["stray"] = replace(stray, near=near) if near and stray.attacker != gone else None
     window = r.window
     if window is not None:
-        window = None if window.actor == gone else replace(
+        changes["window"] = None if window.actor == gone else replace(
             window, may_react=tuple(c for c in window.may_react if c != gone),
             answers={k: v for k, v in window.answers.items() if k != gone})
-    return leaving_out(replace(r, declared=declared, boons_due=due, stray=stray, window=window), out)
+    return leaving_out(replace(r, **changes) if changes else r, frozenset((gone,)))
