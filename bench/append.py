@@ -446,8 +446,9 @@ def fracas_targets(encounters: Sequence[Opened]) -> list[Target]:
 
 
 def cycles(targets: Sequence[Target]) -> bool:
-    """Some encounter has a cycle of several commands (its path comes more than once)."""
-    return len({path for path, _, _ in targets}) < len(targets)
+    """Some encounter has a cycle of several commands (its path comes more than once with its
+    token; the ceiling's targets share one path, each with its own token)."""
+    return len({(path, token) for path, _, token in targets}) < len(targets)
 
 
 def bare_targets(encounters: Sequence[Opened]) -> list[Target]:

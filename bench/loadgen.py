@@ -6,9 +6,10 @@ Run as its own process (never inside the server under test)::
 
 ``targets.json`` is a list of ``[path, body, token]``; each request POSTs one of them, picked
 at random, with ``Authorization: Bearer <token>`` (no such header when the token is empty).
-Where a path comes more than once, its targets are one encounter's cycle of commands, sent in
-their order: the paths are shared out among the connections (each sends its own encounters'
-commands one at a time, taking them in turn) and a cycle moves on only past an answer of 200.
+Where a path comes more than once with the same token, those targets are one encounter's cycle
+of commands, sent in their order: the encounters are shared out among the connections (each
+sends its own encounters' commands one at a time, taking them in turn) and a cycle moves on only
+past an answer of 200.
 The result is one JSON object on stdout (see ``LoadReport``).
 """
 
@@ -105,9 +106,9 @@ async def run_load(
     start = time.perf_counter()
     deadline = start + seconds
 
-    cycles: dict[str, list[tuple[str, bytes, str]]] = {}
+    cycles: dict[tuple[str, str], list[tuple[str, bytes, str]]] = {}  # by path and token: an encounter's
     for t in targets:
-        cycles.setdefault(t[0], []).append(t)
+        cycles.setdefault((t[0], t[2]), []).append(t)
     owned = [list(cycles.values())[i::concurrency] for i in range(concurrency)] if len(cycles) < len(targets) else None
 
     async def worker(seed: int) -> None:

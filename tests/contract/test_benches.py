@@ -3,6 +3,7 @@ ruleset in the benchmarks"), and what they print is sane. Nothing is timed here.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 import shutil
@@ -12,7 +13,7 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from bench import append, cpu, memory, projections, replay, rulesets
+from bench import append, cpu, loadgen, memory, projections, replay, rulesets
 from domain.core.ruleset import Ruleset
 from server.app import create_app
 from server.settings import Settings
@@ -100,6 +101,9 @@ def test_bench_append_takes_every_ruleset(capsys: pytest.CaptureFixture[str]) ->
                                      enumerate(kinds)])
     assert append.cycles(targets)  # Novus: three commands a round, sent in order
     assert all(b'"c0"' not in body for _, body, _ in targets)
+    opened = [append.Opened(f"e{i}", f"x{i}", f"t{i}") for i in range(5)]
+    # the ceiling's requests share one path: each its own, picked at random, never a cycle
+    assert not append.cycles(append.bare_targets(opened)) and not append.cycles(append.fracas_targets(opened))
 
 
 @pytest.mark.slow
@@ -149,3 +153,48 @@ def test_bench_replay_counts_the_instructions_of_a_fold_and_they_do_not_move(
         counts.append(int(m.group(2).replace(",", "")))
     assert 1_000 < counts[0] < 1_000_000
     assert abs(counts[0] - counts[1]) <= 0.01 * counts[0]
+
+
+async def _http_recorder() -> tuple[asyncio.Server, int, list[tuple[int, str, bytes]]]:
+    """A server answering every request 200, recording (connection, path, body) as they come."""
+    seen: list[tuple[int, str, bytes]] = []
+    conns = 0
+
+    async def handle(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+        nonlocal conns
+        conns += 1
+        me = conns
+        try:
+            while True:
+                head = (await r.readuntil(b"\r\n\r\n")).decode("latin-1")
+                length = int(next(line.split(":")[1] for line in head.split("\r\n")
+                                  if line.lower().startswith("content-length")))
+                seen.append((me, head.split(" ")[1], await r.readexactly(length)))
+                w.write(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}")
+                await w.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            w.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    return server, server.sockets[0].getsockname()[1], seen
+
+
+async def test_the_load_generator_picks_at_random_on_every_connection_unless_an_encounter_has_a_cycle() -> None:
+    """The ceiling's targets share a path (each its own token): all connections load them. An
+    encounter's cycle (its path and token more than once) is sent in order by one connection,
+    and left at its start after the run."""
+    server, port, seen = await _http_recorder()
+    async with server:
+        bare = [("/append", b"%d" % i, f"t{i}") for i in range(8)]
+        await loadgen.run_load("127.0.0.1", port, bare, 4, 0.3)
+        assert len({c for c, _, _ in seen}) == 4
+        seen.clear()
+        cycle = [(f"/e{e}", body, f"t{e}") for e in range(2) for body in (b"a", b"b", b"c")]
+        report = await loadgen.run_load("127.0.0.1", port, cycle, 4, 0.3)
+        by_path: dict[str, list[bytes]] = {}
+        for c, path, body in seen:
+            by_path.setdefault(path, []).append(body)
+        assert len({c for c, _, _ in seen}) == 2  # one connection an encounter; the others idle
+        for bodies in by_path.values():
+            assert len(bodies) % 3 == 0 and bodies == [b"a", b"b", b"c"] * (len(bodies) // 3)
+        assert report.requests + report.unmeasured == len(seen)
