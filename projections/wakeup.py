@@ -125,11 +125,11 @@ class Wakeup:
         if conn is None or conn.is_closed():
             return
         try:
-            async with self._conn_lock:
+            async with self._conn_lock:  # bounded: a silently dead connection is the probe's to find
                 if on:
-                    await conn.add_listener(self.channel, self._notified)
+                    await asyncio.wait_for(conn.add_listener(self.channel, self._notified), self.timeout_seconds)
                 else:
-                    await conn.remove_listener(self.channel, self._notified)
+                    await asyncio.wait_for(conn.remove_listener(self.channel, self._notified), self.timeout_seconds)
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as e:
             log.info("LISTEN connection: could not %s (%s); it reconnects", "listen" if on else "pause", e)
 
