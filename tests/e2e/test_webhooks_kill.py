@@ -5,6 +5,7 @@ from the last version the receiver acknowledged: every event arrives, in order, 
 
 from __future__ import annotations
 
+import threading
 import time
 
 import httpx
@@ -17,6 +18,8 @@ def test_a_server_killed_mid_delivery_delivers_again_from_its_checkpoint(env: di
     env = {**env, "FRACAS_WEBHOOK_ALLOW_PRIVATE": "1", "FRACAS_WEBHOOK_LEASE": "2", "FRACAS_WEBHOOK_BACKOFF": "0.1"}
     with receiving(plan=lambda n: HANG if n == 1 else 200) as receiver:  # the second delivery is held
         with serving(env) as (base, proc):
+            log: list[str] = []  # the server's output, read so that it never blocks on a full pipe
+            threading.Thread(target=lambda: [log.append(line) for line in proc.stdout or []], daemon=True).start()
             r = httpx.post(f"{base}/encounters", json={"ruleset": "places-of-power", "name": "Killed mid-delivery"})
             assert r.status_code == 201, r.text
             enc, gm = r.json()["encounter_id"], {"Authorization": f"Bearer {r.json()['gm_token']['token']}"}
@@ -30,7 +33,10 @@ def test_a_server_killed_mid_delivery_delivers_again_from_its_checkpoint(env: di
                 assert r.status_code == 201, r.text
                 deadline = time.monotonic() + 30
                 while len(receiver.arrived) < arrived:  # the first acknowledged, the second held
-                    assert time.monotonic() < deadline, "no delivery came"
+                    if time.monotonic() > deadline:
+                        hooks = httpx.get(f"{base}/encounters/{enc}/webhooks", headers=gm).text
+                        raise AssertionError(f"no delivery came (arrived {receiver.arrived}); the webhook: {hooks}; "
+                                             "the server said:\n" + "".join(log[-60:]))
                     time.sleep(0.05)
             checkpoint = receiver.versions()[-1]  # what the receiver acknowledged before the kill
             proc.kill()  # SIGKILL, mid-delivery
