@@ -192,9 +192,15 @@ def solo(ruleset: Ruleset, rng: random.Random, rounds: int = 12) -> tuple[Solo |
     return (Solo(seat.sheet, cycle), "") if again is None else (None, again)
 
 
-def _started(ruleset: Ruleset, rng: random.Random, sheet: dict, side: str) -> Fight:
+def _seated(ruleset: Ruleset, rng: random.Random, sheet: dict, side: str) -> Fight:
+    """A fight with its lone player combatant ``c0``, not yet started."""
     fight = Fight.open(rng, "solo", ruleset=ruleset)
     fight.send(AddCombatant(combatant_id="c0", name="Solo", side=side, controller="player", sheet=sheet))
+    return fight
+
+
+def _started(ruleset: Ruleset, rng: random.Random, sheet: dict, side: str) -> Fight:
+    fight = _seated(ruleset, rng, sheet, side)
     fight.send(RollInitiative())
     fight.send(StartEncounter())
     return fight
@@ -222,9 +228,7 @@ def _first_round(ruleset: Ruleset, rng: random.Random, seat: object, steps: int 
     the rules took), once the fight has started."""
     demo = ruleset.demo()
     assert demo is not None
-    fight = Fight.open(rng, "solo", ruleset=ruleset)
-    fight.send(AddCombatant(combatant_id="c0", name="Solo", side=seat.side, controller="player",  # type: ignore[attr-defined]
-                            sheet=seat.sheet))  # type: ignore[attr-defined]
+    fight = _seated(ruleset, rng, seat.sheet, seat.side)  # type: ignore[attr-defined]
     table = Table(ids={seat.name: "c0"}, players=frozenset({"c0"}), rounds=10**9)  # type: ignore[attr-defined]
     table.state = msgspec.to_builtins(ruleset.shown(fight.state))
     script = demo.play(table)

@@ -332,16 +332,13 @@ class EventStore:
         """``wake``: notify the readers from the append's own transaction (nothing else in flight)."""
         channel = self.wake_channel if wake else None
         try:
-            conn = await self.pool.acquire()
-            try:
+            async with _Lent(self) as conn:
                 if channel is None:
                     appended = await conn.fetchval(_APPEND, *_args(encounter_id, rows, idem), token_hash)
                 else:
                     appended = await conn.fetchval(_APPEND_AND_WAKE, *_args(encounter_id, rows, idem), token_hash,
                                                    channel)
                     self._notifying(conn)
-            finally:
-                self._release_later(conn)
         except asyncpg.UniqueViolationError as exc:
             raise _conflict(exc) from exc
         except _UNSTORABLE as exc:
@@ -421,11 +418,8 @@ class EventStore:
                 for i, p in enumerate(group)
             ])
             try:
-                conn = await self.pool.acquire()
-                try:
+                async with _Lent(self) as conn:
                     appended = {r["i"] for r in await conn.fetch(_APPEND_MANY, payload.decode())}
-                finally:
-                    self._release_later(conn)
                 self.grouped += len(group)
             except (asyncpg.UniqueViolationError, *_UNSTORABLE):
                 # one of them cannot be appended, and the statement appended nothing: one by one,
@@ -525,6 +519,23 @@ SELECT $3::bytea IS NULL OR EXISTS (SELECT 1 FROM tokens WHERE secret_hash = $3 
        k.request_hash, k.status, k.response
 FROM (SELECT 1) AS one LEFT JOIN idempotency_keys k ON k.scope = $1 AND k.key = $2
 """
+
+
+class _Lent:
+    """A pool connection for one append statement, given back without the caller waiting
+    (``EventStore._release_later``)."""
+
+    __slots__ = ("store", "conn")
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+
+    async def __aenter__(self) -> Any:
+        self.conn = await self.store.pool.acquire()
+        return self.conn
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.store._release_later(self.conn)
 
 
 def _conflict(exc: asyncpg.UniqueViolationError) -> Exception:
