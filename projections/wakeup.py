@@ -24,13 +24,26 @@ log = logging.getLogger("fracas.wakeup")
 
 
 class Waiter:
-    """One reader's wake-up flag. ``wait`` returns True when woken, False on timeout."""
+    """One reader's wake-up flag. ``wait`` returns True when woken, False on timeout.
+
+    A wake-up known to be only new events (a commit's notification: its payload ends with a
+    comma) leaves ``more`` unset; any other (who is connected changed, a token was revoked, a
+    reconnection, another writer's trigger) sets it, until ``take_more``: a live feed reads
+    who is connected only then (and each heartbeat)."""
 
     def __init__(self) -> None:
         self._event = asyncio.Event()
+        self._more = True
 
-    def wake(self) -> None:
+    def wake(self, events_only: bool = False) -> None:
+        if not events_only:
+            self._more = True
         self._event.set()
+
+    def take_more(self) -> bool:
+        """Whether a wake-up since the last call was about more than new events."""
+        more, self._more = self._more, False
+        return more
 
     async def wait(self, timeout: float) -> bool:
         # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation that
@@ -86,23 +99,24 @@ class Wakeup:
                 if not group:
                     del self._waiters[encounter_id]
 
-    def _wake(self, encounter_ids: list[str] | None) -> None:
+    def _wake(self, encounter_ids: list[str] | None, events_only: bool = False) -> None:
         if encounter_ids is None:  # everyone: a notification may have been missed
             groups = list(self._waiters.values())
         else:
             groups = [self._waiters.get(e, set()) for e in encounter_ids] + [self._waiters.get(None, set())]
         for group in groups:
             for w in list(group):
-                w.wake()
+                w.wake(events_only)
 
     def _notified(self, _conn: Any, pid: int, _channel: str, payload: str) -> None:
         self.notified += 1
         if pid == self.server_pid:  # our own announcement: this process's waiters were woken already
             return
+        events_only = payload.endswith(",")  # a commit's (EventStore's, or announce's): only events
         own = self.own_backends.get(pid)
-        if own is not None and not own.is_closed() and payload.endswith(","):  # our own append's, likewise
+        if own is not None and not own.is_closed() and events_only:  # our own append's, likewise
             return
-        self._wake([e for e in payload.split(",") if e])
+        self._wake([e for e in payload.split(",") if e], events_only)
 
     # ------------------------------------------------------------ pausing
 
@@ -142,7 +156,7 @@ class Wakeup:
         transaction notified them itself (``notified``). When the connection is down the NOTIFY
         is dropped: readers poll, and a reconnection wakes everyone."""
         ids = list(encounter_ids)
-        self._wake(ids)
+        self._wake(ids, events_only=True)
         if notified:
             return
         self._announce.update(ids)
@@ -234,14 +248,15 @@ NOTIFY_PAYLOAD_BYTES = 7900  # PostgreSQL's limit is 8000
 
 
 def _payloads(encounter_ids: list[str]) -> Iterator[str]:
-    """The ids comma-separated, in payloads under PostgreSQL's NOTIFY limit."""
+    """The ids, each followed by a comma (a commit's: only new events), in payloads under
+    PostgreSQL's NOTIFY limit."""
     chunk: list[str] = []
     size = 0
     for e in encounter_ids:
         if chunk and size + len(e) + 1 > NOTIFY_PAYLOAD_BYTES:
-            yield ",".join(chunk)
+            yield ",".join(chunk) + ","
             chunk, size = [], 0
         chunk.append(e)
         size += len(e) + 1
     if chunk:
-        yield ",".join(chunk)
+        yield ",".join(chunk) + ","

@@ -320,10 +320,16 @@ class Feed:
 
     async def _run(self) -> None:
         heartbeat = self.live.settings.heartbeat_seconds
+        loop = asyncio.get_running_loop()
+        presence_due = 0.0  # when who is connected is read again, whatever woke the feed
         with self.live.wakeup.waiter(self.encounter_id) as waiter:
+            woken = True
             while True:
+                presence = waiter.take_more() or not woken or loop.time() >= presence_due
                 try:
-                    await self.refresh()
+                    await self.refresh(presence)
+                    if presence:
+                        presence_due = loop.time() + heartbeat
                     wait = heartbeat
                 except asyncio.CancelledError:
                     raise
@@ -331,21 +337,24 @@ class Feed:
                     warn = outage.outages.warn if outage.is_outage(exc) else log.warning
                     warn("live feed of %s could not refresh: %s", self.encounter_id, exc)
                     wait = min(heartbeat, outage.RETRY_AFTER_SECONDS)
-                await waiter.wait(wait)
+                    presence_due = 0.0
+                woken = await waiter.wait(wait)
 
-    async def refresh(self) -> None:
-        """Read what is new (the events, and the state they lead to), who is connected and which
-        tokens are still valid, then bring the streams up to date. The tokens are read on a
-        snapshot no earlier than the events', so a token revoked before an event committed never
-        gets that event: once the feed has a state, all three in one statement (one snapshot),
+    async def refresh(self, presence: bool = True) -> None:
+        """Read what is new (the events, and the state they lead to), who is connected (unless
+        not ``presence``: woken by commits alone, within a heartbeat of the last reading) and
+        which tokens are still valid, then bring the streams up to date. The tokens are read on
+        a snapshot no earlier than the events', so a token revoked before an event committed
+        never gets that event: once the feed has a state, all in one statement (one snapshot),
         the state folded here from the events read; else (or after a retcon, which the service
         replays) the state from the service, then its events, then the rest."""
-        while await self._refresh():  # a page of events read: there may be more
+        while await self._refresh(presence):  # a page of events read: there may be more
             pass
 
-    async def _refresh(self) -> bool:
+    async def _refresh(self, presence: bool = True) -> bool:
         hashes = list({s.secret_hash for s in self.subscribers})
-        got = await self._catch_up(hashes) if self.head is not None else None
+        got = await self._catch_up(hashes, presence) if self.head is not None else None
+        text: str | None
         if got is None:
             state, views = await self._read()
             text, valid = await self.live.presence.list_and_valid(self.encounter_id, hashes)
@@ -355,7 +364,7 @@ class Feed:
         if self.head is None or state.version > self.head.version:
             self._advance(state, views)
         self.invalid = frozenset(h for h in hashes if h not in valid)
-        if text != self._presence_text:
+        if text is not None and text != self._presence_text:
             self._presence_text = text
             presence = self.live.presence.decode(text)
             if presence != self.presence:
@@ -373,14 +382,15 @@ class Feed:
             if not s.keep_up(self):
                 s.wake.set()
 
-    async def _catch_up(self, hashes: list[bytes]
-                        ) -> tuple[EncounterState, list[EventView], str, set[bytes]] | None:
-        """The events after the head, folded onto it, who is connected and the tokens still valid,
-        in one round trip; None when the service must make the state (a retcon goes back)."""
+    async def _catch_up(self, hashes: list[bytes], presence: bool
+                        ) -> tuple[EncounterState, list[EventView], str | None, set[bytes]] | None:
+        """The events after the head, folded onto it, who is connected (None unless ``presence``)
+        and the tokens still valid, in one round trip; None when the service must make the state
+        (a retcon goes back)."""
         head = self.head
         assert head is not None
         text, valid, rows = await self.live.presence.catch_up(self.encounter_id, hashes, head.version,
-                                                              self.live.settings.page_size)
+                                                              self.live.settings.page_size, presence)
         if any(row["type"] == RETCONNED for row in rows):
             return None
         ruleset = self.live.service.registry.get(head.ruleset)

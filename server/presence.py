@@ -74,15 +74,19 @@ class PresenceStore:
         return row["presence"], {bytes(h) for h in row["valid"]}
 
 
-    async def catch_up(self, encounter_id: str, secret_hashes: list[bytes], after: int, limit: int
-                       ) -> tuple[str, set[bytes], list[asyncpg.Record]]:
+    async def catch_up(self, encounter_id: str, secret_hashes: list[bytes], after: int, limit: int,
+                       presence: bool = True) -> tuple[str | None, set[bytes], list[asyncpg.Record]]:
         """What a live feed asks on each wake-up, in one round trip and one snapshot: the events
         after version ``after`` (at most ``limit``, as ``EventStore.read`` gives them), the
-        encounter's connections (their JSON, to be decoded when it changed) and which of
-        ``secret_hashes`` are still valid tokens. One snapshot holds any revocation that
-        committed before an event it holds: a stream is never given an event its token was
-        revoked before."""
-        rows = await self.pool.fetch(_CATCH_UP, encounter_id, self.ttl, secret_hashes, after, limit)
+        encounter's connections (their JSON, to be decoded when it changed; None unless
+        ``presence``: building it for hundreds of connections on every commit was most of
+        PostgreSQL's work under a live fight) and which of ``secret_hashes`` are still valid
+        tokens. One snapshot holds any revocation that committed before an event it holds: a
+        stream is never given an event its token was revoked before."""
+        if presence:
+            rows = await self.pool.fetch(_CATCH_UP, encounter_id, self.ttl, secret_hashes, after, limit)
+        else:
+            rows = await self.pool.fetch(_CATCH_UP_EVENTS, encounter_id, secret_hashes, after, limit)
         first = rows[0]
         return first["presence"], {bytes(h) for h in first["valid"]}, rows if first["version"] is not None else []
 
@@ -115,5 +119,14 @@ _CATCH_UP = f"""
                        WHERE secret_hash = ANY($3::bytea[]) AND revoked_at IS NULL) AS valid) p
     LEFT JOIN LATERAL (SELECT * FROM events WHERE encounter_id = $1 AND version > $4
                        ORDER BY version LIMIT $5) e ON true
+    ORDER BY e.version
+"""
+_CATCH_UP_EVENTS = """
+    SELECT NULL::text AS presence, p.valid, e.version, e.event_id::text AS event_id, e.type, e.schema_version,
+           e.data::text AS data, e.metadata::text AS metadata, e.recorded_at, e.hash
+    FROM (SELECT ARRAY(SELECT secret_hash FROM tokens
+                       WHERE secret_hash = ANY($2::bytea[]) AND revoked_at IS NULL) AS valid) p
+    LEFT JOIN LATERAL (SELECT * FROM events WHERE encounter_id = $1 AND version > $3
+                       ORDER BY version LIMIT $4) e ON true
     ORDER BY e.version
 """

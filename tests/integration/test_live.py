@@ -453,6 +453,50 @@ async def test_stale_presence_rows_expire(live: Any, conn: Any) -> None:
     assert await conn.fetchval("SELECT count(*) FROM live_connections") == 0
 
 
+async def test_who_is_connected_is_read_each_heartbeat_not_on_every_commit(database_url: str, conn: Any) -> None:
+    """Woken by commits alone, a feed reads the new events and the tokens, not who is connected
+    (building that for hundreds of streams on every commit was most of PostgreSQL's work under a
+    live fight: bench/README.md); it reads it when told it changed, and each heartbeat: a
+    connection another process keeps (no notification here) shows within a heartbeat while
+    commits keep coming."""
+    async with served(database_url, heartbeat_seconds=0.5) as s, \
+            httpx.AsyncClient(base_url=s.base, timeout=30) as c:
+        enc, mira, bandit = await started_fight(c)
+        gm = {"Authorization": c.headers["Authorization"]}
+        gm_w = await ws(s, enc, gm, "gm")
+        await gm_w.until(lambda w: w.state is not None)
+        store = s.app.state.live.presence
+        reads: list[bool] = []
+        catch_up = store.catch_up
+
+        async def counted(*args: Any) -> Any:
+            reads.append(args[4])
+            return await catch_up(*args)
+
+        store.catch_up = counted
+        token_id = await conn.fetchval("SELECT token_id FROM live_connections WHERE encounter_id = $1", uuid.UUID(enc))
+        elsewhere = uuid.uuid4()
+        await conn.execute(
+            "INSERT INTO live_connections (id, encounter_id, token_id, role, transport) "
+            "VALUES ($1, $2, $3, 'spectator', 'sse')", elsewhere, uuid.UUID(enc), token_id)
+        started = asyncio.get_running_loop().time()
+        turn, version, sent = mira, 6, 0
+        async with asyncio.timeout(10):
+            while not (gm_w.of("presence") and gm_w.of("presence")[-1]["presence"]["roles"]["spectator"] == 1):
+                reply = await command(c, enc, {"type": "EndTurn", "combatant_id": turn})
+                turn, version = reply["state"]["turn"], reply["version"]
+                sent += 1
+                await conn.execute("UPDATE live_connections SET seen_at = now() WHERE id = $1", elsewhere)
+                await asyncio.sleep(0.02)
+        took = asyncio.get_running_loop().time() - started
+        assert took < 3 * 0.5 + 1, took  # within a heartbeat or so, not at the rows' expiry
+        await gm_w.at_version(version)
+        assert_in_order(gm_w, 1, version)
+        assert reads.count(False) >= sent // 2, reads  # the commits' wake-ups did not read it
+        assert 1 <= reads.count(True) <= took / 0.5 + 2, reads
+        await gm_w.stop()
+
+
 async def test_no_token_and_wrong_tokens_are_refused_on_both_transports(live: Any) -> None:
     """A WebSocket refusal is a message and a close code (4000 + the status: a browser sees no
     HTTP status); an SSE refusal is the problem itself."""

@@ -110,7 +110,8 @@ async def test_announcements_wake_other_processes_and_fit_the_payload_limit(clie
     ids = [f"00000000-0000-4000-8000-{n:012d}" for n in range(1000)]
     payloads = list(_payloads(ids))
     assert len(payloads) > 1 and all(len(p) <= NOTIFY_PAYLOAD_BYTES for p in payloads)
-    assert [e for p in payloads for e in p.split(",")] == ids
+    assert [e for p in payloads for e in p.split(",") if e] == ids
+    assert all(p.endswith(",") for p in payloads)  # a commit's: only new events (Waiter.take_more)
     other = Wakeup(database_url)  # another process's
     await other.start()
     try:
@@ -122,3 +123,37 @@ async def test_announcements_wake_other_processes_and_fit_the_payload_limit(clie
             assert await first.wait(5) and await last.wait(5)
     finally:
         await other.stop()
+
+
+async def test_a_commit_wakes_for_new_events_only_and_anything_else_for_more(
+    client: Any, database_url: str, conn: Any
+) -> None:
+    """A live feed reads who is connected only when a wake-up may be about more than new events
+    (``Waiter.take_more``): a commit's notification (another process's append or announcement:
+    its payload ends with a comma) is new events only; who is connected changing, a token
+    revoked, another writer's trigger, a reconnection are more."""
+    wakeup = Wakeup(database_url, retry_seconds=0.05)
+    await wakeup.start()
+    try:
+        await wakeup.connected()
+        enc = await open_encounter(client)
+        with wakeup.waiter(enc) as w:
+            assert w.take_more()  # a new waiter reads everything first
+            await add(client, enc, "Mira")  # the app's append: another process's, to this Wakeup
+            assert await w.wait(5)
+            assert not w.take_more()
+            await conn.execute("SELECT pg_notify('fracas_events', $1)", enc + ",")  # an announcement
+            assert await w.wait(5)
+            assert not w.take_more()
+            await conn.execute("SELECT pg_notify('fracas_events', $1)", enc)  # presence, a token, the trigger
+            assert await w.wait(5)
+            assert w.take_more() and not w.take_more()
+            wakeup.announce([enc])  # this process's own commit
+            assert await w.wait(5)
+            assert not w.take_more()
+            assert await conn.fetchval("SELECT pg_terminate_backend($1)", wakeup.server_pid)
+            assert await w.wait(10)  # the reconnection: anything may have been missed
+            assert w.take_more()
+    finally:
+        await wakeup.stop()
+        await asyncio.sleep(0)
