@@ -31,11 +31,15 @@ def test_a_server_killed_mid_delivery_delivers_again_from_its_checkpoint(env: di
                     "name": name, "side": "party" if controller == "player" else "enemies",
                     "controller": controller, "sheet": {"initiative_modifier": 1}})
                 assert r.status_code == 201, r.text
-                deadline = time.monotonic() + 30
+                since = time.monotonic()
+                deadline = since + 30
                 while len(receiver.arrived) < arrived:  # the first acknowledged, the second held
                     if time.monotonic() > deadline:
                         hooks = httpx.get(f"{base}/encounters/{enc}/webhooks", headers=gm).text
-                        raise AssertionError(f"no delivery came (arrived {receiver.arrived}); the webhook: {hooks}; "
+                        came = [round(t - since, 3) for t in receiver.arrived_at]
+                        answered = [r.answered for r in receiver.received]
+                        raise AssertionError(f"no delivery {arrived} came (arrived {receiver.arrived}, {came} s after "
+                                             f"{name} was added; answered {answered}); the webhook: {hooks}; "
                                              "the server said:\n" + "".join(log[-60:]))
                     time.sleep(0.05)
             checkpoint = receiver.versions()[-1]  # what the receiver acknowledged before the kill

@@ -42,6 +42,7 @@ class Receiver:
     received: list[Received] = field(default_factory=list)
     released: threading.Event = field(default_factory=threading.Event)
     arrived: list[str] = field(default_factory=list)  # each request's path as it came in, answered or not
+    arrived_at: list[float] = field(default_factory=list)  # and when (time.monotonic), for failure messages
     port: int = 0
     answer_bytes: int = 0  # the size of each answer's body (0: "ok")
     _counts: dict[str, int] = field(default_factory=dict)
@@ -82,6 +83,7 @@ def receiving(plan: Callable[[int], int] = lambda n: 200) -> Iterator[Receiver]:
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:  # noqa: N802 - http.server's name
             body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            receiver.arrived_at.append(time.monotonic())
             receiver.arrived.append(self.path)
             status = receiver.answer(self.path)
             receiver.received.append(Received(self.path, {k: v for k, v in self.headers.items()}, body, status))
