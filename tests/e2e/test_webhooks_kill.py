@@ -36,10 +36,12 @@ def test_a_server_killed_mid_delivery_delivers_again_from_its_checkpoint(env: di
                 while len(receiver.arrived) < arrived:  # the first acknowledged, the second held
                     if time.monotonic() > deadline:
                         hooks = httpx.get(f"{base}/encounters/{enc}/webhooks", headers=gm).text
+                        sockets = tcp_queues(receiver.port)  # before the request below wakes anything
                         came = [round(t - since, 3) for t in receiver.arrived_at]
                         answered = [r.answered for r in receiver.received]
                         raise AssertionError(f"no delivery {arrived} came (arrived {receiver.arrived}, {came} s after "
-                                             f"{name} was added; answered {answered}); the webhook: {hooks}; "
+                                             f"{name} was added; answered {answered}); the connections to the "
+                                             f"receiver: {sockets}; the webhook: {hooks}; "
                                              "the server said:\n" + "".join(log[-60:]))
                     time.sleep(0.05)
             checkpoint = receiver.versions()[-1]  # what the receiver acknowledged before the kill
@@ -62,3 +64,24 @@ def test_a_server_killed_mid_delivery_delivers_again_from_its_checkpoint(env: di
     assert delivered[0] == 1 and sorted(set(delivered)) == list(range(1, version + 1)), delivered
     assert delivered == sorted(delivered)
     assert hook["delivered_version"] == version and hook["status"] == "active"
+
+
+def tcp_queues(port: int) -> list[str]:
+    """The TCP connections from and to ``port`` on this machine, each with its state and the bytes
+    waiting in its send and receive queues (/proc/net/tcp): an answer the receiver sent that the
+    server has not read waits in the server's receive queue."""
+    states = {"01": "ESTABLISHED", "06": "TIME_WAIT", "07": "CLOSE", "08": "CLOSE_WAIT", "0A": "LISTEN"}
+    found = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = open(table).read().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            local, remote, state, queues = fields[1], fields[2], fields[3], fields[4]
+            lport, rport = int(local.rsplit(":", 1)[1], 16), int(remote.rsplit(":", 1)[1], 16)
+            if port in (lport, rport):
+                tx, rx = (int(q, 16) for q in queues.split(":"))
+                found.append(f"{lport}->{rport} {states.get(state, state)} send-q {tx} recv-q {rx}")
+    return found
