@@ -77,9 +77,14 @@ class Postgres:
         return [postmaster, *postmaster.children(recursive=True)]
 
     def freeze(self) -> None:
-        """Stop every process of the server (SIGSTOP): connections stay open and nothing answers."""
-        for p in self._processes():
-            p.suspend()
+        """Stop every process of the server (SIGSTOP): connections stay open and nothing answers.
+        Listed again until no new one: a backend forked while the list was read (the pool opening
+        a connection under load) would otherwise go on answering (a full run here once saw it)."""
+        stopped: set[int] = set()
+        while new := [p for p in self._processes() if p.pid not in stopped]:
+            for p in new:
+                p.suspend()
+                stopped.add(p.pid)
         self.frozen = True
 
     def thaw(self) -> None:
