@@ -137,6 +137,8 @@ class ReportedDice:
             raise RuleViolation(
                 "dice_unused",
                 f"{len(self._faces)} face(s) were reported but this command rolls only {self._used}.",
+                reported=len(self._faces),
+                used=self._used,
             )
 
 

@@ -28,6 +28,7 @@ CODES: dict[str, str] = {
     "invalid_text": "A name or label is empty, too long or has control characters.",
     "invalid_turn_order": "The order of play breaks the ruleset's rules.",
     "no_combatants": "The encounter has no combatants yet.",
+    "nothing_changes": "The command would change nothing in the fight now.",
     "no_secret_roll": "That event has no secret roll left to reveal.",
     "not_enough_action_points": "The combatant has fewer Action Points than the action costs.",
     "not_hidden": "The combatant is not hidden.",

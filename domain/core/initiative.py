@@ -23,6 +23,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from domain.core.dice import Dice, DieRoll
+from domain.core.next_moves import open_roll
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,7 @@ def roll_exploding(dice: Dice, purpose: str, by: str | None = None, *, count: in
     implodes). Once a die has exploded or imploded it can't switch direction. A 1 on one die
     and a 10 on the other is a Nova Roll: neither die explodes or implodes"."""
     first = [dice.roll(sides, purpose, by) for _ in range(count)]
+    open_roll(dice, count)  # an offered move says so (domain/core/next_moves.py)
     faces = {d.face for d in first}
     rolled = list(first)
     total = sum(d.face for d in first)

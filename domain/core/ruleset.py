@@ -8,7 +8,7 @@ own commands and events through ``decide_action`` / ``evolve_action``.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Literal, Union
 
 import msgspec
@@ -51,6 +51,7 @@ from domain.core.demo import DemoFight
 from domain.core.log import Sentence, Wording
 from domain.core.tally import Exchange, Step, Tally
 from domain.core.pending import Decision
+from domain.core.next_moves import Offer
 from domain.core.coverage import Section
 from domain.core.resources import MOMENTS, Moment, Resources, held, spend
 from domain.core.errors import CODES, RuleViolation, check_id, clean_text, ruleset_codes
@@ -249,6 +250,69 @@ class Ruleset(ABC):
         """The ruleset's demo fight (``fracas demo --ruleset ID``). Default: none."""
         return None
 
+    # ------------------------------------------------------------ the next moves
+
+    # The order a ``reported`` encounter's ``RollInitiative`` takes its faces in, in words: each
+    # ruleset's own (documented with the command in ``GET /rulesets/{id}`` and the OpenAPI document).
+    initiative_dice: ClassVar[str] = "one die for each combatant, in the order they were added"
+
+    def acting(self, state: EncounterState) -> list[str]:
+        """Who may make a move now (not an answer to a decision): the combatant whose turn it
+        is. A ruleset whose rounds go in phases (Novus's declarations) names everyone who may."""
+        if state.status != "active" or state.turn is None or state.turn not in state.combatants:
+            return []
+        return [state.turn]
+
+    def moves(self, state: EncounterState, combatant_id: str) -> Iterable[Offer]:
+        """What ``combatant_id`` may try as they act now, each a complete command body labelled
+        in the game's words: an attack on each foe in reach, each action of the ruleset's list.
+        Core adds ending the turn and keeps only what ``decide`` takes (domain/core/next_moves.py).
+        Default: nothing but ending the turn."""
+        return ()
+
+    def rulings(self, state: EncounterState) -> Iterable[Offer]:
+        """The GM's rulings that take free values (harm, heal, conditions, settings), each with a
+        complete default body and the fields a client may vary (``Offer.vary``). Default: none."""
+        return ()
+
+    def examples(self) -> list[tuple[str, dict[str, Any]]]:
+        """Ready-to-send combatant bodies (``POST /encounters/{id}/combatants``), labelled: a
+        player character, a weak NPC and a strong NPC. Default: none."""
+        return []
+
+    def out_of_fight(self, state: EncounterState, combatant: Combatant) -> bool:
+        """Whether ``combatant`` is out of the fight (dead, dying, unconscious, fled). Default: never."""
+        return False
+
+    def fight_over(self, state: EncounterState) -> bool:
+        """Whether the fight is over: the GM ended it, or once it runs, fewer than two sides
+        have anyone left in the fight (``out_of_fight``)."""
+        if state.status == "ended":
+            return True
+        if state.status != "active":
+            return False
+        sides = {c.side for c in state.combatants.values() if not self.out_of_fight(state, c)}
+        return len(sides) < 2
+
+    def counts_action_points(self, combatant: Combatant) -> bool:
+        """Whether the game counts Action Points in ``Combatant.action_points`` (its budget has
+        any); a game without them keeps its action resources in ``Combatant.resources``."""
+        return self.budget(combatant).maximum > 0
+
+    def command_schemas(self) -> dict[str, Any]:
+        """Each command's JSON Schema by type (its ``$defs`` inlined alongside), made once."""
+        cached = getattr(self, "_command_schemas", None)
+        if cached is None:
+            out: dict[str, Any] = {}
+            for kind in self.command_types:
+                (schema,), defs = msgspec.json.schema_components([kind], ref_template="#/$defs/{name}")
+                name = schema["$ref"].split("/")[-1] if "$ref" in schema else None
+                body = dict(defs.get(name, schema)) if name else dict(schema)
+                body["$defs"] = {k: v for k, v in defs.items() if k != name}
+                out[kind.__struct_config__.tag] = body
+            cached = self._command_schemas = out
+        return cached
+
     # ------------------------------------------------------ who must decide
 
     def pending(self, state: EncounterState) -> list[Decision]:
@@ -300,7 +364,17 @@ class Ruleset(ABC):
     ) -> list[Event]:
         """``decide`` for a sender from whom the ``hidden`` combatants are hidden (a player's
         command). One that names a hidden combatant gets the answer an unknown id gets, and a
-        refusal is explained from the state the sender may see: neither tells of them."""
+        refusal is explained from the state the sender may see: neither tells of them. A command
+        that records nothing is refused (``nothing_changes``), never answered with no events."""
+        events = self._decide_as(hidden, state, command, dice, **context)
+        if not events:
+            raise RuleViolation("nothing_changes", f"{type(command).__struct_config__.tag} would change nothing "
+                                "in the fight now.")
+        return events
+
+    def _decide_as(
+        self, hidden: frozenset[str], state: EncounterState, command: Command, dice: Dice, **context: Any,
+    ) -> list[Event]:
         if not hidden:
             return self.decide(state, command, dice, **context)
         if not shape_of(type(command)).ids(command).isdisjoint(hidden):
@@ -308,7 +382,7 @@ class Ruleset(ABC):
             raise refusal or RuleViolation(
                 "unknown_combatant", "There is no such combatant in this encounter.") from None
         try:
-            return self.decide(state, command, dice, **context)
+            events = self.decide(state, command, dice, **context)
         except RuleViolation as refused:
             # explained from what the sender may see: a refusal there is the answer (even when the
             # whole state refuses for another reason, such as an exchange of a hidden attacker's:
@@ -317,6 +391,27 @@ class Ruleset(ABC):
             if told is not None:
                 raise told from None
             raise RuleViolation(refused.code, self.violation_codes.get(refused.code, "This command is refused.")) from None
+        if events and _hidden_here(state) and self._answers_unseen(state, hidden, command):
+            # an answer to a decision the sender cannot see (a hidden attacker's exchange, found by
+            # guessing its version): refused as it is on what they see, as an unknown one is
+            told = self._refusal_unseen(self.conceal(state, hidden), command, context)
+            if told is not None:
+                raise told
+        return events
+
+    def _answers_unseen(self, state: EncounterState, hidden: frozenset[str], command: Command) -> bool:
+        """Whether ``command`` answers a decision the fight waits for that the sender, from whom
+        ``hidden`` is hidden, is not asked (it concerns them)."""
+        tag = type(command).__struct_config__.tag
+        waiting = [d for d in self.pending(self.shown(state)) if d.command == tag]
+        if not waiting:
+            return False
+        fields = msgspec.to_builtins(command)
+        answered = [d for d in waiting if all(fields.get(k) == v for k, v in d.body.items() if k != "type")]
+        if not answered:
+            return False
+        asked = {d.id for d in self.pending(self.conceal(self.shown(state), hidden))}
+        return any(d.id not in asked for d in answered)
 
     def _refusal_unseen(self, seen: EncounterState, command: Command, context: dict[str, Any]) -> RuleViolation | None:
         """The refusal ``command`` gets on ``seen`` (a state without the hidden combatants), or
