@@ -25,8 +25,7 @@ from domain.core.next_moves import (
 )
 from domain.core.pending import Decision
 from domain.core.ruleset import Ruleset
-from projections.prompts import seen_by
-from projections.visibility import Viewer
+from projections.visibility import Viewer, seen_by
 
 GM_MOVE = Waiting(combatant_id=None, who="gm", what="the GM's move")
 

@@ -1,13 +1,10 @@
 """Pending decisions as prompts: what the caller must decide now, with the legal choices.
 
-The decisions are the ruleset's (``Ruleset.pending``), read from the state *as the caller may
-see it* (the state shown to clients, without the combatants hidden from the caller: what
-``projections.visibility.state_for`` shows them), so a prompt never tells more than the caller's
-state does: an attack by a hidden combatant, dropped from a player's view, prompts only the GM.
-
-A prompt goes to whoever decides: a player for the combatants their token is bound to, the GM
-for NPCs and for what is the GM's own (``combatant_id`` None). The GM may also send a step for a
-player who left, but is prompted only for its own; a spectator decides nothing.
+A prompt is a view of the caller's ``decision`` actions (``projections.actions``): each choice
+is an offered action, with its whole body. So a prompt never tells more than the caller's next
+moves do (a decision about a hidden combatant prompts only the GM, who then makes it), a choice
+the rules refuse now is not shown, and an answered decision vanishes with its actions. A
+spectator decides nothing.
 """
 
 from __future__ import annotations
@@ -17,19 +14,27 @@ from typing import Any
 import msgspec
 
 from domain.core.encounter import EncounterState
+from domain.core.next_moves import NextMoves, canonical
 from domain.core.pending import Decision
 from domain.core.ruleset import Ruleset
-from projections.visibility import Viewer
+from projections.actions import actions_for
+from projections.visibility import Viewer, seen_by
 
 
 class Choice(msgspec.Struct, kw_only=True):
+    """One answer: ``command`` is its whole body, accepted as sent (``action_id``: the same
+    answer among ``GET /encounters/{id}/actions``, with its dice and cost)."""
+
     name: str
     action_points: int = 0
+    label: str = ""
+    command: dict[str, Any] = msgspec.field(default_factory=dict)
+    action_id: str = ""
 
 
 class Prompt(msgspec.Struct, kw_only=True):
-    """A decision awaiting the caller. Send ``command``: ``body`` is the command with what is
-    known filled in; put the choice in ``choice_field`` (None: nothing to choose)."""
+    """A decision awaiting the caller: a view of its ``decision`` actions. Send one choice's
+    ``command`` as it is (no choice: send ``body`` with ``type`` set to ``command``)."""
 
     id: str  # stable while the decision is pending: a client shows each once
     kind: str  # what is decided, in the ruleset's words
@@ -39,44 +44,43 @@ class Prompt(msgspec.Struct, kw_only=True):
     choice_field: str | None = None
     choices: list[Choice] = msgspec.field(default_factory=list)
     stage: str | None = None
+    summary: str = ""
 
 
-def seen_by(ruleset: Ruleset, state: EncounterState, viewer: Viewer) -> EncounterState:
-    """The state ``viewer`` may see, as a state: shown (``Ruleset.shown``), and for anyone but
-    the GM without the combatants hidden from them (``Ruleset.conceal``)."""
-    shown = ruleset.shown(state)
-    if viewer.sees_all:
-        return shown
-    return ruleset.conceal(shown, ruleset.hidden_from(state, viewer.combatant_ids))
-
-
-def prompts_for(ruleset: Ruleset, state: EncounterState, viewer: Viewer) -> list[Prompt]:
-    """The decisions pending in ``state`` that await ``viewer``, from what they may see of it."""
+def prompts_for(ruleset: Ruleset, state: EncounterState, viewer: Viewer,
+                moves: NextMoves | None = None) -> list[Prompt]:
+    """The decisions pending in ``state`` that await ``viewer``: the ``decision`` actions of its
+    next moves (``moves``, worked out if not given), grouped by the decision they answer. A
+    choice the rules do not take now is not offered; an answered decision is no longer one."""
     if viewer.role not in ("gm", "player"):
         return []
-    seen = seen_by(ruleset, state, viewer)
-    mine = [d for d in ruleset.pending(seen) if decides(seen, viewer, d.combatant_id)]
-    if not mine or viewer.sees_all:
-        return [_prompt(d) for d in mine]
-    # what the viewer's own view says waits may not wait in the fight (a hidden combatant moves
-    # first): only what the fight waits for is prompted, with the choices the viewer may see
-    waiting = {d.id for d in ruleset.pending(state)}
-    return [_prompt(d) for d in mine if d.id in waiting]
+    if moves is None:
+        moves = actions_for(ruleset, state, viewer)
+    offered = {canonical(a.command): a for a in moves.actions if a.kind == "decision"}
+    if not offered:
+        return []
+    asked = {a.decision for a in offered.values()}
+    seen = ruleset.shown(state) if viewer.sees_all else seen_by(ruleset, state, viewer)
+    out = []
+    for d in ruleset.pending(seen):
+        if d.id not in asked:
+            continue
+        if not d.choices:
+            action = offered.get(canonical(d.answer()))
+            if action is not None:
+                out.append(_prompt(d, []))
+            continue
+        choices = []
+        for c in d.choices:
+            action = offered.get(canonical(d.answer(c)))
+            if action is not None:
+                choices.append(Choice(name=c.name, action_points=c.action_points, label=action.label,
+                                      command=action.command, action_id=action.id))
+        if choices:
+            out.append(_prompt(d, choices))
+    return out
 
 
-def decides(seen: EncounterState, viewer: Viewer, who: str | None) -> bool:
-    """Whether ``viewer`` makes the decision of ``who`` (None: the GM's own)."""
-    if who is None:
-        return viewer.sees_all
-    c = seen.combatants.get(who)
-    if c is None:
-        return False
-    if viewer.sees_all:
-        return c.controller == "gm"
-    return who in viewer.combatant_ids
-
-
-def _prompt(d: Decision) -> Prompt:
+def _prompt(d: Decision, choices: list[Choice]) -> Prompt:
     return Prompt(id=d.id, kind=d.kind, combatant_id=d.combatant_id, command=d.command, body=dict(d.body),
-                  choice_field=d.choice_field, stage=d.stage,
-                  choices=[Choice(name=c.name, action_points=c.action_points) for c in d.choices])
+                  choice_field=d.choice_field, stage=d.stage, choices=choices, summary=d.summary)

@@ -174,3 +174,12 @@ def _hide_secrets(value: Any) -> Any:
     if isinstance(value, list):
         return [_hide_secrets(v) for v in value]
     return value
+
+
+def seen_by(ruleset: Ruleset, state: EncounterState, viewer: Viewer) -> EncounterState:
+    """The state ``viewer`` may see, as a state: shown (``Ruleset.shown``), and for anyone but
+    the GM without the combatants hidden from them (``Ruleset.conceal``)."""
+    shown = ruleset.shown(state)
+    if viewer.sees_all:
+        return shown
+    return ruleset.conceal(shown, ruleset.hidden_from(state, viewer.combatant_ids))

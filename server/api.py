@@ -17,9 +17,11 @@ from litestar.response import Redirect
 
 from domain.core.dice import DICE_POLICIES
 from domain.core.coverage import Section
-from domain.core.encounter import AddCombatant, Controller
+from domain.core.encounter import AddCombatant, Controller, RollInitiative
 from domain.core.ruleset import CommandInfo, Sender
 from domain.core.summaries import summary_of
+from domain.core.next_moves import NextMoves
+from projections.actions import actions_for
 from projections.presence import EncounterView, presence_for, with_presence
 from projections.visibility import state_for
 from server.auth import IssuedToken, TokenStore, TokenView, authorize, check_command, check_operator
@@ -88,6 +90,15 @@ class CommandDoc(msgspec.Struct, kw_only=True):
     senders: list[Sender]
     # the field naming the combatant who acts (a player's own), or None for a GM's command
     actor_field: str | None = None
+    # in a ``reported`` encounter, the faces ``dice`` takes, in order, in words
+    dice: str = ""
+
+
+class CombatantExample(msgspec.Struct, kw_only=True):
+    """A ready-to-send body for ``POST /encounters/{id}/combatants``."""
+
+    label: str
+    body: NewCombatant
 
 
 class RulesetInfo(msgspec.Struct, kw_only=True):
@@ -103,6 +114,8 @@ class RulesetInfo(msgspec.Struct, kw_only=True):
     coverage: list[Section] | None = None
     # the rule texts the coverage table follows, by chapter (files of the project's shared rules)
     rule_texts: dict[str, str] = msgspec.field(default_factory=dict)
+    # ready-to-send combatants: a player character, a weak NPC and a strong NPC
+    examples: list[CombatantExample] = msgspec.field(default_factory=list)
 
 
 class Health(msgspec.Struct, kw_only=True):
@@ -217,11 +230,33 @@ class _RawReply:
 JSON_BYTES = JSON.encode()
 
 
-def reply(r: Reply, location: str | None = None) -> Response[Any]:
-    headers = [(b"etag", b'"%d"' % r.version)]
+class MinimalResult(msgspec.Struct, kw_only=True):
+    """A write's answer under ``Prefer: return=minimal`` (RFC 7240): its events and the new
+    version, without the state (read it, or follow the live stream's patches)."""
+
+    encounter_id: str
+    version: int
+    events: msgspec.Raw
+
+
+_minimal_decoder = msgspec.json.Decoder(MinimalResult)
+
+
+def wants_minimal(request: Request) -> bool:
+    """Whether the request's ``Prefer`` header asks for ``return=minimal``."""
+    prefer = request.headers.get("prefer", "")
+    return any(p.strip().lower() == "return=minimal" for part in prefer.split(",") for p in part.split(";"))
+
+
+def reply(r: Reply, location: str | None = None, minimal: bool = False) -> Response[Any]:
+    headers = [(b"etag", b'"%d"' % r.version), (b"vary", b"Prefer")]
     if location:
         headers.append((b"location", location.encode()))
-    return JsonReply(r.body, r.status, headers)
+    body = r.body
+    if minimal:
+        body = _encode(_minimal_decoder.decode(body))
+        headers.append((b"preference-applied", b"return=minimal"))
+    return JsonReply(body, r.status, headers)
 
 
 # ---------------------------------------------------------------------------- routes
@@ -258,6 +293,29 @@ async def get_encounter(request: Request, encounter_id: EncounterId) -> Response
     return Response(content=body, media_type=JSON, headers={"ETag": f'"{state.version}"'})
 
 
+@get("/encounters/{encounter_id:uuid}/actions", opt={"token": "encounter"}, operation_id="getActions",
+     response_headers=ETAG, summary="What the fight waits on, and the caller's next moves",
+     tags=["encounters"], responses=GUARDED_READ_ERRORS,
+     description="For the caller's token: `waiting_on` (who the fight waits on and for what; never empty while "
+                 "the fight is not `over` and someone must act) and `actions`, every move the caller may make now. "
+                 "Each action's `command` is a complete body for `POST /encounters/{encounter_id}/commands`, accepted "
+                 "exactly as sent (in a `reported` encounter with the faces its `dice` list, in order, in "
+                 "`command.dice`; an open roll's further dice follow its rule, and a die that hangs on how the "
+                 "listed ones fell is asked for by a `dice_missing` refusal naming it). `kind`: `decision` (an "
+                 "answer to what the fight waits on), `move` (the acting combatant's), `lifecycle` (add, roll "
+                 "initiative, start, end) or `gm` (a ruling with free values: `parameters` is the JSON Schema of "
+                 "the fields a client may change, each with its default). `cost`: what it spends, by resource "
+                 "(`AP` where the game counts Action Points). A player's list names nothing hidden from them; "
+                 "a spectator is offered nothing. `id` is stable while the version stays the same.")
+async def get_actions(request: Request, encounter_id: EncounterId) -> Response[NextMoves]:
+    enc = str(encounter_id)
+    principal = await authorize(request, enc)
+    service = service_of(request)
+    state = await service.current(enc)
+    moves = actions_for(service.registry.get(state.ruleset), state, principal.viewer)
+    return Response(content=_encode(moves), media_type=JSON, headers={"ETag": f'"{state.version}"'})
+
+
 @post("/encounters/{encounter_id:uuid}/combatants", opt={"body": NewCombatant, "token": "gm"},
       operation_id="addCombatant", status_code=201, response_headers=ETAG, summary="Add a combatant (GM)",
       tags=["encounters"], responses=GUARDED_WRITE_ERRORS,
@@ -277,7 +335,7 @@ async def add_combatant(
                                hidden=new.hidden)
         write = Write(principal, parse_if_match(if_match), idempotency_key,
                       request_hash("POST combatants", body) if idempotency_key is not None else b"", 201)
-        return reply(await service_of(request).execute(enc, command, write))
+        return reply(await service_of(request).execute(enc, command, write), minimal=wants_minimal(request))
     except Exception as exc:  # a refusal is an answer only while the token is valid
         await tokens_of(request).may_answer(principal, exc)
         raise
@@ -289,7 +347,9 @@ async def add_combatant(
       description="A tagged union on `type`: the commands of the encounter's ruleset (see "
                   "`GET /rulesets/{ruleset_id}`). A player token may send the commands its own combatants act "
                   "in; the rest are the GM's. The examples, in order, play the start of a fight in the "
-                  "encounter that the example of `POST /encounters` opens.")
+                  "encounter that the example of `POST /encounters` opens. `GET /encounters/{encounter_id}/actions` "
+                  "offers every command the caller may send now, complete. With `Prefer: return=minimal` "
+                  "(RFC 7240) the answer is the events and the version, without the state.")
 async def send_command(
     request: Request, encounter_id: EncounterId, if_match: IfMatch = None, idempotency_key: IdempotencyKey = None
 ) -> Response[CommandResult]:
@@ -303,7 +363,7 @@ async def send_command(
         check_command(principal, command, ruleset.senders(type(command)))
         write = Write(principal, parse_if_match(if_match), idempotency_key,
                       request_hash("POST commands", body) if idempotency_key is not None else b"")
-        return reply(await service.execute(enc, command, write))
+        return reply(await service.execute(enc, command, write), minimal=wants_minimal(request))
     except Exception as exc:  # a refusal is an answer only while the token is valid
         await tokens_of(request).may_answer(principal, exc)
         raise
@@ -406,6 +466,7 @@ async def get_ruleset(request: Request, ruleset_id: RulesetId) -> RulesetInfo:
                 json_schema=msgspec.json.schema(t),
                 senders=list(r.senders(t)),
                 actor_field=t.actor_field,
+                dice=dice_order(r, t),
             )
             for t in r.command_types
         ],
@@ -414,7 +475,16 @@ async def get_ruleset(request: Request, ruleset_id: RulesetId) -> RulesetInfo:
         violation_codes=r.violation_codes,
         coverage=r.coverage(),
         rule_texts=dict(r.rule_texts),
+        examples=[CombatantExample(label=label, body=msgspec.convert(body, NewCombatant)) for label, body in r.examples()],
     )
+
+
+def dice_order(r: Any, command: type) -> str:
+    """The faces a ``reported`` encounter's ``command`` takes, in order, in words."""
+    if command is RollInitiative:
+        return f"{r.initiative_dice[:1].upper()}{r.initiative_dice[1:]}."
+    return ("As the offered action lists them (`dice` of each action in `GET /encounters/{encounter_id}/actions`), "
+            "in that order.")
 
 
 @get("/rulesets/{ruleset_id:str}/odds", opt={"token": "none"}, operation_id="getRulesetOdds",
@@ -451,7 +521,7 @@ async def docs() -> Redirect:
 
 
 ROUTES = [
-    open_encounter, get_encounter, add_combatant, send_command, list_events,
+    open_encounter, get_encounter, get_actions, add_combatant, send_command, list_events,
     mint_token, list_tokens, revoke_token, list_rulesets, get_ruleset, ruleset_odds, health, docs,
 ]
 

@@ -4,7 +4,9 @@ A stream first sends every event after ``after=N`` that the caller may see, then
 one as it commits, in version order; after each batch of events, the caller's view of the
 state: whole the first time (``state``, with who is connected), then as the change from the
 state the client has (``patch``, a JSON Patch; ``?state=full`` sends the whole state every
-time); then the decisions that await the caller (``prompt``). Every message carries
+time); then the decisions that await the caller (``prompt``), then, when they changed, what the fight
+waits on and the caller's next moves (``actions`` whole the first time, then ``actions_patch``,
+a JSON Patch of them; ``?state=full``: ``actions`` whole each time). Every message carries
 ``version``: the client has every event up to it, and resumes after a dropped connection with
 ``after=<version>`` (SSE: the ``Last-Event-ID`` an EventSource sends by itself), getting
 exactly what it missed. The token comes as ``Authorization: Bearer`` or, where a browser
@@ -159,6 +161,7 @@ class Stream:
         self.closing: Close | None = None
         self._presence: bytes | None = None
         self._prompted: frozenset[bytes] = frozenset()  # the pending prompts already sent
+        self._acted: tuple[int, bytes] | None = None  # the next moves sent (their version, JSON without it)
         self.patches = patches  # after the first state, send its changes (JSON Patch), not the whole
         self._state_version: int | None = None  # the version of the state the client has
         self._state_key: Any = None  # and the view it was rendered for (projections.visibility.view_key)
@@ -271,13 +274,13 @@ class Stream:
                 self._send((presence,))
             return True
         step = feed.step(self.viewer, self.last, self._state_version if self.patches else None, self._state_key,
-                         self._presence, self._prompted)
+                         self._presence, self._prompted, self._acted, self.patches)
         if step is None or self.outbox.room() < len(step.batches):
             return False
         self._send(step.batches)
         self.last = self._state_version = step.version
         self._state_key = step.key
-        self._presence, self._prompted = step.presence, step.prompted
+        self._presence, self._prompted, self._acted = step.presence, step.prompted, step.acted
         return True
 
     def _send(self, batches: tuple[Batch, ...]) -> None:
@@ -309,13 +312,13 @@ class Stream:
             return
         base = self._state_version if self.patches else None
         while (step := feed.step(self.viewer, self.last, base, self._state_key, self._presence,
-                                 self._prompted)) is None:
+                                 self._prompted, self._acted, self.patches)) is None:
             await self._from_table(feed)  # further behind than the feed remembers
         for batch in step.batches:
             await self.outbox.put(batch)
         self.last = self._state_version = step.version
         self._state_key = step.key
-        self._presence, self._prompted = step.presence, step.prompted
+        self._presence, self._prompted, self._acted = step.presence, step.prompted, step.acted
 
     async def _from_table(self, feed: Feed) -> None:
         """Queue the next page of events from the table, judged by the feed's head."""

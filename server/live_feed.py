@@ -37,6 +37,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 import msgspec
 
 from domain.core.encounter import EncounterState
+from domain.core.next_moves import NextMoves
+from projections.actions import actions_for
 from projections.patch import json_patch
 from projections.presence import Connected, Presence, presence_for
 from projections.prompts import Prompt, prompts_for
@@ -99,6 +101,22 @@ class PromptMessage(Message, tag="prompt"):
     prompt: Prompt
 
 
+class ActionsMessage(Message, tag="actions"):
+    """What the fight waits on and the caller's next moves (as ``GET /encounters/{id}/actions``
+    answers), sent whole when the stream starts and after a gap; then changes come as
+    ``actions_patch``."""
+
+    actions: NextMoves
+
+
+class ActionsPatchMessage(Message, tag="actions_patch"):
+    """The change to the caller's next moves since the ``actions`` (or ``actions_patch``) of
+    version ``base``: a JSON Patch (RFC 6902). Sent only when they changed."""
+
+    base: int
+    patch: list[dict[str, Any]]
+
+
 class PresenceMessage(Message, tag="presence"):
     """Who is connected changed (no event was committed)."""
 
@@ -118,8 +136,8 @@ class ErrorMessage(Message, tag="error"):
     detail: str | None = None
 
 
-LiveMessage = (Hello | EventMessage | StateMessage | PatchMessage | PromptMessage | PresenceMessage | Heartbeat
-               | ErrorMessage)
+LiveMessage = (Hello | EventMessage | StateMessage | PatchMessage | PromptMessage | ActionsMessage
+               | ActionsPatchMessage | PresenceMessage | Heartbeat | ErrorMessage)
 _encode = msgspec.json.Encoder().encode
 
 
@@ -219,6 +237,7 @@ class Step:
     key: Any
     presence: bytes
     prompted: frozenset[bytes]
+    acted: tuple[int, bytes] | None = None  # the version and JSON (without it) of the next moves sent
 
 
 def heartbeat(version: int) -> Batch:
@@ -286,7 +305,9 @@ class Viewing:
     key: Any
     rendered: Rendered
     prompts: list[tuple[bytes, Item]] | None = None  # (the prompt itself, its message)
-    steps: dict[tuple[int, int | None, Any, bytes | None, frozenset[bytes]], Step] = field(default_factory=dict)
+    moves: NextMoves | None = None
+    actions: tuple[bytes, Any, Item] | None = None  # the next moves: JSON without the version, builtins, message
+    steps: dict[tuple[Any, ...], Step] = field(default_factory=dict)
 
 
 class Feed:
@@ -305,6 +326,7 @@ class Feed:
         # who is connected as each view shows it (its JSON, and itself): kept from state to state
         # while who is connected does not change (it depends on the view's key alone)
         self._shown: dict[Any, tuple[bytes, Presence]] = {}
+        self._action_docs: dict[bytes, Any] = {}  # next moves sent, by their JSON without the version: to patch from
         self._task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------- running
@@ -472,8 +494,9 @@ class Feed:
                 if not history or history[-1][0] < head.version:
                     history.append((head.version, r.view))
         if v.prompts is None:
+            ruleset = self.live.service.registry.get(head.ruleset)
             v.prompts = [(_encode(p), item(PromptMessage(version=head.version, prompt=p)))
-                         for p in prompts_for(self.live.service.registry.get(head.ruleset), head, viewer)]
+                         for p in prompts_for(ruleset, head, viewer, self._moves(v, viewer, head))]
         if base is not None and base < head.version:
             patch = r.patches.get((base, base_key))
             if patch is None:
@@ -489,6 +512,35 @@ class Feed:
         if r.state is None:
             r.state = item(StateMessage(version=head.version, state=r.view, presence=self.presence_shown(viewer, head)[1]))
         return r.state, v.prompts
+
+    def _moves(self, v: Viewing, viewer: Viewer, head: EncounterState) -> NextMoves:
+        if v.moves is None:
+            v.moves = actions_for(self.live.service.registry.get(head.ruleset), head, viewer)
+        return v.moves
+
+    def actions_items(self, viewer: Viewer, head: EncounterState, acted: tuple[int, bytes] | None,
+                      patches: bool = True) -> tuple[Item | None, tuple[int, bytes]]:
+        """The message bringing a stream that has the next moves ``acted`` (their version and JSON
+        without it; None: none yet) to ``viewer``'s at ``head``: None when they did not change, a
+        patch when this feed still has the ones the stream has, else the whole; and what the
+        stream has then."""
+        v = self._viewing_of(viewer, head)
+        if v.actions is None:
+            moves = self._moves(v, viewer, head)
+            doc = msgspec.to_builtins(moves)
+            key = _encode(msgspec.structs.replace(moves, version=0))
+            v.actions = (key, doc, item(ActionsMessage(version=head.version, actions=moves)))
+            if len(self._action_docs) >= 256:
+                self._action_docs.clear()
+            self._action_docs[key] = doc
+        key, doc, whole = v.actions
+        if acted is not None and acted[1] == key:
+            return None, acted
+        old = self._action_docs.get(acted[1]) if acted is not None and patches else None
+        if old is None:
+            return whole, (head.version, key)
+        patch = item(ActionsPatchMessage(version=head.version, base=acted[0], patch=json_patch(old, doc)))
+        return patch, (head.version, key)
 
     def presence_item(self, viewer: Viewer, version: int) -> tuple[bytes, Item, Batch]:
         """Who is connected, as ``viewer`` sees it: its JSON (to tell a change), its message, and
@@ -514,7 +566,8 @@ class Feed:
         return shown
 
     def step(self, viewer: Viewer, last: int, base: int | None, base_key: Any, presence: bytes | None,
-             prompted: frozenset[bytes]) -> Step | None:
+             prompted: frozenset[bytes], acted: tuple[int, bytes] | None = None, patches: bool = True
+             ) -> Step | None:
         """The way to the head for a stream of ``viewer`` that has every event up to ``last``,
         the state of version ``base`` rendered for the view ``base_key`` (None: send it whole),
         ``presence`` shown and ``prompted`` the prompts in it: the events after ``last``, the
@@ -524,7 +577,7 @@ class Feed:
         head = self.head
         assert head is not None
         v = self._viewing_of(viewer, head)
-        key = (last, base, base_key, presence, prompted)
+        key = (last, base, base_key, presence, prompted, acted, patches)
         done = v.steps.get(key)
         if done is not None:
             return done
@@ -538,7 +591,10 @@ class Feed:
         if state.type != "state" and shown != presence:  # a patch does not carry it
             items.append(self.presence_item(viewer, head.version)[1])
         items += [p for k, p in prompts if k not in prompted]  # one pending, unchanged, is not prompted again
-        done = Step(batches(items), head.version, v.key, shown, frozenset(k for k, _ in prompts))
+        moved, acted = self.actions_items(viewer, head, acted, patches)
+        if moved is not None:
+            items.append(moved)
+        done = Step(batches(items), head.version, v.key, shown, frozenset(k for k, _ in prompts), acted)
         if len(v.steps) < 64:
             v.steps[key] = done
         return done

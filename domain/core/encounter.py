@@ -67,8 +67,8 @@ class RemoveCombatant(Command, tag="RemoveCombatant"):
 class RollInitiative(Command, tag="RollInitiative"):
     """Roll (or, during the fight, re-roll) initiative for everyone. GM's command.
 
-    Reported dice are used in this order: one die for each player character, in the
-    order they were added, then the GM's one die for all NPCs. ``secret``: the GM's own
+    Reported dice are used in the ruleset's own order: the `dice` of this command in
+    `GET /rulesets/{ruleset_id}` (each ruleset's ``initiative_dice``). ``secret``: the GM's own
     roll is shown to players and spectators only once the GM reveals it (``RevealRoll``).
     """
 

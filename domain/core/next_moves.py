@@ -46,6 +46,7 @@ class Offer(msgspec.Struct, frozen=True, kw_only=True):
     kind: Kind = "move"
     combatant_id: str | None = None
     vary: tuple[str, ...] = ()
+    decision: str | None = None  # the id of the pending decision it answers
 
 
 class DiceNeeded(msgspec.Struct, frozen=True, kw_only=True):
@@ -65,7 +66,8 @@ class DiceNeeded(msgspec.Struct, frozen=True, kw_only=True):
 
 class Action(msgspec.Struct, kw_only=True):
     """One move a viewer may make now: send ``command`` as it is (in a ``reported`` encounter
-    with the faces ``dice`` lists). ``id`` is stable while the version stays the same."""
+    with the faces ``dice`` lists). ``id`` is made from the command body: stable while the
+    version stays the same (and while the same move stays offered)."""
 
     id: str
     kind: Kind
@@ -75,6 +77,7 @@ class Action(msgspec.Struct, kw_only=True):
     cost: dict[str, int] = msgspec.field(default_factory=dict)
     dice: list[DiceNeeded] = msgspec.field(default_factory=list)
     parameters: dict[str, Any] | None = None
+    decision: str | None = None  # a decision's answer: the id of the decision (its prompt's id)
 
 
 class Waiting(msgspec.Struct, frozen=True, kw_only=True):
@@ -156,10 +159,10 @@ def open_roll(dice: Any, count: int) -> None:
 # ------------------------------------------------------------------------ the offer
 
 
-def action_id(body: dict[str, Any], version: int) -> str:
-    """An action's id: the same body at the same version has the same id, for every viewer."""
-    digest = hashlib.sha256(_CANON.encode(body)).hexdigest()[:16]
-    return f"{version}:{digest}"
+def action_id(body: dict[str, Any]) -> str:
+    """An action's id, from its body: the same move has the same id for every viewer, and keeps it
+    while it stays offered (a client's button does not change under a thumb)."""
+    return hashlib.sha256(_CANON.encode(body)).hexdigest()[:16]
 
 
 _CANON = msgspec.json.Encoder(order="sorted")
@@ -186,7 +189,7 @@ def try_offer(ruleset: Ruleset, state: EncounterState, offer: Offer, hidden: fro
     names = _namer(state, hidden)
     cost = _cost(ruleset, state, events, command.acting_combatant())
     return Action(
-        id=action_id(offer.command, state.version),
+        id=action_id(offer.command),
         kind=offer.kind,
         label=f"{offer.label} ({', '.join(f'{n} {k}' for k, n in cost.items())})" if cost else offer.label,
         combatant_id=offer.combatant_id,
@@ -194,6 +197,7 @@ def try_offer(ruleset: Ruleset, state: EncounterState, offer: Offer, hidden: fro
         cost=cost,
         dice=dice.needed(names, listed[0]) if listed else [],
         parameters=_parameters(ruleset, offer) if offer.vary else None,
+        decision=offer.decision,
     )
 
 
@@ -274,9 +278,10 @@ def decision_offers(decision: Decision) -> list[Offer]:
     command when there is nothing to choose."""
     what = decision.summary or decision.command
     if not decision.choices:
-        return [Offer(label=what, command=decision.answer(), kind="decision", combatant_id=decision.combatant_id)]
-    return [Offer(label=f"{choice.name}", command=decision.answer(choice), kind="decision",
-                  combatant_id=decision.combatant_id) for choice in decision.choices]
+        return [Offer(label=what, command=decision.answer(), kind="decision", combatant_id=decision.combatant_id,
+                      decision=decision.id)]
+    return [Offer(label=choice.label or choice.name, command=decision.answer(choice), kind="decision",
+                  combatant_id=decision.combatant_id, decision=decision.id) for choice in decision.choices]
 
 
 def lifecycle_offers(ruleset: Ruleset, state: EncounterState) -> list[Offer]:
@@ -332,3 +337,8 @@ def unique(offers: Iterable[Offer]) -> list[Offer]:
             seen.add(key)
             out.append(o)
     return out
+
+
+def canonical(body: dict[str, Any]) -> bytes:
+    """A command body's canonical JSON (its keys sorted): two equal bodies, one encoding."""
+    return _CANON.encode(body)

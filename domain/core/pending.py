@@ -23,6 +23,7 @@ class Choice(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     action_points: int = 0
     answer: dict[str, Any] | None = None
+    label: str = ""  # in the game's words, for a button (default: ``name``)
 
 
 class Refusal(msgspec.Struct, frozen=True, kw_only=True):

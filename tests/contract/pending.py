@@ -5,7 +5,8 @@ the contract suite to run over every registered ruleset and any state its walks 
   when it has no choice field) is a command ``decide`` accepts now;
 - the prompts a player gets never name a combatant hidden from them, and each is answerable
   by that player (``decide_as``, the way the server decides a player's command);
-- only the GM is prompted for the GM's own decisions, and spectators for none.
+- only the GM is prompted for the GM's own decisions, and for a player's that its player cannot
+  see (it concerns a hidden combatant); spectators for none.
 """
 
 from __future__ import annotations
@@ -33,7 +34,12 @@ def check_pending(ruleset: Ruleset, state: EncounterState, seed: bytes = SEED) -
             _accepted(ruleset, state, body, frozenset(), seed, f"decision {d.id}")
 
     for p in prompts_for(ruleset, state, GM):
-        assert p.combatant_id is None or state.combatants[p.combatant_id].controller == "gm", p
+        # the GM's own, an NPC's, or a player's that its player cannot see (about a hidden combatant)
+        cid = p.combatant_id
+        if cid is None or state.combatants[cid].controller == "gm":
+            continue
+        theirs = {d.id for d in ruleset.pending(seen_by(ruleset, state, Viewer("player", frozenset({cid}))))}
+        assert p.id not in theirs, f"the GM is prompted for {p.id}, which {cid}'s player is asked"
     assert prompts_for(ruleset, state, Viewer("spectator")) == []
     for cid, c in state.combatants.items():
         if c.controller != "player":

@@ -80,6 +80,8 @@ class Watcher:
     task: asyncio.Task[None] | None = None
     view: dict[str, Any] | None = None  # the state as the client has it: the last `state`, patched since
     view_version: int | None = None
+    actions: dict[str, Any] | None = None  # the next moves as the client has them: the last `actions`, patched since
+    actions_version: int | None = None
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
 
     frames: int = 0  # the WebSocket frames (or SSE messages) received
@@ -99,6 +101,11 @@ class Watcher:
         elif m["type"] == "patch":  # a JSON Patch against the state the client has
             assert m["base"] == self.view_version, (self.name, m["base"], self.view_version)
             self.view, self.view_version = apply_patch(self.view, m["patch"]), m["version"]
+        elif m["type"] == "actions":
+            self.actions, self.actions_version = m["actions"], m["version"]
+        elif m["type"] == "actions_patch":  # against the next moves the client has
+            assert m["base"] == self.actions_version, (self.name, m["base"], self.actions_version)
+            self.actions, self.actions_version = apply_patch(self.actions, m["patch"]), m["version"]
         self._changed.set()
 
     def of(self, kind: str) -> list[dict[str, Any]]:

@@ -23,6 +23,9 @@ from tests.integration.live import Served, Watcher, live_url, served, watch_sse,
 from tests.rulesets.places_of_power.test_attack_exchange_api import GM_FIRST, Table, choices
 
 
+NEXT_MOVES = ("actions", "actions_patch")
+
+
 def token_of(headers: dict[str, str]) -> str:
     return headers["Authorization"].removeprefix("Bearer ")
 
@@ -78,8 +81,11 @@ async def test_history_then_each_new_event_with_the_state_after_it(live: Any) ->
     assert event["event"] == reply["events"][0]  # the event as the API shows it
     assert w.state["state"] == reply["state"]
     # after the first state, the change: a JSON Patch against the state the client has
-    assert [m["type"] for m in w.messages[-2:]] == ["event", "patch"]
-    assert w.messages[-1]["base"] == 6 and 0 < len(w.messages[-1]["patch"]) < 10
+    told = [m for m in w.messages if m["type"] not in NEXT_MOVES]
+    assert [m["type"] for m in told[-2:]] == ["event", "patch"]
+    assert told[-1]["base"] == 6 and 0 < len(told[-1]["patch"]) < 10
+    # the next moves: whole once, then only their changes
+    assert [m["type"] for m in w.messages if m["type"] in NEXT_MOVES][0] == "actions"
     # without compression (as `fracas serve`), a caught-up WebSocket's batches are written to
     # its socket directly; with it, through the ASGI send: the same messages either way
     streams = [st for st in s.app.state.live.streams.values() if st.transport == "websocket"]
@@ -88,7 +94,9 @@ async def test_history_then_each_new_event_with_the_state_after_it(live: Any) ->
     await full.at_version(7)
     await command(c, enc, {"type": "TakeAction", "combatant_id": mira, "action": "NotchArrow"})
     await full.at_version(8)
-    assert [m["type"] for m in full.messages if m["type"] != "presence"] == ["hello", "state", "event", "state"]
+    assert [m["type"] for m in full.messages if m["type"] not in ("presence", *NEXT_MOVES)] == [
+        "hello", "state", "event", "state"]
+    assert {m["type"] for m in full.messages if m["type"] in NEXT_MOVES} == {"actions"}  # whole, as the state
     await w.at_version(8)
     assert w.state["state"] == full.state["state"]  # type: ignore[index]
     for watcher in (w, full):
@@ -167,7 +175,7 @@ async def test_sse_sends_the_same_messages_and_follow_false_ends(live: Any) -> N
     assert same(by_ws) == same(by_sse)
     once = await sse(s, enc, gm, after=5, follow="false")
     assert await once.ended() == (200, "ended")
-    assert [m["type"] for m in once.messages] == ["hello", "event", "event", "state"]  # the first: whole
+    assert [m["type"] for m in once.messages] == ["hello", "event", "event", "state", "actions"]  # the first: whole
     for w in (by_ws, by_sse):
         await w.stop()
 
@@ -287,7 +295,8 @@ async def test_a_pending_decision_prompts_the_player_who_must_decide(live: Any) 
     await t.send("Mira", body.pop("type"), **body, **{prompt["choice_field"]: "TakeIt"})
     version = (await t.state())["version"]
     await mira_w.at_version(version)
-    assert mira_w.messages[-1]["type"] == "patch"  # no prompt after it: nothing is pending
+    assert [m for m in mira_w.messages if m["type"] not in NEXT_MOVES][-1]["type"] == "patch"  # nothing pending
+    assert not [a for a in mira_w.actions["actions"] if a["kind"] == "decision"]  # the answered one is gone
 
     # the GM is prompted for the NPC's decisions: the Bandit's turn ends, Kess punches it
     await t.gm("EndTurn", combatant_id=t.id("Bandit"))
@@ -526,4 +535,32 @@ async def test_an_idle_stream_gets_heartbeats_with_its_version(database_url: str
         assert {h["version"] for h in w.of("heartbeat")} == {6}
         await command(c, enc, {"type": "TakeAction", "combatant_id": mira, "action": "NotchArrow"})
         await w.until(lambda w: any(h["version"] == 7 for h in w.of("heartbeat")))
+        await w.stop()
+
+
+async def test_the_next_moves_come_live_patched_and_equal_what_get_answers(live: Any) -> None:
+    """Issue 37: "The same content is part of the live stream (patched like the state)". Each
+    viewer's stream keeps the next moves ``GET /encounters/{id}/actions`` answers it, whole once
+    and then as patches; a change nobody's moves see sends nothing."""
+    s, c = live
+    enc, mira, bandit = await started_fight(c)
+    gm = {"Authorization": c.headers["Authorization"]}
+    player = await mint(c, enc, "player", [mira])
+    watchers = [(await ws(s, enc, gm, "gm"), gm), (await ws(s, enc, player, "player"), player)]
+
+    def plain(moves: dict[str, Any] | None) -> Any:
+        return None if moves is None else {k: v for k, v in moves.items() if k != "version"}
+
+    for body in ({"type": "TakeAction", "combatant_id": mira, "action": "NotchArrow"},
+                 {"type": "EndTurn", "combatant_id": mira}, {"type": "EndTurn", "combatant_id": bandit}):
+        version = (await command(c, enc, body))["version"]
+        for w, who in watchers:
+            await w.at_version(version)
+            served_moves = (await c.get(f"/encounters/{enc}/actions", headers=who)).json()
+            await w.until(lambda w, m=served_moves: plain(w.actions) == plain(m))
+    player_w = watchers[1][0]
+    assert len(player_w.of("actions")) == 1 and player_w.of("actions_patch")
+    # the player's turn came back: their EndTurn is offered, live
+    assert {"type": "EndTurn", "combatant_id": mira} in [a["command"] for a in player_w.actions["actions"]]
+    for w, _ in watchers:
         await w.stop()
