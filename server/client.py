@@ -302,6 +302,11 @@ class _Base(ABC, Generic[T]):
         """The current state as this token may see it (``version`` is its ETag)."""
         return self._run(self._read(f"/encounters/{encounter_id}"))
 
+    def actions(self, encounter_id: str) -> Any:
+        """What the fight waits on and this token's next moves (``waiting_on``, ``actions``, ``over``):
+        each action's ``command`` is sent as it is (``command(encounter_id, action["command"])``)."""
+        return self._run(self._read(f"/encounters/{encounter_id}/actions"))
+
     def events(self, encounter_id: str, after: int = 0, limit: int = 100) -> Any:
         """A page of events after version ``after``: ``events``, ``next_after``, ``has_more``."""
         return self._run(self._read(f"/encounters/{encounter_id}/events", {"after": after, "limit": limit}))

@@ -5,6 +5,24 @@
 
 // ---------------------------------------------------------------- schemas
 
+export type Action = {
+  combatant_id: string | null;
+  command: {
+    [key: string]: unknown;
+  };
+  cost?: {
+    [key: string]: number;
+  };
+  decision?: string | null;
+  dice?: DiceNeeded[];
+  id: string;
+  kind: "decision" | "move" | "lifecycle" | "gm";
+  label: string;
+  parameters?: {
+    [key: string]: unknown;
+  } | null;
+};
+
 /**
  * Add a combatant. ``sheet`` follows the ruleset's sheet schema. A ``hidden`` combatant
  * (an ambush) is seen by the GM only, until the GM reveals it.
@@ -77,6 +95,11 @@ export type CombatantAdded = {
   type: "CombatantAdded";
 };
 
+export type CombatantExample = {
+  body: NewCombatant;
+  label: string;
+};
+
 export type CombatantRemoved = {
   combatant_id: string;
   type: "CombatantRemoved";
@@ -108,6 +131,7 @@ export type CombatantTotals = {
 
 export type CommandDoc = {
   actor_field?: string | null;
+  dice?: string;
   json_schema: {
     [key: string]: unknown;
   };
@@ -138,6 +162,14 @@ export type Connected = {
   role: string;
   token_id: string;
   transport: string;
+};
+
+export type DiceNeeded = {
+  by?: string | null;
+  count: number;
+  for: string;
+  open?: boolean;
+  sides: number;
 };
 
 export type DiceReport = {
@@ -772,7 +804,6 @@ export type LogEntry = {
   versions: number[];
 };
 
-/** A combatant joining the encounter; ``sheet`` follows the ruleset's sheet schema. */
 export type NewCombatant = {
   controller: "gm" | "player";
   hidden?: boolean;
@@ -803,6 +834,13 @@ export type NewWebhook = {
   format?: "discord" | "fracas";
   url: string;
   view?: "gm" | "spectator";
+};
+
+export type NextMoves = {
+  actions: Action[];
+  over: boolean;
+  version: number;
+  waiting_on: Waiting[];
 };
 
 /**
@@ -4024,8 +4062,8 @@ export type RevealRoll = {
 /**
  * Roll (or, during the fight, re-roll) initiative for everyone. GM's command.
  *
- * Reported dice are used in this order: one die for each player character, in the
- * order they were added, then the GM's one die for all NPCs. ``secret``: the GM's own
+ * Reported dice are used in the ruleset's own order: the `dice` of this command in
+ * `GET /rulesets/{ruleset_id}` (each ruleset's ``initiative_dice``). ``secret``: the GM's own
  * roll is shown to players and spectators only once the GM reveals it (``RevealRoll``).
  */
 export type RollInitiative = {
@@ -4053,6 +4091,7 @@ export type RulesetInfo = {
   commands: CommandDoc[];
   coverage?: Section[] | null;
   dice_policies: string[];
+  examples?: CombatantExample[];
   id: string;
   name: string;
   rule_texts?: {
@@ -4131,6 +4170,12 @@ export type TurnEnded = {
 export type TurnOrderSet = {
   order: string[];
   type: "TurnOrderSet";
+};
+
+export type Waiting = {
+  combatant_id: string | null;
+  what: string;
+  who: "gm" | "player";
 };
 
 export type WebhookView = {
@@ -4244,6 +4289,34 @@ export interface operations {
     };
     /** The body of a successful answer. */
     response: EncounterView;
+    /** The body of a refusal (RFC 9457 problem details). */
+    error: ProblemDetails;
+  };
+  /** GET /encounters/{encounter_id}/actions: What the fight waits on, and the caller's next moves */
+  getActions: {
+    method: "GET";
+    path: "/encounters/{encounter_id}/actions";
+    parameters: {
+      path: {
+        /** The encounter's id (`encounter_id` in the answer to `POST /encounters`). */
+        encounter_id: string;
+      };
+      query: Record<string, never>;
+      header: Record<string, never>;
+    };
+    requestBody: never;
+    responses: {
+      "200": NextMoves;
+      "400": ProblemDetails;
+      "401": ProblemDetails;
+      "403": ProblemDetails;
+      "404": ProblemDetails;
+      "429": ProblemDetails;
+      "500": ProblemDetails;
+      "503": ProblemDetails;
+    };
+    /** The body of a successful answer. */
+    response: NextMoves;
     /** The body of a refusal (RFC 9457 problem details). */
     error: ProblemDetails;
   };
@@ -5120,6 +5193,9 @@ export interface paths {
   };
   "/encounters/{encounter_id}": {
     get: operations["getEncounter"];
+  };
+  "/encounters/{encounter_id}/actions": {
+    get: operations["getActions"];
   };
   "/encounters/{encounter_id}/audit": {
     get: operations["auditEncounter"];

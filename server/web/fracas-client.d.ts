@@ -4,7 +4,7 @@
 import type {
   Combatant, CommandResult, EncounterList, EncounterLog, EncounterView, EventPage, EventView,
   IssuedToken, NewCombatant, NewToken, OpenEncounterRequest, OpenedEncounter, Presence, ProblemDetails,
-  RequestBody, RulesetInfo, RulesetSummary, TokenView,
+  RequestBody, ResponseBody, RulesetInfo, RulesetSummary, TokenView,
 } from "./fracas-api.js";
 
 export type * from "./fracas-api.js";
@@ -26,12 +26,16 @@ export class ProblemError extends Error {
 /** Apply a JSON Patch to a copy of `doc`. */
 export function applyPatch<T = Json>(doc: T, ops: PatchOp[]): T;
 
-export interface Choice { name: string; action_points?: number; answer?: Record<string, Json> | null }
+/** One answer of a prompt: `command` is its whole body, sent as it is (`action_id`: the same in `actions`). */
+export interface Choice { name: string; action_points?: number; label?: string; command?: Record<string, Json>; action_id?: string }
 export interface Prompt {
   id: string; kind: string; combatant_id: string | null; command: string; body: Record<string, Json>;
   choice_field?: string | null; choices?: Choice[]; stage?: string | null; summary?: string;
 }
-/** The command answering `prompt` with `choice`. */
+/** What the fight waits on and the caller's next moves (`GET /encounters/{id}/actions`). */
+export type NextMoves = ResponseBody<"getActions">;
+export type Action = NextMoves["actions"][number];
+/** The command answering `prompt` with `choice` (the choice's whole `command`). */
 export function answer(prompt: Prompt, choice?: Choice | null): Record<string, Json>;
 
 /** A command of any ruleset the server runs (the body of `POST /encounters/{id}/commands`). */
@@ -52,6 +56,8 @@ export class Fracas {
   encounters(): Promise<EncounterList>;
   openEncounter(ruleset: string, name: string, extra?: Partial<Omit<OpenEncounterRequest, "ruleset" | "name">>): Promise<OpenedEncounter>;
   state(enc: string): Promise<EncounterView>;
+  /** What the fight waits on and this token's next moves: each action's `command` is sent as it is. */
+  actions(enc: string): Promise<NextMoves>;
   log(enc: string): Promise<EncounterLog>;
   events(enc: string, after?: number, limit?: number): Promise<EventPage>;
   addCombatant(enc: string, combatant: NewCombatant): Promise<CommandResult>;
@@ -72,6 +78,7 @@ export interface LiveHandlers {
   onEvent?(event: EventView): void;
   onState?(state: LiveState, version: number): void;
   onPrompt?(prompt: Prompt): void;
+  onActions?(actions: NextMoves): void;
   onPresence?(presence: Presence | null): void;
   onStatus?(status: LiveStatus, detail?: string): void;
   onError?(message: Extract<LiveMessage, { type: "error" }>): void;
@@ -86,6 +93,8 @@ export type LiveMessage =
   | { type: "state"; version: number; state: LiveState; presence: Presence | null }
   | { type: "patch"; version: number; base: number; patch: PatchOp[] }
   | { type: "prompt"; version: number; prompt: Prompt }
+  | { type: "actions"; version: number; actions: NextMoves }
+  | { type: "actions_patch"; version: number; base: number; patch: PatchOp[] }
   | { type: "presence"; version: number; presence: Presence }
   | { type: "heartbeat"; version: number; time: string }
   | { type: "error"; version: number; status: number; code: string; title: string; detail?: string | null };
@@ -98,6 +107,9 @@ export class LiveEncounter {
   stateVersion: number | null;
   presence: Presence | null;
   prompts: Map<string, Prompt>;
+  /** The next moves, kept up (null before the first). */
+  actions: NextMoves | null;
+  actionsVersion: number | null;
   url(): string;
   connect(): void;
   receive(message: LiveMessage): void;

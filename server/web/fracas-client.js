@@ -115,6 +115,8 @@ export class Fracas {
   encounters() { return this.get("/encounters"); }
   openEncounter(ruleset, name, extra = {}) { return this.post("/encounters", { ruleset, name, ...extra }); }
   state(enc) { return this.get(`/encounters/${enc}`); }
+  /** What the fight waits on and this token's next moves: each action's `command` is sent as it is. */
+  actions(enc) { return this.get(`/encounters/${enc}/actions`); }
   log(enc) { return this.get(`/encounters/${enc}/log`); }
   events(enc, after = 0, limit = 100) { return this.get(`/encounters/${enc}/events?after=${after}&limit=${limit}`); }
   addCombatant(enc, combatant) { return this.post(`/encounters/${enc}/combatants`, combatant); }
@@ -144,8 +146,9 @@ export class Fracas {
 }
 
 /** The live stream of one encounter, kept up: the caller's state (patches applied), every event
- * once and in order, the prompts, who is connected. Reconnects by itself with `after=` the last
- * version received. Handlers: onState(state, version), onEvent(event), onPrompt(prompt),
+ * once and in order, the prompts, the next moves (`actions`: what the fight waits on and what this
+ * token may send now), who is connected. Reconnects by itself with `after=` the last version
+ * received. Handlers: onState(state, version), onEvent(event), onPrompt(prompt), onActions(actions),
  * onPresence(presence), onStatus("connecting"|"open"|"closed"|"reconnecting", detail), onError(message). */
 export class LiveEncounter {
   constructor(client, enc, handlers = {}, { after = 0, reconnectMs = 1000, WebSocketImpl } = {}) {
@@ -157,6 +160,8 @@ export class LiveEncounter {
     this.state = null;
     this.presence = null;
     this.prompts = new Map();
+    this.actions = null;  // the next moves: { version, over, waiting_on, actions }
+    this.actionsVersion = null;
     this.reconnectMs = reconnectMs;
     this.WebSocketImpl = WebSocketImpl || globalThis.WebSocket;
     this.closed = false;
@@ -237,6 +242,20 @@ export class LiveEncounter {
         this.prompts.set(msg.prompt.id, msg.prompt);
         this.emit("onPrompt", msg.prompt);
         break;
+      case "actions":
+        this.actions = msg.actions;
+        this.actionsVersion = msg.version;
+        this.offered();
+        break;
+      case "actions_patch":
+        if (this.actions === null || this.actionsVersion !== msg.base) {
+          this.resync();  // a patch on next moves we do not have: start again, whole
+          return;
+        }
+        this.actions = applyPatch(this.actions, msg.patch);
+        this.actionsVersion = msg.version;
+        this.offered();
+        break;
       case "presence":
         this.presence = msg.presence;
         this.emit("onPresence", this.presence);
@@ -249,6 +268,13 @@ export class LiveEncounter {
     }
   }
 
+  /** New next moves: a prompt none of whose answers is offered any more is answered: gone. */
+  offered() {
+    const asked = new Set(this.actions.actions.map((a) => a.decision).filter(Boolean));
+    this.prompts = new Map([...this.prompts].filter(([id]) => asked.has(id)));
+    this.emit("onActions", this.actions);
+  }
+
   stillPending(prompt) {
     const pending = this.state && this.state.pending;
     if (!Array.isArray(pending)) return true;
@@ -258,6 +284,7 @@ export class LiveEncounter {
   /** Drop the connection and start again from the last version seen, with the whole state. */
   resync() {
     this.stateVersion = null;
+    this.actionsVersion = null;
     this.dropping = this.socket;
     if (this.socket) this.socket.close(4000, "resync");
   }
@@ -268,8 +295,9 @@ export class LiveEncounter {
   }
 }
 
-/** The command that answers a prompt with one of its choices (as domain/core/pending.py says). */
+/** The command that answers a prompt with one of its choices: the choice's whole `command`. */
 export function answer(prompt, choice) {
+  if (choice && choice.command && choice.command.type) return choice.command;
   const body = { type: prompt.command, ...prompt.body };
   if (!choice) return body;
   if (choice.answer) return { ...body, ...choice.answer };

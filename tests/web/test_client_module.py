@@ -100,3 +100,36 @@ console.log(JSON.stringify({{ urls: sockets.map((s) => s.url), seen, state: live
     assert got["urls"] == ["ws://table.example/encounters/enc1/live?after=0&batch=true&token=frc_x",
                            "ws://table.example/encounters/enc1/live?after=4&batch=true&token=frc_x"]
     assert got["state"] == {"round": 1, "pending": [{"id": "p1"}]} and got["after"] == 4
+
+
+def test_the_next_moves_are_kept_patched_and_an_answered_prompt_goes() -> None:
+    """The live part of issue 37 in the client: ``actions`` whole, then ``actions_patch`` against
+    them; a prompt none of whose answers is offered any more is dropped; a patch on next moves
+    the client does not have resyncs."""
+    first = {"version": 5, "over": False, "waiting_on": [{"combatant_id": "m", "who": "player", "what": "defend"}],
+             "actions": [{"id": "a1", "kind": "decision", "decision": "p1", "command": {"type": "Defend"}}]}
+    second = {"version": 6, "over": False, "waiting_on": [{"combatant_id": "m", "who": "player", "what": "Mira's turn"}],
+              "actions": [{"id": "a2", "kind": "move", "decision": None, "command": {"type": "EndTurn"}}]}
+    patch = json_patch(first, second)
+    got = run_node(f"""
+import {{ Fracas }} from {json.dumps(CLIENT.as_uri())};
+const sockets = [];
+class FakeSocket {{ constructor(url) {{ this.url = url; sockets.push(this); }} close(code) {{ setTimeout(() => this.onclose({{ code }}), 0); }} }}
+const seen = [];
+const live = new Fracas("http://table.example", "frc_x").live("enc1", {{ onActions: (a) => seen.push(a.version) }},
+  {{ WebSocketImpl: FakeSocket, reconnectMs: 1 }});
+live.receive({{ type: "prompt", version: 5, prompt: {{ id: "p1" }} }});
+live.receive({{ type: "actions", version: 5, actions: {json.dumps(first)} }});
+const before = [...live.prompts.keys()];
+live.receive({{ type: "actions_patch", version: 6, base: 5, patch: {json.dumps(patch)} }});
+const after = [...live.prompts.keys()];
+const kept = live.actions;
+live.receive({{ type: "actions_patch", version: 7, base: 99, patch: [] }});  // not on ours: resync
+await new Promise((r) => setTimeout(r, 20));
+live.close();
+console.log(JSON.stringify({{ seen, before, after, kept, urls: sockets.map((s) => s.url) }}));
+""")
+    assert got["seen"] == [5, 6]
+    assert got["before"] == ["p1"] and got["after"] == []
+    assert got["kept"] == second
+    assert len(got["urls"]) == 2  # the resync reconnected
