@@ -159,6 +159,21 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_autoplay(args: argparse.Namespace) -> int:
+    from server.autoplay import run
+    from server.client import FracasError
+
+    try:
+        tally = run(args.url, args.ruleset, args.seed, args.fights, operator_key=args.operator_key)
+    except FracasError as exc:
+        print(f"fracas autoplay: {exc}", file=sys.stderr)
+        return 1
+    for refused in tally.refused[:10]:
+        print(f"refused: {refused}", file=sys.stderr)
+    print(tally.line())
+    return 0 if tally.clean else 1
+
+
 def _rounds(text: str) -> int:
     n = int(text)
     if not 1 <= n <= 50:
@@ -219,6 +234,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     demo.add_argument("--rounds", type=_rounds, default=4, help="stop after this many rounds (default 4)")
     demo.set_defaults(func=cmd_demo)
+
+    auto = sub.add_parser(
+        "autoplay", help="play whole fights against a running server from its next moves alone",
+        description="Play whole fights with reported dice, as the GM and as each player with their own token, "
+                    "sending only what GET /encounters/{id}/actions offers. Prints fights finished, commands, "
+                    "stalls, refused offers and 5xx; exits with 1 unless every fight finished with none of those.",
+    )
+    auto.add_argument("--ruleset", default="places-of-power", help="the ruleset to play (default places-of-power)")
+    auto.add_argument("--seed", type=int, default=0, help="the first fight's seed (default 0)")
+    auto.add_argument("--fights", type=int, default=1, help="how many fights, seeds seed..seed+fights-1 (default 1)")
+    auto.add_argument("--url", default="http://127.0.0.1:8000", help="the server (default http://127.0.0.1:8000)")
+    auto.add_argument("--operator-key", default=os.environ.get("FRACAS_OPERATOR_KEY"),
+                      help="the server's operator key, if it has one; or FRACAS_OPERATOR_KEY")
+    auto.set_defaults(func=cmd_autoplay)
 
     from server.transfer_cli import add_commands as add_transfer_commands
 

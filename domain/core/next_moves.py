@@ -20,6 +20,7 @@ import msgspec
 
 from domain.core.dice import DieRoll
 from domain.core.encounter import (
+    AddCombatant,
     Combatant,
     EncounterState,
     RoundStarted,
@@ -132,11 +133,11 @@ class TrialDice:
             who = names(d.by)
             label = f"{who}: {what}" if who else what
             last = out[-1] if out else None
-            if last is not None and last.sides == d.sides and last.for_ == label and last.by == d.by \
+            if last is not None and last.sides == d.sides and last.for_ == label and last.by == (d.by if who else None) \
                     and not more and not last.open:
                 out[-1] = msgspec.structs.replace(last, count=last.count + 1)
             else:
-                out.append(DiceNeeded(count=1, sides=d.sides, for_=label, by=d.by, open=more))
+                out.append(DiceNeeded(count=1, sides=d.sides, for_=label, by=d.by if who else None, open=more))
         return out
 
 
@@ -176,6 +177,8 @@ def try_offer(ruleset: Ruleset, state: EncounterState, offer: Offer, hidden: fro
         command = ruleset.command_decoder.decode(_CANON.encode(offer.command))
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
+    if isinstance(command, AddCombatant) and not command.combatant_id:
+        command = msgspec.structs.replace(command, combatant_id=TRIAL_ID)  # the server gives it one
     dice = TrialDice()
     try:
         events = ruleset.decide_as(hidden, state, command, dice)
@@ -218,6 +221,9 @@ def _listed(ruleset: Ruleset, state: EncounterState, command: Any, hidden: froze
             n += 1
         same = same[:n]
     return [len(same)]
+
+
+TRIAL_ID = "next-moves-trial"  # the id an offered combatant is tried with (the server gives it its own)
 
 
 def _namer(state: EncounterState, hidden: frozenset[str]) -> Callable[[str | None], str]:
