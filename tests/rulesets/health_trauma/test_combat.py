@@ -104,7 +104,10 @@ def test_the_targets_reaction_is_offered_while_the_attack_waits() -> None:
     window = opened[-1].window
     assert window.trigger == "Mira's attack on the Bandit"  # the GM's named with the article
     [decision] = f.ruleset.pending(f.state)
-    assert decision.combatant_id == "bandit" and [c.name for c in decision.choices] == ["Dodge"]
+    assert decision.combatant_id == "bandit" and [c.name for c in decision.choices] == ["Dodge", "Pass"]
+    # passing keeps the Reaction: its answer is a PassReaction, not a React with "Pass"
+    assert decision.answer(decision.choices[1]) == {"type": "PassReaction", "combatant_id": "bandit",
+                                                    "window": window.id}
     assert f.refused(msgspec.convert({"type": "EndTurn", "combatant_id": "mira"},
                                      f.ruleset.command_type)).code == "ht_attack_waiting"
     assert f.refused(Attack(combatant_id="mira", target="bandit")).code == "ht_attack_waiting"
