@@ -22,7 +22,7 @@ from domain.health_trauma.data import HealthTraumaData
 SIZE_LABEL = {"quarter": "a Quarter action", "half": "a Half action", "full": "a Full action",
               "quick": "a Quick Action"}
 
-# a player sees at most this many attack buttons (each foe with each weapon): the nearest foes first
+# at most this many attack buttons (each foe with each weapon): those standing first, in the turn order
 MOST_ATTACKS = 48
 
 
@@ -94,7 +94,7 @@ def rulings(state: EncounterState, data: HealthTraumaData, bodies: dict[str, Bod
             out.append(Offer(label=f"Treat {who}'s gut wound", command={"type": "HTTreatWound", "combatant_id": c.id},
                              kind="gm", combatant_id=c.id))
         if b.trauma or b.penalty or b.coma or b.gut_wound or health.current(c.sheet, b) < health.maximum(c.sheet, b):
-            out.append(Offer(label=f"{who} recuperates", command={"type": "HTRecuperate", "combatant_id": c.id},
+            out.append(Offer(label=f"{who[:1].upper()}{who[1:]} recuperates", command={"type": "HTRecuperate", "combatant_id": c.id},
                              kind="gm", combatant_id=c.id))
     return out
 
