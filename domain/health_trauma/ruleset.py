@@ -48,7 +48,9 @@ QUARTERS = {"quarter": 1, "half": 2, "full": 4}
 SIZE_WORDS = {"quarter": "a Quarter action", "half": "a Half action", "full": "a Full action", "quick": "a Quick Action"}
 ATTACK_WAITING = Refusal(code="ht_attack_waiting", message=OWN_CODES["ht_attack_waiting"])
 INJURY_DUE = Refusal(code="ht_injury_due", message=OWN_CODES["ht_injury_due"])
-PASS = Choice(name="Pass", answer={"type": "PassReaction"})
+# keeping one's Reaction for later: a React with "Pass" (as a PassReaction), so that a client
+# answering a prompt with a choice's name (the choice field set to it) passes too
+PASS = Choice(name="Pass")
 FEAR_DUE = Refusal(code="ht_fear_save_due", message=OWN_CODES["ht_fear_save_due"])
 
 
@@ -194,8 +196,9 @@ class HealthTrauma(Ruleset):
         r = rules(state)
         out: list[Decision] = []
         if r.window is not None and not r.window.settled:
-            # each Reaction, or keeping the Reaction for later: passing (a PassReaction)
-            out += [replace(d, blocks_turn_end=True, refusal=ATTACK_WAITING, choices=(*d.choices, PASS))
+            # each Reaction, or keeping the Reaction for later: passing
+            passing = () if PASS.name in r.window.reactions else (PASS,)
+            out += [replace(d, blocks_turn_end=True, refusal=ATTACK_WAITING, choices=(*d.choices, *passing))
                     for d in reactions.decisions(r.window)]
         for cid in state.order:
             b = r.bodies.get(cid)
@@ -241,9 +244,9 @@ class HealthTrauma(Ruleset):
         return next_moves.out_of_fight(body_of(state, combatant.id))
 
     def _answers_unseen(self, state: EncounterState, hidden: frozenset[str], command: Command) -> bool:
-        """Core's, and a PassReaction too: it answers the Reaction decision as a React does (the
-        decision's ``Pass`` choice), so a player passing a hidden attacker's window, found by
-        guessing its id, is refused as an unknown window is."""
+        """Core's, and a PassReaction too: it answers the Reaction decision as a React with
+        ``Pass`` does, so a player passing a hidden attacker's window, found by guessing its id,
+        is refused as an unknown window is."""
         if isinstance(command, reactions.PassReaction):
             command = reactions.React(combatant_id=command.combatant_id, window=command.window, reaction=PASS.name)
         return super()._answers_unseen(state, hidden, command)
@@ -336,6 +339,9 @@ class HealthTrauma(Ruleset):
             case reactions.React():
                 c = self.combatant(state, command.combatant_id)
                 window = reactions.check_answer(r.window, command.window, c.id, c.name)
+                if command.reaction == PASS.name and PASS.name not in window.reactions:
+                    return [reactions.ReactionPassed(window=window.id, combatant_id=c.id),
+                            *self._resolve(state, 0, None, dice)]
                 reactions.check_reaction(window, command.reaction)
                 self.check_resource(c, REACTION, 1, "a Reaction")
                 rule = r.data.reaction(command.reaction)

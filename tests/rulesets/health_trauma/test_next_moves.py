@@ -10,6 +10,7 @@ import msgspec
 import pytest
 
 import tests.contract.autoplay as autoplay
+from domain.core.reactions import ReactionPassed
 from domain.core.dice import ReportedDice, SeededDice, seed_commitment
 from domain.core.encounter import EncounterState, Event, InitiativeRolled
 from domain.core.errors import RuleViolation
@@ -217,9 +218,11 @@ def test_the_target_may_dodge_or_pass_keeping_its_reaction() -> None:
     labels = t.labels(MIRA_SEES)
     assert labels == ["Dodge (1 reaction)", "Pass"]
     passed = t.action("Pass", MIRA_SEES)
-    assert passed.command["type"] == "PassReaction"
+    assert passed.command == {"type": "React", "combatant_id": "mira", "window": t.state.rules.window.id,
+                              "reaction": "Pass"}
     events = t.send(passed.command, MIRA_SEES)
     assert any(isinstance(e, AttackRolled) and e.reaction is None for e in events)
+    assert any(isinstance(e, ReactionPassed) for e in events)
     assert t.state.combatants["mira"].resources["reaction"] == 1  # kept for the next attack
     t.send(t.action("Attack Mira with the Club (2 turn quarters)").command)
     t.send(t.action("Dodge (1 reaction)", MIRA_SEES).command, MIRA_SEES)
@@ -236,7 +239,7 @@ def test_a_hidden_attackers_attack_goes_on_the_gm_answers_for_the_target() -> No
     gm = t.moves(GM)
     answers = [a for a in gm.actions if a.kind == "decision"]
     assert [(a.label, a.command["type"], a.combatant_id) for a in answers] == [
-        ("Dodge (1 reaction)", "React", "mira"), ("Pass", "PassReaction", "mira")]
+        ("Dodge (1 reaction)", "React", "mira"), ("Pass", "React", "mira")]
     assert any(w.combatant_id == "mira" and w.who == "gm" for w in gm.waiting_on)
     player = t.moves(MIRA_SEES)
     assert not leaks(player)
@@ -256,6 +259,7 @@ def test_a_players_guessed_answer_to_a_hidden_attackers_window_is_an_unknown_win
     window = t.state.rules.window
     assert window is not None
     for body in ({"type": "React", "combatant_id": "mira", "reaction": "Dodge"},
+                 {"type": "React", "combatant_id": "mira", "reaction": "Pass"},
                  {"type": "PassReaction", "combatant_id": "mira"}):
         guessed = t.refused({**body, "window": window.id}, MIRA_SEES)
         unknown = t.refused({**body, "window": "attack:9999"}, MIRA_SEES)
