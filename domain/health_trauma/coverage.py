@@ -24,7 +24,7 @@ SECTIONS = [
          "Ours: the action list (Move, Crawl, Aim, Draw a weapon, Brace) and an attack as a Half action: the text's list is missing."),
     _row("Attacking", "partial", "In range only (distance 0 is base to base, else within the weapon's Range or Reach); "
          "the opposed test; on a hit the weapon's Damage less Protection reduces health. The target's Reaction, if "
-         "left, is offered while the attack waits.",
+         "left, is offered while the attack waits, or passing to keep it (a React with Pass, or PassReaction).",
          "Ours: 1D20 + combat skill - penalty against 1D20 + Guard, higher total hits (the Test Number's formula is missing).",
          "Ours: the Dodge Reaction (+2 Guard): the text names Reactions but lists none."),
     _row("Health, Injury, Dying, and Death", "enforced", "The section: health, healing, Wounded, Trauma, dying, death below."),

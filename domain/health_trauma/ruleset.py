@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
+from typing import Any
 
 import msgspec
 
@@ -12,18 +13,20 @@ from domain.core.action_points import ActionPointBudget
 from domain.core.concerns import CombatantId
 from domain.core.coverage import Section
 from domain.core.demo import DemoFight
-from domain.core.dice import Dice
+from domain.core.dice import Dice, DieRoll, ReportedDice
 from domain.core.encounter import Combatant, CombatantRemoved, Command, EncounterState, Event, InitiativeRoll, InitiativeRolled
 from domain.core.errors import RuleViolation
 from domain.core.initiative import Entry, order_descending
 from domain.core.log import Sentence
 from domain.core.names import called_of
-from domain.core.pending import Decision, Refusal
+from domain.core.next_moves import Offer
+from domain.core.pending import Choice, Decision, Refusal
 from domain.core.resources import Resource, Resources, held
 from domain.core.ruleset import CommandInfo, Ruleset
 from domain.core.tally import Exchange, Tally, attack_tallies
 from domain.health_trauma import body as bodies
 from domain.health_trauma.body import ARMS, LEGS, Body
+from domain.health_trauma import moves as next_moves
 from domain.health_trauma.codes import OWN_CODES
 from domain.health_trauma.data import DEFAULT_DATA, HealthTraumaData, Size
 from domain.health_trauma.events import (
@@ -45,6 +48,9 @@ QUARTERS = {"quarter": 1, "half": 2, "full": 4}
 SIZE_WORDS = {"quarter": "a Quarter action", "half": "a Half action", "full": "a Full action", "quick": "a Quick Action"}
 ATTACK_WAITING = Refusal(code="ht_attack_waiting", message=OWN_CODES["ht_attack_waiting"])
 INJURY_DUE = Refusal(code="ht_injury_due", message=OWN_CODES["ht_injury_due"])
+# keeping one's Reaction for later: a React with "Pass" (as a PassReaction), so that a client
+# answering a prompt with a choice's name (the choice field set to it) passes too
+PASS = Choice(name="Pass")
 FEAR_DUE = Refusal(code="ht_fear_save_due", message=OWN_CODES["ht_fear_save_due"])
 
 
@@ -64,6 +70,21 @@ class HealthTraumaRules(msgspec.Struct, kw_only=True):
     tested_at: dict[CombatantId, int] = msgspec.field(default_factory=dict)
     attack: PendingAttack | None = None
     window: reactions.ReactionWindow | None = None
+
+
+class _Told:
+    """Reported dice that keep the refusal they gave (a die missing, a face out of range)."""
+
+    def __init__(self, dice: ReportedDice) -> None:
+        self.dice = dice
+        self.refusal: RuleViolation | None = None
+
+    def roll(self, sides: int, purpose: str, by: str | None = None) -> DieRoll:
+        try:
+            return self.dice.roll(sides, purpose, by)
+        except RuleViolation as refused:
+            self.refusal = refused
+            raise
 
 
 # the ruleset's part of a state: a C call (asked several times on every event of a fold)
@@ -175,7 +196,9 @@ class HealthTrauma(Ruleset):
         r = rules(state)
         out: list[Decision] = []
         if r.window is not None and not r.window.settled:
-            out += [replace(d, blocks_turn_end=True, refusal=ATTACK_WAITING)
+            # each Reaction, or keeping the Reaction for later: passing
+            passing = () if PASS.name in r.window.reactions else (PASS,)
+            out += [replace(d, blocks_turn_end=True, refusal=ATTACK_WAITING, choices=(*d.choices, *passing))
                     for d in reactions.decisions(r.window)]
         for cid in state.order:
             b = r.bodies.get(cid)
@@ -190,6 +213,62 @@ class HealthTrauma(Ruleset):
                     body={"combatant_id": cid}, blocks_turn_end=True, refusal=FEAR_DUE,
                     summary="Reeling: take a Fear MSvs against your Trauma; on a failure you are Stunned this turn."))
         return out
+
+    # ------------------------------------------------------ the next moves
+
+    initiative_dice = ("one die of the encounter's initiative_die (a d20 unless the GM's data says otherwise) for "
+                       "each combatant, in the order they were added, but none for one who made their own "
+                       "Initiative Test (HTRollInitiativeTest) since the last roll")
+
+    def acting(self, state: EncounterState) -> list[str]:
+        """Whose turn it is; before initiative is rolled, the players' characters: "Players will
+        roll for their characters while the Game Master rolls for Non-Player Characters"."""
+        if state.status == "setup" and not state.initiative_rolled:
+            made = self.tests_made(state)
+            return [c.id for c in sorted(state.combatants.values(), key=lambda c: c.seq)
+                    if c.controller == "player" and c.id not in made]
+        return super().acting(state)
+
+    def moves(self, state: EncounterState, combatant_id: str) -> list[Offer]:
+        r = rules(state)
+        return next_moves.moves(state, r.data, r.bodies, combatant_id)
+
+    def rulings(self, state: EncounterState) -> list[Offer]:
+        r = rules(state)
+        return next_moves.rulings(state, r.data, r.bodies, r.window)
+
+    def examples(self) -> list[tuple[str, dict[str, Any]]]:
+        return [(label, dict(body)) for label, body in next_moves.EXAMPLES]
+
+    def out_of_fight(self, state: EncounterState, combatant: Combatant) -> bool:
+        return next_moves.out_of_fight(body_of(state, combatant.id))
+
+    def _answers_unseen(self, state: EncounterState, hidden: frozenset[str], command: Command) -> bool:
+        """Core's, and a PassReaction too: it answers the Reaction decision as a React with
+        ``Pass`` does, so a player passing a hidden attacker's window, found by guessing its id,
+        is refused as an unknown window is."""
+        if isinstance(command, reactions.PassReaction):
+            command = reactions.React(combatant_id=command.combatant_id, window=command.window, reaction=PASS.name)
+        return super()._answers_unseen(state, hidden, command)
+
+    def _decide_as(self, hidden: frozenset[str], state: EncounterState, command: Command, dice: Dice,
+                   **context: object) -> list[Event]:
+        """Core's, but a refusal of the reported dice reaches a player as the dice gave it.
+
+        A player's answer to an attack rolls the attacker's damage only on a hit: that die is
+        asked for after the listed ones (``dice_missing``, with ``needed_sides``). Core explains a
+        player's refusal from what they may see and, with a hidden combatant in the fight, keeps
+        only the code, so the die asked for is lost. The refusal says what die comes next and what
+        for, no more than the offer's dice listing says (a stand-in until core passes it through)."""
+        if not hidden or not isinstance(dice, ReportedDice):
+            return super()._decide_as(hidden, state, command, dice, **context)
+        told = _Told(dice)
+        try:
+            return super()._decide_as(hidden, state, command, told, **context)
+        except RuleViolation as refused:
+            if told.refusal is not None and refused.code == told.refusal.code:
+                raise told.refusal from None
+            raise
 
     # ---------------------------------------------------------- decider
 
@@ -260,6 +339,9 @@ class HealthTrauma(Ruleset):
             case reactions.React():
                 c = self.combatant(state, command.combatant_id)
                 window = reactions.check_answer(r.window, command.window, c.id, c.name)
+                if command.reaction == PASS.name and PASS.name not in window.reactions:
+                    return [reactions.ReactionPassed(window=window.id, combatant_id=c.id),
+                            *self._resolve(state, 0, None, dice)]
                 reactions.check_reaction(window, command.reaction)
                 self.check_resource(c, REACTION, 1, "a Reaction")
                 rule = r.data.reaction(command.reaction)

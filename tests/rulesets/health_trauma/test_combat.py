@@ -6,6 +6,7 @@ import msgspec
 import pytest
 
 from domain.core import reactions
+from domain.core.dice import SeededDice
 from domain.core.encounter import AddCombatant, RollInitiative
 from domain.health_trauma.data import HealthTraumaData
 from domain.health_trauma.events import (
@@ -13,7 +14,8 @@ from domain.health_trauma.events import (
     TakeAction,
 )
 from domain.health_trauma.body import wounded
-from tests.rulesets.health_trauma.fight import BANDIT, MIRA, Fight, started, types
+from tests.rulesets.decider import SEED
+from tests.rulesets.health_trauma.fight import BANDIT, ENCOUNTER, MIRA, Fight, started, types
 
 
 def test_maximum_health_is_five_plus_physique_with_the_sheets_adjustment() -> None:
@@ -104,7 +106,13 @@ def test_the_targets_reaction_is_offered_while_the_attack_waits() -> None:
     window = opened[-1].window
     assert window.trigger == "Mira's attack on the Bandit"  # the GM's named with the article
     [decision] = f.ruleset.pending(f.state)
-    assert decision.combatant_id == "bandit" and [c.name for c in decision.choices] == ["Dodge"]
+    assert decision.combatant_id == "bandit" and [c.name for c in decision.choices] == ["Dodge", "Pass"]
+    # passing keeps the Reaction: a React with "Pass" is a PassReaction
+    answer = decision.answer(decision.choices[1])
+    assert answer == {"type": "React", "combatant_id": "bandit", "window": window.id, "reaction": "Pass"}
+    passed = f.ruleset.decide(f.state, msgspec.convert(answer, f.ruleset.command_type),
+                              SeededDice(SEED, ENCOUNTER, f.state.rolls_used))
+    assert types(passed)[:2] == ["ReactionPassed", "HTAttackRolled"] and passed[1].reaction is None
     assert f.refused(msgspec.convert({"type": "EndTurn", "combatant_id": "mira"},
                                      f.ruleset.command_type)).code == "ht_attack_waiting"
     assert f.refused(Attack(combatant_id="mira", target="bandit")).code == "ht_attack_waiting"
