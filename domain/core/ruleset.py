@@ -15,7 +15,7 @@ import msgspec
 
 from domain.core.action_points import ActionPointBudget
 from domain.core.concerns import Shape, shape_of
-from domain.core.dice import COMMITMENT_PREFIX, Dice, commitment_digest
+from domain.core.dice import COMMITMENT_PREFIX, Dice, ReportedDice, commitment_digest
 from domain.core.encounter import (
     LIFECYCLE_COMMANDS,
     LIFECYCLE_EVENTS,
@@ -377,6 +377,8 @@ class Ruleset(ABC):
     ) -> list[Event]:
         if not hidden:
             return self.decide(state, command, dice, **context)
+        if isinstance(dice, ReportedDice):  # its own refusals reach the sender as it gave them
+            dice = _Reporting(dice)
         if not shape_of(type(command)).ids(command).isdisjoint(hidden):
             refusal = self._refusal_unseen(self.conceal(state, hidden), command, context)
             raise refusal or RuleViolation(
@@ -384,6 +386,10 @@ class Ruleset(ABC):
         try:
             events = self.decide(state, command, dice, **context)
         except RuleViolation as refused:
+            if isinstance(dice, _Reporting) and dice.refusal is refused:
+                # the reported dice's own (a die missing, a face out of range): it names a die's
+                # size and rule, no more than the offer's dice do, and the client needs it
+                raise
             # explained from what the sender may see: a refusal there is the answer (even when the
             # whole state refuses for another reason, such as an exchange of a hidden attacker's:
             # telling that would tell of them); else the code alone, with its table's words
@@ -403,11 +409,13 @@ class Ruleset(ABC):
         """Whether ``command`` answers a decision the fight waits for that the sender, from whom
         ``hidden`` is hidden, is not asked (it concerns them)."""
         tag = type(command).__struct_config__.tag
-        waiting = [d for d in self.pending(self.shown(state)) if d.command == tag]
-        if not waiting:
-            return False
         fields = msgspec.to_builtins(command)
-        answered = [d for d in waiting if all(fields.get(k) == v for k, v in d.body.items() if k != "type")]
+
+        def answers(d: Decision) -> bool:  # its command, or another naming all it names (a pass)
+            named = {k: v for k, v in d.body.items() if k != "type"}
+            return (d.command == tag or len(named) >= 2) and all(fields.get(k) == v for k, v in named.items())
+
+        answered = [d for d in self.pending(self.shown(state)) if answers(d)]
         if not answered:
             return False
         asked = {d.id for d in self.pending(self.conceal(self.shown(state), hidden))}
@@ -1062,6 +1070,21 @@ class Ruleset(ABC):
 def _hidden_here(state: EncounterState) -> bool:
     combatants = state.combatants
     return any(c in combatants for c in state.concealed)
+
+
+class _Reporting:
+    """Reported dice that keep the refusal they gave (a die missing, a face out of range)."""
+
+    def __init__(self, dice: ReportedDice) -> None:
+        self.dice = dice
+        self.refusal: RuleViolation | None = None
+
+    def roll(self, sides: int, purpose: str, by: str | None = None) -> Any:
+        try:
+            return self.dice.roll(sides, purpose, by)
+        except RuleViolation as refused:
+            self.refusal = refused
+            raise
 
 
 class _WouldRoll(Exception):

@@ -13,7 +13,7 @@ from domain.core.action_points import ActionPointBudget
 from domain.core.concerns import CombatantId
 from domain.core.coverage import Section
 from domain.core.demo import DemoFight
-from domain.core.dice import Dice, DieRoll, ReportedDice
+from domain.core.dice import Dice
 from domain.core.encounter import Combatant, CombatantRemoved, Command, EncounterState, Event, InitiativeRoll, InitiativeRolled
 from domain.core.errors import RuleViolation
 from domain.core.initiative import Entry, order_descending
@@ -70,21 +70,6 @@ class HealthTraumaRules(msgspec.Struct, kw_only=True):
     tested_at: dict[CombatantId, int] = msgspec.field(default_factory=dict)
     attack: PendingAttack | None = None
     window: reactions.ReactionWindow | None = None
-
-
-class _Told:
-    """Reported dice that keep the refusal they gave (a die missing, a face out of range)."""
-
-    def __init__(self, dice: ReportedDice) -> None:
-        self.dice = dice
-        self.refusal: RuleViolation | None = None
-
-    def roll(self, sides: int, purpose: str, by: str | None = None) -> DieRoll:
-        try:
-            return self.dice.roll(sides, purpose, by)
-        except RuleViolation as refused:
-            self.refusal = refused
-            raise
 
 
 # the ruleset's part of a state: a C call (asked several times on every event of a fold)
@@ -242,33 +227,6 @@ class HealthTrauma(Ruleset):
 
     def out_of_fight(self, state: EncounterState, combatant: Combatant) -> bool:
         return next_moves.out_of_fight(body_of(state, combatant.id))
-
-    def _answers_unseen(self, state: EncounterState, hidden: frozenset[str], command: Command) -> bool:
-        """Core's, and a PassReaction too: it answers the Reaction decision as a React with
-        ``Pass`` does, so a player passing a hidden attacker's window, found by guessing its id,
-        is refused as an unknown window is."""
-        if isinstance(command, reactions.PassReaction):
-            command = reactions.React(combatant_id=command.combatant_id, window=command.window, reaction=PASS.name)
-        return super()._answers_unseen(state, hidden, command)
-
-    def _decide_as(self, hidden: frozenset[str], state: EncounterState, command: Command, dice: Dice,
-                   **context: object) -> list[Event]:
-        """Core's, but a refusal of the reported dice reaches a player as the dice gave it.
-
-        A player's answer to an attack rolls the attacker's damage only on a hit: that die is
-        asked for after the listed ones (``dice_missing``, with ``needed_sides``). Core explains a
-        player's refusal from what they may see and, with a hidden combatant in the fight, keeps
-        only the code, so the die asked for is lost. The refusal says what die comes next and what
-        for, no more than the offer's dice listing says (a stand-in until core passes it through)."""
-        if not hidden or not isinstance(dice, ReportedDice):
-            return super()._decide_as(hidden, state, command, dice, **context)
-        told = _Told(dice)
-        try:
-            return super()._decide_as(hidden, state, command, told, **context)
-        except RuleViolation as refused:
-            if told.refusal is not None and refused.code == told.refusal.code:
-                raise told.refusal from None
-            raise
 
     # ---------------------------------------------------------- decider
 

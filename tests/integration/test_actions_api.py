@@ -86,7 +86,7 @@ async def test_a_command_that_changes_nothing_is_refused_never_a_500(client) -> 
 
     assert "nothing_changes" in CODES
     enc, mira, _ = await started_fight(client)
-    r = await client.get(f"/rulesets/places-of-power")
+    r = await client.get("/rulesets/places-of-power")
     assert "nothing_changes" in r.json()["violation_codes"]
 
 

@@ -312,8 +312,6 @@ def test_the_gut_wounds_bsvs_rides_in_the_rounds_last_end_turn() -> None:
     assert any(isinstance(e, GutWoundSave) and e.die.face == 9 for e in events)
 
 
-@pytest.mark.xfail(strict=True, reason="core: TrialDice.needed lists a hidden roller's id in DiceNeeded.by "
-                   "(domain/core/next_moves.py); the name is blanked, the id is not")
 def test_a_hidden_bandits_bsvs_in_a_players_end_turn_does_not_name_it() -> None:
     """The round's last EndTurn is the player's; the gut-wounded one dying is hidden from them."""
     t = _gut_wounded(hidden=True)
@@ -391,8 +389,6 @@ def test_the_examples_are_a_player_character_a_weak_and_a_strong_npc_accepted_as
         and strong.guard > weak.guard
 
 
-@pytest.mark.xfail(strict=True, reason="core: try_offer decides an example without the combatant_id the server "
-                   "gives an AddCombatant (server/encounters.py), and check_id refuses the empty one")
 def test_the_examples_are_offered_to_the_gm_in_setup() -> None:
     t = Table()
     offered = [a.label for a in t.offered(GM, "lifecycle") if a.label.startswith("Add ")]
