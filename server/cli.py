@@ -163,6 +163,8 @@ def cmd_autoplay(args: argparse.Namespace) -> int:
     from server.autoplay import run
     from server.client import FracasError
 
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request is no report
+
     try:
         tally = run(args.url, args.ruleset, args.seed, args.fights, operator_key=args.operator_key)
     except FracasError as exc:
