@@ -127,8 +127,14 @@ def state_for(state: EncounterState, viewer: Viewer) -> Any:
     if ruleset is None:
         raise KeyError(f"ruleset {state.ruleset!r} is not served here")
     state = ruleset.shown(state)
+    counted = _counts_action_points(ruleset, state)
     if viewer.sees_all:
-        return state
+        if counted:
+            return state
+        view = msgspec.to_builtins(state)
+        for c in view["combatants"].values():
+            c.pop("action_points", None)
+        return view
     scope = Scope.of(state, viewer)
     view = msgspec.to_builtins(ruleset.conceal(state, scope.hidden))
     # the ruleset's part without the values off an NPC's sheet (typed SheetValue), where it holds any
@@ -141,10 +147,18 @@ def state_for(state: EncounterState, viewer: Viewer) -> Any:
         view["group_initiative"] = {}
     for cid, c in view["combatants"].items():
         c.pop("seq", None)
+        if not counted:
+            c.pop("action_points", None)
         if scope.sheet_is_private(cid) and isinstance(c.get("sheet"), dict):
             # an NPC's sheet is the GM's: only what the table can see of it is shown
             c["sheet"] = {k: c["sheet"][k] for k in scope.visible_sheet_fields if k in c["sheet"]} or None
     return view
+
+
+def _counts_action_points(ruleset: Ruleset, state: EncounterState) -> bool:
+    """Whether the game counts Action Points in ``Combatant.action_points``: a game that keeps its
+    action resources elsewhere (``Combatant.resources``) shows no ``action_points`` reading 0."""
+    return any(ruleset.counts_action_points(c) for c in state.combatants.values()) or not state.combatants
 
 
 def event_data_for(version: int, data: dict[str, Any], scope: Scope) -> dict[str, Any] | None:

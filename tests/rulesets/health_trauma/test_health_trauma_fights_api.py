@@ -14,6 +14,7 @@ import msgspec
 import pytest
 
 from domain.rulesets import default_registry
+from projections.visibility import GM, state_for
 from tests.integration.fight import command, mint
 from tests.rulesets.health_trauma.test_health_trauma_api import client_for
 
@@ -88,7 +89,7 @@ class Fight:
         replayed = RULESET.replay([RULESET.decode_event(r["type"], r["schema_version"], r["data"]) for r in rows])
         served = await self.state()
         assert replayed.version == len(rows) == served["version"]
-        assert msgspec.to_builtins(RULESET.shown(replayed)) == served
+        assert msgspec.to_builtins(state_for(replayed, GM)) == served  # the GM's view: as shown, no AP field
 
 
 def types(out: dict[str, Any]) -> list[str]:
@@ -320,3 +321,21 @@ async def mortal_blow(f: Fight, mira: dict[str, Any], rolled: dict[str, Any]) ->
 
 CHECKS = {"lucky_escape": lucky_escape, "sliced_muscle": sliced_muscle, "reeling": reeling, "maimed": maimed,
           "gut_wound": gut_wound, "mortal_blow": mortal_blow}
+
+
+async def test_a_game_without_action_points_shows_no_action_points_field(database_url: str) -> None:
+    """Issue 37: "No `action_points` field that reads 0 in a game that has none": Health/Trauma's
+    turn is its resources (turn quarters, a Quick Action, a Reaction), shown in their own words."""
+    async with client_for(database_url) as client:
+        r = await client.post("/encounters", json={"ruleset": "health-trauma", "name": "No AP here"})
+        enc = r.json()["encounter_id"]
+        client.headers["Authorization"] = f"Bearer {r.json()['gm_token']['token']}"
+        info = (await client.get("/rulesets/health-trauma")).json()
+        for example in info["examples"]:
+            assert (await client.post(f"/encounters/{enc}/combatants", json=example["body"])).status_code == 201
+        await command(client, enc, {"type": "RollInitiative"})
+        await command(client, enc, {"type": "StartEncounter"})
+        state = (await client.get(f"/encounters/{enc}")).json()
+        assert state["combatants"]
+        for c in state["combatants"].values():
+            assert "action_points" not in c and c["resources"]
