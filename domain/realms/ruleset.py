@@ -287,6 +287,12 @@ class Realms(Folding, Attacking, Acting, Deciding, Turns, StartingCombat, Rulese
                 return [ActionTaken(combatant_id=c.id, action="Improvised Action", action_points=cost, free=free,
                                     description=command.description)]
             case reactions.React():
+            case reactions.React() if command.reaction.lower() == reactions.PASSED:
+                # the window's "pass" choice as a prompt's client sends it (domain/realms/deciding.py)
+                c = self.combatant(state, command.combatant_id)
+                passing = reactions.PassReaction(combatant_id=c.id, window=command.window)
+                passed = reactions.decide_pass(r.window, passing, c.name)
+                return [passed, *self._carry_on(self.evolve(state, passed), dice)]
                 return self._react(state, command, dice)
             case reactions.PassReaction():
                 c = self.combatant(state, command.combatant_id)
