@@ -69,6 +69,7 @@ from domain.realms.events import (
     UsePrepared,
 )
 from domain.realms.folding import Folding
+from domain.realms.moves import Moving
 from domain.realms.odds import AttackOdds, AttackOddsQuery, attack_odds
 from domain.realms.sheet import (
     ABILITIES,
@@ -90,7 +91,7 @@ from domain.realms.turns import Turns
 replace = msgspec.structs.replace
 
 
-class Realms(Folding, Attacking, Acting, Deciding, Turns, StartingCombat, Ruleset):
+class Realms(Folding, Attacking, Acting, Deciding, Moving, Turns, StartingCombat, Ruleset):
     """RealmsRPG: the contract class, its parts from the modules beside it (one per part of the
     chapter)."""
 
