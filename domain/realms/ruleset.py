@@ -287,13 +287,13 @@ class Realms(Folding, Attacking, Acting, Deciding, Moving, Turns, StartingCombat
                 self.spend_action_points(c, cost, command.description)
                 return [ActionTaken(combatant_id=c.id, action="Improvised Action", action_points=cost, free=free,
                                     description=command.description)]
-            case reactions.React():
             case reactions.React() if command.reaction.lower() == reactions.PASSED:
                 # the window's "pass" choice as a prompt's client sends it (domain/realms/deciding.py)
                 c = self.combatant(state, command.combatant_id)
                 passing = reactions.PassReaction(combatant_id=c.id, window=command.window)
                 passed = reactions.decide_pass(r.window, passing, c.name)
                 return [passed, *self._carry_on(self.evolve(state, passed), dice)]
+            case reactions.React():
                 return self._react(state, command, dice)
             case reactions.PassReaction():
                 c = self.combatant(state, command.combatant_id)
@@ -313,10 +313,18 @@ class Realms(Folding, Attacking, Acting, Deciding, Moving, Turns, StartingCombat
 
     # ---------------------------------------------------------- who sees what
 
+    _shown: tuple[EncounterState, EncounterState] | None = None  # the last state shown, and as shown
+
     def shown(self, state: EncounterState) -> EncounterState:
         """Each creature's current Health and Energy, Dying, dead, unconscious and conditions,
-        worked out when read (a replay equals the live state)."""
-        return with_health_shown(state)
+        worked out when read (a replay equals the live state). The last one is kept: the next moves
+        show one state again for each offer tried (a state is never changed in place)."""
+        last = self._shown
+        if last is not None and last[0] is state:
+            return last[1]
+        out = with_health_shown(state)
+        self._shown = (state, out)
+        return out
 
     def conceal_rules(self, state: EncounterState, hidden: frozenset[str]) -> RealmsState:
         r = rules(state)
