@@ -50,8 +50,8 @@ class Moving:
         """The creature whose turn it is; while an uncommanded Companion has the turn, its owner too
         ("you must use the Command reaction at the start of its turn to control its actions for the
         turn"); and each creature holding a Prepared Action, which it may use "as a Reaction later in
-        the round". While an attack waits on Reactions, only the turn (the window's answers are
-        decisions)."""
+        the round"; and each creature a hidden attacker revealed itself to, who may Detect it. While
+        an attack waits on Reactions, only the turn (the window's answers are decisions)."""
         if state.status != "active" or state.turn is None or state.turn not in state.combatants:
             return []
         out = [state.turn]
@@ -67,6 +67,22 @@ class Moving:
             c = state.combatants.get(cid)
             if b.prepared is not None and c is not None and cid not in out and self._can_react(state, cid):
                 out.append(cid)
+        for cid in self._detecting(state):
+            if cid not in out and self._can_react(state, cid):
+                out.append(cid)
+        return out
+
+    @staticmethod
+    def _detecting(state: EncounterState) -> dict[str, list[str]]:
+        """Who may Detect whom: "If you attack in a way that would reveal your location ... any target
+        who saw, heard, or was affected by your attack can use the Detect Reaction" (each creature the
+        attacker is still hidden from)."""
+        out: dict[str, list[str]] = {}
+        for cid, b in rules(state).bodies.items():
+            if b.stealth is not None and b.stealth.attacked and cid in state.combatants:
+                for o in b.stealth.hidden_from:
+                    if o in state.combatants and o != state.turn:
+                        out.setdefault(o, []).append(cid)
         return out
 
     @staticmethod
@@ -78,7 +94,7 @@ class Moving:
 
     def moves(self, state: EncounterState, combatant_id: str) -> Iterable[Offer]:
         """What ``combatant_id`` may try now: on its turn the attacks, the Action table and the rest;
-        out of its turn its Reactions (a Prepared Action, a Companion's Command)."""
+        out of its turn its Reactions (a Prepared Action, Detect, a Companion's Command)."""
         c = state.combatants.get(combatant_id)
         r = rules(state)
         if c is None or state.status != "active" or (r.window is not None and not r.window.settled):
@@ -101,6 +117,9 @@ class Moving:
             on = state.combatants.get(ready.target or "")
             label = f"Use the prepared {what}" + (f" on {called_of(on)}" if on is not None else "")
             out.append(self._offer(c, label, {"type": "RealmsUsePrepared"}))
+        for cid in self._detecting(state).get(c.id, []):
+            out.append(self._offer(c, f"Detect {called_of(state.combatants[cid])} (a Reaction)", {
+                "type": "RealmsDetect", "target": cid}, ("determination",)))
         out += self._commands(state, c)
         return out
 

@@ -188,6 +188,27 @@ def test_a_prepared_action_is_offered_out_of_turn_as_a_reaction() -> None:
     assert "arwen" not in REALMS.acting(t.state)
 
 
+def test_a_hidden_attacker_may_be_detected_as_a_reaction_once_it_attacked() -> None:
+    """"If you attack in a way that would reveal your location, even if you move afterward, any target
+    who saw, heard, or was affected by your attack can use the Detect Reaction or Search Action": the
+    creatures it is hidden from act out of turn, offered Detect; not before it attacks."""
+    t = skirmish(cutthroat=False)
+    t.send({"type": "RealmsStealthHide", "combatant_id": "arwen", "obscurity": 2, "dice": [15]})
+    assert body_of(t.state, "arwen").stealth.hidden_from == ["brigand"]  # type: ignore[union-attr]
+    t.send({"type": "EndTurn", "combatant_id": "arwen"})
+    t.send({"type": "EndTurn", "combatant_id": "brigand"})
+    assert REALMS.acting(t.state) == ["arwen"] and not by_type(t.moves(GM), "RealmsDetect")
+    t.send({"type": "RealmsAttack", "combatant_id": "arwen", "target": "brigand"})
+    t.send({"type": "PassReaction", "combatant_id": "brigand", "window": rules(t.state).window.id,  # type: ignore[union-attr]
+            "dice": [2]})
+    assert REALMS.acting(t.state) == ["arwen", "brigand"]
+    [detect] = by_type(t.moves(GM), "RealmsDetect")
+    assert (detect.label, detect.combatant_id) == ("Detect Arwen (a Reaction)", "brigand")
+    assert detect.command == {"type": "RealmsDetect", "combatant_id": "brigand", "target": "arwen"}
+    assert t.act(detect, [19])[0].found  # type: ignore[attr-defined]
+    assert REALMS.acting(t.state) == ["arwen"]
+
+
 # ---------------------------------------------------------------------- a Reaction window
 
 
