@@ -27,7 +27,13 @@ from domain.realms.body import afflictions
 from domain.realms.data import RealmsRules
 from domain.realms.events import ACTION_POINTS
 from domain.realms.sheet import ABILITIES, RealmsSheet, half_up
-from domain.realms.state import FREE_ABILITY_ROLL, FREE_INTERACTION, body_of, is_companion, rules
+from domain.realms.state import (
+    FREE_ABILITY_ROLL,
+    FREE_INTERACTION,
+    body_of,
+    is_companion,
+    rules,
+)
 
 # the Action table's Actions offered as they are (R1), with what a client may vary
 _PLAIN_ACTIONS = ("Evade", "Brace", "Focus", "Interaction")

@@ -323,7 +323,8 @@ def test_the_initiative_dice_are_one_d20_for_each_creature_in_the_order_they_wer
     t.add("brigand", BRIGAND, side="enemies", controller="gm")
     t.add("wolf", {"companion_of": "arwen"})
     [roll] = by_type(t.moves(GM), "RollInitiative")
-    assert [(d.count, d.sides) for d in roll.dice] == [(1, 20)] * 3 or [(d.count, d.sides) for d in roll.dice] == [(3, 20)]
+    assert [(d.count, d.sides, d.for_) for d in roll.dice] == [
+        (1, 20, "Arwen: initiative"), (1, 20, "Brigand: initiative"), (1, 20, "Wolf: initiative")]
     event = t.act(roll, [4, 17, 9])[0]
     assert [(r.who, r.die.face) for r in event.rolls] == [("arwen", 4), ("brigand", 17), ("wolf", 9)]  # type: ignore[attr-defined]
 
