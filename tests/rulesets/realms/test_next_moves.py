@@ -21,7 +21,7 @@ from projections.actions import actions_for
 from projections.prompts import prompts_for
 from projections.visibility import GM, Viewer
 from tests.contract import autoplay
-from tests.contract.walk import UNLIKELY
+from tests.contract.walk import UNLIKELY, walked
 
 REALMS = Realms()
 ENCOUNTER = "0d00d00d-0000-4000-8000-0000000000b7"
@@ -405,6 +405,31 @@ def test_a_players_answer_to_a_hidden_attack_lists_its_dice_naming_no_one() -> N
     assert {"Dodge (1 AP)", "Pass"} <= set(answers)
     assert [(d.count, d.sides, d.for_, d.by) for d in answers["Pass"].dice] == [(1, 20, "attack", None)]
     assert UNLIKELY not in msgspec.json.encode(moves).decode()
+
+
+def test_a_players_next_moves_never_name_a_hidden_creature_along_random_walks() -> None:
+    """What is offered to or awaited by a player, in states a random walk of the RM's and the players'
+    commands reaches with hidden NPCs (conditions, Stealth, prepared attacks, improvised Powers...),
+    carries neither a hidden creature's id nor its name; each offer is accepted as it is sent."""
+    looked = 0
+    for seed in range(12):
+        table = walked(REALMS, seed, steps=90)
+        if not table.hidden:
+            continue
+        for state in table.states[::2]:
+            for c in state.combatants.values():
+                if c.controller != "player":
+                    continue
+                moves = actions_for(REALMS, state, player(c.id))
+                hidden = REALMS.hidden_from(state, frozenset({c.id}))  # (a revealed one is seen)
+                text = msgspec.json.encode(moves).decode()
+                told = [x for h in hidden for x in (h, table.hidden[h]) if x in text]
+                assert not told, (c.id, told, text)
+                looked += len(moves.actions)
+                for action in moves.actions[:3]:
+                    command = REALMS.command_decoder.decode(msgspec.json.encode(action.command))
+                    assert REALMS.decide_as(hidden, state, command, SeededDice(SEED, state.id, state.rolls_used))
+    assert looked > 500
 
 
 # ---------------------------------------------------------------------- whole fights
