@@ -390,7 +390,7 @@ def _core_tells_nothing_of_unseen_dice() -> bool:
 
 
 CORE_FIX = ("needs core: try_offer must list a hidden roller's dice with by=None, and Ruleset._decide_as must "
-            "pass dice_missing/dice_unused refusals on with their details (a player's answer carries a "
+            "pass a dice_missing (or die_face_out_of_range) refusal on with its details (a player's answer carries a "
             "hidden attacker's roll)")
 needs_core = pytest.mark.skipif(not _core_tells_nothing_of_unseen_dice(), reason=CORE_FIX)
 
