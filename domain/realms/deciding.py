@@ -41,6 +41,10 @@ from domain.realms.state import (
 
 replace = msgspec.structs.replace
 
+# declining a window's Reactions: its own command (a prompt's client that puts the choice in
+# ``reaction`` sends React "Pass", taken the same way: ``Realms.decide_action``)
+PASS = Choice(name="Pass", answer={"type": "PassReaction"})
+
 
 class Deciding:
     """A part of ``Realms`` (domain/realms/ruleset.py): deciding."""
@@ -74,8 +78,8 @@ class Deciding:
             out.append(Decision(
                 id=f"reaction:{w.id}:{cid}", kind="reaction", combatant_id=cid, command="React",
                 body={"combatant_id": cid, "window": w.id}, choice_field="reaction",
-                choices=tuple(Choice(name=o, action_points=self._reaction_cost(state.combatants[cid], o))
-                              for o in options), blocks_turn_end=True,
+                choices=(*(Choice(name=o, action_points=self._reaction_cost(state.combatants[cid], o))
+                           for o in options), PASS), blocks_turn_end=True,
                 refusal=WAITING, summary=f"React to {w.trigger or 'the attack'} ({', '.join(options)}), "
                 "or pass (PassReaction)."))
         return out

@@ -69,6 +69,7 @@ from domain.realms.events import (
     UsePrepared,
 )
 from domain.realms.folding import Folding
+from domain.realms.moves import Moving
 from domain.realms.odds import AttackOdds, AttackOddsQuery, attack_odds
 from domain.realms.sheet import (
     ABILITIES,
@@ -90,7 +91,7 @@ from domain.realms.turns import Turns
 replace = msgspec.structs.replace
 
 
-class Realms(Folding, Attacking, Acting, Deciding, Turns, StartingCombat, Ruleset):
+class Realms(Folding, Attacking, Acting, Deciding, Moving, Turns, StartingCombat, Ruleset):
     """RealmsRPG: the contract class, its parts from the modules beside it (one per part of the
     chapter)."""
 
@@ -286,6 +287,12 @@ class Realms(Folding, Attacking, Acting, Deciding, Turns, StartingCombat, Rulese
                 self.spend_action_points(c, cost, command.description)
                 return [ActionTaken(combatant_id=c.id, action="Improvised Action", action_points=cost, free=free,
                                     description=command.description)]
+            case reactions.React() if command.reaction.lower() == reactions.PASSED:
+                # the window's "pass" choice as a prompt's client sends it (domain/realms/deciding.py)
+                c = self.combatant(state, command.combatant_id)
+                passing = reactions.PassReaction(combatant_id=c.id, window=command.window)
+                passed = reactions.decide_pass(r.window, passing, c.name)
+                return [passed, *self._carry_on(self.evolve(state, passed), dice)]
             case reactions.React():
                 return self._react(state, command, dice)
             case reactions.PassReaction():
@@ -306,10 +313,18 @@ class Realms(Folding, Attacking, Acting, Deciding, Turns, StartingCombat, Rulese
 
     # ---------------------------------------------------------- who sees what
 
+    _shown: tuple[EncounterState, EncounterState] | None = None  # the last state shown, and as shown
+
     def shown(self, state: EncounterState) -> EncounterState:
         """Each creature's current Health and Energy, Dying, dead, unconscious and conditions,
-        worked out when read (a replay equals the live state)."""
-        return with_health_shown(state)
+        worked out when read (a replay equals the live state). The last one is kept: the next moves
+        show one state again for each offer tried (a state is never changed in place)."""
+        last = self._shown
+        if last is not None and last[0] is state:
+            return last[1]
+        out = with_health_shown(state)
+        self._shown = (state, out)
+        return out
 
     def conceal_rules(self, state: EncounterState, hidden: frozenset[str]) -> RealmsState:
         r = rules(state)

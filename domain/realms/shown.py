@@ -32,6 +32,10 @@ class ShownSheet(RealmsSheet, frozen=True, kw_only=True):
     unconscious: bool = False
     conditions: list[str] = []
 
+    def __post_init__(self) -> None:
+        """Made from a sheet already checked (``shown_sheet``): nothing to check again (a state is
+        shown for every viewer at every step)."""
+
 
 def shown_sheet(sheet: RealmsSheet, b: Body) -> ShownSheet:
     base = {f: getattr(sheet, f) for f in RealmsSheet.__struct_fields__}

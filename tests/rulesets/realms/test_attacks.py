@@ -458,7 +458,7 @@ def test_counter_power_spends_the_powers_ap_and_energy_and_nullifies_on_a_higher
     f.send(StartEncounter())
     f.send(Attack(combatant_id="mage", target="arwen", power="Fire Bolt", distance=4))
     [dodge, ward, ward2] = sorted(f.ruleset.pending(f.state), key=lambda d: d.combatant_id)
-    assert [c.name for c in ward.choices] == ["Counter Power: Ward"] and ward.choices[0].action_points == 1
+    assert [c.name for c in ward.choices] == ["Counter Power: Ward", "Pass"] and ward.choices[0].action_points == 1
     f.react("warden", "Counter Power: Ward")
     f.react("bram", "Counter Power: Ward")
     assert (f.ap("warden"), f.body("warden").energy_spent) == (3, 5)
@@ -614,7 +614,7 @@ def test_a_creature_takes_several_reactions_before_the_roll_its_ap_permitting_bu
     f.send(Attack(combatant_id="mage", target="warden", power="Fire Bolt", distance=4))
     f.react("warden", "Dodge")
     [decision] = f.ruleset.pending(f.state)  # still the Warden's: the Counter is left
-    assert [c.name for c in decision.choices] == ["Counter Power: Ward"]
+    assert [c.name for c in decision.choices] == ["Counter Power: Ward", "Pass"]
     assert f.refused(React(combatant_id="warden", window=f.window(), reaction="Dodge")).code == "realms_cannot_react"
     # the Counter settles the window (nothing left to take): 12 + 5 + 1 = 18 against the Ward's 4 + 5 + 1 = 10;
     # Evasion 10 + 1 (the Dodge) is hit, 2d6 + 5
@@ -622,7 +622,7 @@ def test_a_creature_takes_several_reactions_before_the_roll_its_ap_permitting_bu
     assert (rolled.score, rolled.hit, rolled.countered) == (11, True, False)
     assert f.ap("warden") == 4 - 2
     [defend] = f.ruleset.pending(f.state)
-    assert [c.name for c in defend.choices] == ["Shield Defense"]
+    assert [c.name for c in defend.choices] == ["Shield Defense", "Pass"]
     f.react("warden", "Shield Defense", dice=[1])  # 1 - 2 misses the attack roll: no Shield Die
     assert f.ap("warden") == 1 and rules(f.state).attack is None  # one Defend: the attack is done
     assert f.health("warden") == 14 - 11
@@ -638,7 +638,7 @@ def test_a_split_evade_gives_two_against_each_attack_it_is_allotted_to() -> None
     f.end_turn("arwen")
     f.send(Attack(combatant_id="brigand", target="arwen"))
     [decision] = f.ruleset.pending(f.state)
-    assert [(c.name, c.action_points) for c in decision.choices] == [("Dodge", 1), ("Split Evade", 0)]
+    assert [(c.name, c.action_points) for c in decision.choices] == [("Dodge", 1), ("Split Evade", 0), ("Pass", 0)]
     f.react("arwen", "Split Evade")  # before the roll; she may still Dodge
     first = of(f.pass_("arwen", dice=[1]), AttackRolled)
     assert first.score == 13 + 2 and f.body("arwen").split_evades == 1

@@ -137,12 +137,12 @@ async def test_a_players_dodge_and_an_allys_shield_defense_answer_the_attacks_wi
     the damage by that much"."""
     async with client_for(database_url) as client:
         f, prompt = await brigand_attacks_arwen(client)
-        assert prompt["command"] == "React" and [c["name"] for c in prompt["choices"]] == ["Dodge"]
+        assert prompt["command"] == "React" and [c["name"] for c in prompt["choices"]] == ["Dodge", "Pass"]
         assert await f.prompts(f.players["bram"]) == []
         # the Dodge: Evasion 13 + 1; the Club 13 + 3 = 16 hits; 5 + 3 = 8 damage
         await f.player("arwen", {**prompt["body"], "type": "React", "reaction": "Dodge", "dice": [13, 5]})
         [defend] = await f.prompts(f.players["bram"])
-        assert [c["name"] for c in defend["choices"]] == ["Shield Defense", "Body Shield"]
+        assert [c["name"] for c in defend["choices"]] == ["Shield Defense", "Body Shield", "Pass"]
         refused = await f.rm({"type": "EndTurn", "combatant_id": "brigand"}, expect=422)
         assert refused["code"] == "realms_attack_waiting"
         # Bram's Strength attack roll 11 + 2 + 3 = 16 meets 16: the Shield Die 6 off the 8
@@ -214,14 +214,14 @@ async def test_a_counter_power_that_fails_then_a_shield_defense_in_one_attack(da
         await f.rm({"type": "RealmsAttack", "combatant_id": "mage", "target": "arwen", "power": "Fire Bolt",
                     "distance": 4})
         [counter] = await f.prompts(f.players["warden"])
-        assert [(c["name"], c["action_points"]) for c in counter["choices"]] == [("Counter Power: Ward", 1)]
+        assert [(c["name"], c["action_points"]) for c in counter["choices"]] == [("Counter Power: Ward", 1), ("Pass", 0)]
         await f.player("warden", {**counter["body"], "type": "React", "reaction": "Counter Power: Ward"})
         [dodge] = await f.prompts(f.players["arwen"])
         # the Fire Bolt 14 + 5 + 1 = 20 against the Ward's 9 + 5 + 1 = 15: not nullified; Evasion 13 is hit,
         # 2d6 + 5 = 3 + 4 + 5 = 12
         await f.player("arwen", {**dodge["body"], "type": "PassReaction", "dice": [14, 9, 3, 4]})
         [defend] = await f.prompts(f.players["warden"])
-        assert [c["name"] for c in defend["choices"]] == ["Shield Defense", "Body Shield"]
+        assert [c["name"] for c in defend["choices"]] == ["Shield Defense", "Body Shield", "Pass"]
         # the Warden's Strength attack roll 20 + 2 = 22 meets 20; the Shield Die 4
         await f.player("warden", {**defend["body"], "type": "React", "reaction": "Shield Defense", "dice": [20, 4]})
         state = await f.state()
@@ -272,7 +272,7 @@ async def test_a_player_attacked_by_a_hidden_npc_is_prompted_and_learns_nothing_
         await f.rm({"type": "StartEncounter"})
         await f.rm({"type": "RealmsAttack", "combatant_id": "lurker", "target": "arwen"})
         [dodge] = await f.prompts(f.players["arwen"])
-        assert dodge["command"] == "React" and [c["name"] for c in dodge["choices"]] == ["Dodge"]
+        assert dodge["command"] == "React" and [c["name"] for c in dodge["choices"]] == ["Dodge", "Pass"]
         seen = msgspec.json.encode(await f.state(f.players["arwen"])).decode()
         told = msgspec.json.encode(dodge).decode() + seen
         for secret in ("lurker", "Lurker", "Club"):
@@ -281,7 +281,7 @@ async def test_a_player_attacked_by_a_hidden_npc_is_prompted_and_learns_nothing_
         # the Dodge: Evasion 13 + 1; the Club 13 + 3 = 16 hits; 5 + 3 = 8 damage
         await f.player("arwen", {**dodge["body"], "type": "React", "reaction": "Dodge", "dice": [13, 5]})
         [defend] = await f.prompts(f.players["bram"])
-        assert [c["name"] for c in defend["choices"]] == ["Shield Defense", "Body Shield"]
+        assert [c["name"] for c in defend["choices"]] == ["Shield Defense", "Body Shield", "Pass"]
         told = msgspec.json.encode(defend).decode() + msgspec.json.encode(await f.state(f.players["bram"])).decode()
         assert "lurker" not in told and "Lurker" not in told and "Club" not in told
         await f.player("bram", {**defend["body"], "type": "React", "reaction": "Shield Defense", "dice": [11, 6]})
