@@ -188,7 +188,7 @@ def try_offer(ruleset: Ruleset, state: EncounterState, offer: Offer, hidden: fro
         return None
     if not events:
         return None
-    listed = _listed(ruleset, state, command, hidden, dice) if state.dice_policy == "reported" else []
+    listed = _listed(ruleset, state, command, hidden, dice) if state.dice_policy == "reported" and dice.rolled else []
     names = _namer(state, hidden)
     cost = _cost(ruleset, state, events, command.acting_combatant())
     return Action(

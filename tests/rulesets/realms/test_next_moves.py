@@ -374,28 +374,6 @@ def _hidden_attack(policy: str) -> Table:
     return t
 
 
-def _core_tells_nothing_of_unseen_dice() -> bool:
-    """Whether core lists a hidden roller's dice in a player's offer without its id, and tells a
-    player who reported too few faces which die comes next (``dice_missing``'s ``needed_sides``)."""
-    t = _hidden_attack("reported")
-    moves = t.moves(player("arwen"))
-    if UNLIKELY in msgspec.json.encode(moves).decode():
-        return False
-    try:
-        t.send({"type": "PassReaction", "combatant_id": "arwen", "window": rules(t.state).window.id},  # type: ignore[union-attr]
-               frozenset({f"{UNLIKELY}1"}))
-    except RuleViolation as refused:
-        return refused.code == "dice_missing" and "needed_sides" in refused.details
-    return False
-
-
-CORE_FIX = ("needs core: try_offer must list a hidden roller's dice with by=None, and Ruleset._decide_as must "
-            "pass a dice_missing (or die_face_out_of_range) refusal on with its details (a player's answer carries a "
-            "hidden attacker's roll)")
-needs_core = pytest.mark.skipif(not _core_tells_nothing_of_unseen_dice(), reason=CORE_FIX)
-
-
-@needs_core
 def test_a_players_answer_to_a_hidden_attack_lists_its_dice_naming_no_one() -> None:
     """"Hidden: ... location unknown": Arwen may Dodge an attack she cannot see the maker of; her answer
     carries its d20, listed for nobody named."""
@@ -475,7 +453,6 @@ def test_seeded_fights_are_played_from_the_offers_alone(monkeypatch: pytest.Monk
     _check(played, over, "seeded", time.monotonic() - began)
 
 
-@needs_core
 def test_reported_fights_are_played_from_the_offers_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     began = time.monotonic()
     played, over = _autoplay("reported", monkeypatch)
