@@ -12,7 +12,6 @@ import pytest
 
 from domain.core.dice import ReportedDice, SeededDice, seed_commitment
 from domain.core.encounter import EncounterState, Event
-from domain.core.errors import RuleViolation
 from domain.core.next_moves import Action, NextMoves
 from domain.realms.body import health
 from domain.realms.ruleset import Realms
