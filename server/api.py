@@ -92,6 +92,8 @@ class CommandDoc(msgspec.Struct, kw_only=True):
     actor_field: str | None = None
     # in a ``reported`` encounter, the faces ``dice`` takes, in order, in words
     dice: str = ""
+    # a settings command: the JSON Schema of the document its ``data`` patches (RFC 7396), each default shown
+    settings_schema: dict[str, Any] | None = None
 
 
 class CombatantExample(msgspec.Struct, kw_only=True):
@@ -467,6 +469,7 @@ async def get_ruleset(request: Request, ruleset_id: RulesetId) -> RulesetInfo:
                 senders=list(r.senders(t)),
                 actor_field=t.actor_field,
                 dice=dice_order(r, t),
+                settings_schema=msgspec.json.schema(t.settings_type) if t.settings_type is not None else None,
             )
             for t in r.command_types
         ],

@@ -39,6 +39,8 @@ class Command(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_o
     # The field naming the combatant who acts: a player may send the command for their own
     # combatants. None: the command is the GM's alone.
     actor_field: ClassVar[str | None] = None
+    # a settings command (domain/core/settings.py): the type of the document its ``data`` patches
+    settings_type: ClassVar[type | None] = None
 
     dice: ReportedFaces | None = None
 

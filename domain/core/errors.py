@@ -24,6 +24,7 @@ CODES: dict[str, str] = {
     "encounter_not_started": "The fight has not started yet.",
     "initiative_not_rolled": "Initiative must be rolled (again) first.",
     "invalid_id": "An id is malformed or reserved.",
+    "invalid_settings": "The settings document, with the patch merged in, does not fit its schema.",
     "invalid_sheet": "The character sheet does not fit the ruleset.",
     "invalid_text": "A name or label is empty, too long or has control characters.",
     "invalid_turn_order": "The order of play breaks the ruleset's rules.",

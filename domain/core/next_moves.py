@@ -265,15 +265,23 @@ def _cost(ruleset: Ruleset, state: EncounterState, events: Sequence[Any], actor:
 def _parameters(ruleset: Ruleset, offer: Offer) -> dict[str, Any]:
     """A JSON Schema of the fields of ``offer`` a client may change, each with its default (the
     value the offered body holds)."""
-    schema = ruleset.command_schemas().get(str(offer.command.get("type")), {})
+    tag = str(offer.command.get("type"))
+    schema = ruleset.command_schemas().get(tag, {})
     properties = schema.get("properties", {})
+    defs = dict(schema.get("$defs", {}))
+    kind = next((t for t in ruleset.command_types if t.__struct_config__.tag == tag), None)
     out: dict[str, Any] = {}
     for name in offer.vary:
         field = dict(properties.get(name, {}))
+        if name == "data" and kind is not None and kind.settings_type is not None:
+            # a settings document: its own schema, whole (the patch may name any of it)
+            (field,), more = msgspec.json.schema_components([kind.settings_type], ref_template="#/$defs/{name}")
+            defs.update(more)
+            field = dict(field)
         if name in offer.command:
             field["default"] = offer.command[name]
         out[name] = field
-    return {"type": "object", "properties": out, "$defs": schema.get("$defs", {})} if out else {}
+    return {"type": "object", "properties": out, "$defs": defs} if out else {}
 
 
 # ------------------------------------------------------------------ whole table

@@ -5,6 +5,7 @@ from __future__ import annotations
 from domain.core.concerns import CombatantId, SheetValue
 from domain.core.dice import DieRoll
 from domain.core.encounter import Command, Event, InitiativeRoll
+from domain.core.settings import SettingsPatch
 from domain.health_trauma.data import HealthTraumaData, Size
 
 # ---------------------------------------------------------------- commands
@@ -13,9 +14,11 @@ from domain.health_trauma.data import HealthTraumaData, Size
 class SetHealthTraumaRules(Command, tag="SetHealthTraumaRules"):
     """The GM sets the encounter's Health/Trauma data (before or during the fight): the Attack
     Test, the injury chart, X, the maimed-part table, the saves, reactions and actions. Every
-    default is OURS, not the game's (the text leaves them open): see ``HealthTraumaData``."""
+    default is OURS, not the game's (the text leaves them open): see ``HealthTraumaData``.
+    ``data`` is a JSON Merge Patch of the current document (domain/core/settings.py)."""
 
-    data: HealthTraumaData
+    settings_type = HealthTraumaData
+    data: SettingsPatch
 
 
 class Attack(Command, tag="HTAttack"):

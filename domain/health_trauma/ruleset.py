@@ -21,6 +21,7 @@ from domain.core.log import Sentence
 from domain.core.names import called_of
 from domain.core.next_moves import Offer
 from domain.core.pending import Choice, Decision, Refusal
+from domain.core import settings
 from domain.core.resources import Resource, Resources, held
 from domain.core.ruleset import CommandInfo, Ruleset
 from domain.core.tally import Exchange, Tally, attack_tallies
@@ -234,7 +235,8 @@ class HealthTrauma(Ruleset):
         r = rules(state)
         match command:
             case SetHealthTraumaRules():
-                return [RulesSet(data=command.data)]
+                return [RulesSet(data=settings.merged(r.data, command.data, HealthTraumaData,
+                                                      "The Health/Trauma data"))]
             case RollInitiativeTest():
                 c = self.combatant(state, command.combatant_id)
                 if c.id in self.tests_made(state):

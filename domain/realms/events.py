@@ -11,6 +11,7 @@ import msgspec
 from domain.core.concerns import CombatantId, SheetValue
 from domain.core.dice import DieRoll
 from domain.core.encounter import Command, Event
+from domain.core.settings import SettingsPatch
 from domain.realms.conditions import ConditionName
 from domain.realms.data import RealmsRules
 from domain.realms.sheet import Defence, Name, Target
@@ -32,9 +33,11 @@ Spaces = Annotated[int, msgspec.Meta(ge=0, le=1000)]
 
 class SetRealmsRules(Command, tag="SetRealmsRules"):
     """The RM sets the encounter's settings where the publisher's texts disagree (the Dying
-    damage sequence), before or during the fight: see ``RealmsRules``."""
+    damage sequence), before or during the fight: see ``RealmsRules``. ``data`` is a JSON Merge
+    Patch of the current settings (domain/core/settings.py)."""
 
-    data: RealmsRules
+    settings_type = RealmsRules
+    data: SettingsPatch
 
 
 class SetInitiative(Command, tag="SetInitiative"):

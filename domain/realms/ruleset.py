@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.core import reactions
+from domain.core import reactions, settings
 from domain.core.action_points import ActionPointBudget, TurnResetBudget
 from domain.core.coverage import Section
 from domain.core.demo import DemoFight
@@ -20,6 +20,7 @@ from domain.core.errors import RuleViolation
 from domain.core.log import Sentence, Wording
 from domain.core.resources import Resource, Resources
 from domain.core.ruleset import Ruleset
+from domain.realms.data import RealmsRules
 from domain.core.tally import Exchange, Tally, attack_tallies, harm_tallies
 from domain.realms import conditions as conds
 from domain.realms import recovery, scores
@@ -149,7 +150,7 @@ class Realms(Folding, Attacking, Acting, Deciding, Moving, Turns, StartingCombat
         r = rules(state)
         match command:
             case SetRealmsRules():
-                return [RulesSet(data=command.data)]
+                return [RulesSet(data=settings.merged(r.data, command.data, RealmsRules, "The RM's settings"))]
             case SetInitiative():
                 c = self.combatant(state, command.combatant_id)
                 if state.initiative_rolled:

@@ -136,6 +136,9 @@ export type CommandDoc = {
     [key: string]: unknown;
   };
   senders: ("gm" | "player")[];
+  settings_schema?: {
+    [key: string]: unknown;
+  } | null;
   summary: string;
   type: string;
 };
@@ -712,9 +715,13 @@ export type HealthTrauma_RulesSet = {
  * The GM sets the encounter's Health/Trauma data (before or during the fight): the Attack
  * Test, the injury chart, X, the maimed-part table, the saves, reactions and actions. Every
  * default is OURS, not the game's (the text leaves them open): see ``HealthTraumaData``.
+ * ``data`` is a JSON Merge Patch of the current document (domain/core/settings.py).
  */
 export type HealthTrauma_SetHealthTraumaRules = {
-  data: HealthTrauma_HealthTraumaData;
+  /** A JSON Merge Patch (RFC 7396) of the encounter's current settings document: the fields named are changed (an object merged into the one there, null puts a field back to its default), the rest stay. The document's schema, with each default, is this command's `settings_schema` in `GET /rulesets/{ruleset_id}`. */
+  data: {
+    [key: string]: unknown;
+  };
   dice?: number[] | null;
   type: "SetHealthTraumaRules";
 };
@@ -3929,10 +3936,14 @@ export type Realms_SetInitiative = {
 
 /**
  * The RM sets the encounter's settings where the publisher's texts disagree (the Dying
- * damage sequence), before or during the fight: see ``RealmsRules``.
+ * damage sequence), before or during the fight: see ``RealmsRules``. ``data`` is a JSON Merge
+ * Patch of the current settings (domain/core/settings.py).
  */
 export type Realms_SetRealmsRules = {
-  data: Realms_RealmsRules;
+  /** A JSON Merge Patch (RFC 7396) of the encounter's current settings document: the fields named are changed (an object merged into the one there, null puts a field back to its default), the rest stay. The document's schema, with each default, is this command's `settings_schema` in `GET /rulesets/{ruleset_id}`. */
+  data: {
+    [key: string]: unknown;
+  };
   dice?: number[] | null;
   type: "SetRealmsRules";
 };

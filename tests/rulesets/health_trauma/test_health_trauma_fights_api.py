@@ -339,3 +339,23 @@ async def test_a_game_without_action_points_shows_no_action_points_field(databas
         assert state["combatants"]
         for c in state["combatants"].values():
             assert "action_points" not in c and c["resources"]
+
+
+async def test_the_gms_data_takes_a_merge_patch_and_keeps_the_chart(database_url: str) -> None:
+    """Issue 37: "the settings documents take a partial document, merged into the current one (JSON
+    Merge Patch, RFC 7396). Changing X no longer resets the GM's chart"."""
+    async with client_for(database_url) as client:
+        r = await client.post("/encounters", json={"ruleset": "health-trauma", "name": "House rules"})
+        enc = r.json()["encounter_id"]
+        client.headers["Authorization"] = f"Bearer {r.json()['gm_token']['token']}"
+        chart = [{"least": 1, "result": "lucky_escape"}, {"least": 9, "result": "gut_wound"}]
+        await command(client, enc, {"type": "SetHealthTraumaRules", "data": {"injury_chart": chart}})
+        await command(client, enc, {"type": "SetHealthTraumaRules", "data": {"initiative_die": 12}})
+        data = (await client.get(f"/encounters/{enc}")).json()["rules"]["data"]
+        assert data["initiative_die"] == 12 and data["injury_chart"] == chart
+        refused = await client.post(f"/encounters/{enc}/commands",
+                                    json={"type": "SetHealthTraumaRules", "data": {"initiative_die": "d12"}})
+        assert refused.status_code == 422 and refused.json()["code"] == "invalid_settings"
+        info = (await client.get("/rulesets/health-trauma")).json()
+        doc = next(c for c in info["commands"] if c["type"] == "SetHealthTraumaRules")["settings_schema"]
+        assert doc["$defs"]["HealthTraumaData"]["properties"]["initiative_die"]["default"] == 20
