@@ -57,7 +57,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypedDict, TypeVar
 
 import httpx
 import msgspec
@@ -67,6 +67,47 @@ __all__ = [
 ]
 
 Json = dict[str, Any]
+
+
+class DiceNeeded(TypedDict, total=False):
+    """Faces a ``reported`` encounter puts in ``command["dice"]``, in order (README, "The next moves")."""
+
+    count: int
+    sides: int
+    # "for": what the dice are for (a reserved word in Python: read it as d["for"])
+    by: str | None
+    open: bool
+
+
+class Action(TypedDict):
+    """One move the caller may make now: send ``command`` as it is."""
+
+    id: str
+    kind: Literal["decision", "move", "lifecycle", "gm"]
+    label: str
+    combatant_id: str | None
+    command: Json
+    cost: dict[str, int]
+    dice: list[DiceNeeded]
+    parameters: Json | None
+    decision: str | None
+
+
+class Waiting(TypedDict):
+    """Someone the fight waits on."""
+
+    combatant_id: str | None
+    who: Literal["gm", "player"]
+    what: str
+
+
+class NextMoves(TypedDict):
+    """``GET /encounters/{id}/actions``: what the fight waits on and the caller's next moves."""
+
+    version: int
+    over: bool
+    waiting_on: list[Waiting]
+    actions: list[Action]
 Decide = Callable[[Json], "Json | None | Awaitable[Json | None]"]
 DEFAULT_URL = "http://127.0.0.1:8000"
 _decode = msgspec.json.decode
@@ -303,7 +344,7 @@ class _Base(ABC, Generic[T]):
         return self._run(self._read(f"/encounters/{encounter_id}"))
 
     def actions(self, encounter_id: str) -> Any:
-        """What the fight waits on and this token's next moves (``waiting_on``, ``actions``, ``over``):
+        """What the fight waits on and this token's next moves, a ``NextMoves`` (``waiting_on``, ``actions``, ``over``):
         each action's ``command`` is sent as it is (``command(encounter_id, action["command"])``)."""
         return self._run(self._read(f"/encounters/{encounter_id}/actions"))
 

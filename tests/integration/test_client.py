@@ -87,6 +87,27 @@ async def test_a_fight_through_the_client(client: httpx.AsyncClient) -> None:
     assert (await gm.get("/health"))["status"] == "ok"
 
 
+async def test_the_client_plays_from_the_next_moves(client: httpx.AsyncClient) -> None:
+    """``actions()``: what the fight waits on and the caller's moves, each sent as it is."""
+    api = api_on(client)
+    gm, enc, (bandit,) = await opened(api)
+    await gm.add_combatant(enc, "Mira", side="party", controller="player", sheet={"initiative_modifier": -9})
+    moves = await gm.actions(enc)
+    assert moves["over"] is False and moves["waiting_on"][0]["who"] == "gm"
+    roll = next(a for a in moves["actions"] if a["command"]["type"] == "RollInitiative")
+    await gm.command(enc, roll["command"])
+    start = next(a for a in (await gm.actions(enc))["actions"] if a["command"]["type"] == "StartEncounter")
+    await gm.command(enc, start["command"])
+    turn = (await gm.state(enc))["turn"]
+    if turn != bandit:  # Mira first: her player's move; the GM waits
+        assert not [a for a in (await gm.actions(enc))["actions"] if a["kind"] == "move"]
+        await gm.command(enc, {"type": "EndTurn", "combatant_id": turn})
+    moves = await gm.actions(enc)
+    assert {"combatant_id": bandit, "who": "gm", "what": "Bandit 0's turn"} in moves["waiting_on"]
+    end = next(a for a in moves["actions"] if a["command"] == {"type": "EndTurn", "combatant_id": bandit})
+    assert (await gm.command(enc, end["command"])).events[0]["type"] == "TurnEnded"
+
+
 async def test_error_answers_raise_problem_errors(client: httpx.AsyncClient) -> None:
     api = api_on(client)
     gm, enc, (bandit,) = await opened(api)
