@@ -17,6 +17,7 @@ from domain.core.encounter import (
     InitiativeRolled,
 )
 from domain.core.errors import RuleViolation
+from domain.core.next_moves import Offer
 from domain.core.pending import Decision as PendingDecision
 from domain.core.ruleset import CommandInfo, Ruleset, replace
 from domain.places_of_power import (
@@ -38,6 +39,7 @@ from domain.places_of_power import (
     magic,
     morale,
     movement,
+    next_moves,
     non_lethal,
     pending,
     pull_your_punch,
@@ -181,6 +183,22 @@ class PlacesOfPower(Ruleset):
 
     def pending(self, state: EncounterState) -> list[PendingDecision]:
         return pending.pending(self, state)
+
+    # the next moves (next_moves.py): what each combatant may try now, the GM's rulings
+
+    initiative_dice = next_moves.INITIATIVE_DICE
+
+    def moves(self, state: EncounterState, combatant_id: str) -> list[Offer]:
+        return next_moves.moves(self, state, combatant_id)
+
+    def rulings(self, state: EncounterState) -> list[Offer]:
+        return next_moves.rulings(state)
+
+    def examples(self) -> list[tuple[str, dict[str, Any]]]:
+        return next_moves.examples()
+
+    def out_of_fight(self, state: EncounterState, combatant: Combatant) -> bool:
+        return next_moves.out_of_fight(state, combatant)
 
     # before_end_turn: the base's. What refused ending a turn here (an attack being resolved, a
     # Bleeding or Burning due) are pending decisions: Ruleset._end_turn refuses while they wait.
