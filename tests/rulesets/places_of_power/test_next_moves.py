@@ -10,7 +10,9 @@ complete body the rules take as sent (``PlacesOfPower.moves``, ``rulings``, ``ex
 
 from __future__ import annotations
 
+import random
 import time
+import uuid
 from collections.abc import Callable
 from typing import Any, get_args
 
@@ -18,7 +20,7 @@ import msgspec
 import pytest
 
 import tests.contract.autoplay as autoplay
-from domain.core.dice import SeededDice
+from domain.core.dice import ReportedDice, SeededDice, seed_commitment
 from domain.core.encounter import AddCombatant, Command, EncounterState, RevealCombatant
 from domain.core.errors import RuleViolation
 from domain.core.next_moves import Action, NextMoves
@@ -163,6 +165,120 @@ def test_fights_played_from_offers_alone_never_refuse_stall_or_leak(policy: str)
     assert figures["over"] >= OVER_FLOOR * SEEDS, figures
     kinds = {k for p in played for k in p.kinds}
     assert {"decision", "move", "lifecycle"} <= kinds
+
+
+# the GM's rulings the rich walk takes now and then, and how it varies them
+STATUSES = ("Bleeding", "Burning", "Crippled", "Blinded", "Deafened", "Paralysed", "Staggered", "Exposed",
+            "Entangled", "Unconscious")
+RULINGS = ("ApplyStatus", "ApplyCondition", "SetRange", "CallForCheck", "RevealCombatant", "AwardHeroPoint",
+           "RemoveStatus", "SetHits")
+
+
+def varied(rng: random.Random, state: EncounterState, a: Action) -> dict[str, Any]:
+    """A ruling's body with some of its ``vary`` fields changed, within what the rule takes."""
+    body = dict(a.command)
+    if body["type"] == "ApplyStatus":
+        borne = {st.name for st in state.combatants[body["combatant_id"]].sheet.statuses}
+        body["status"] = rng.choice([x for x in STATUSES if x not in borne] or [body["status"]])
+        if rng.random() < 0.5:
+            body.update(lasts="turns", turns=rng.randint(1, 3))
+    elif body["type"] == "SetRange":
+        body["band"] = rng.choice(("Melee", "Close", "Near", "Far"))
+    elif body["type"] == "SetHits":
+        body["hits"] = rng.randint(0, 3)
+    return body
+
+
+def rich_walk(seed: int, policy: str, steps: int = 150) -> tuple[int, list[str], int]:
+    """A fight of the examples (a player character with Mere and a bow, bandits, Stat-Block
+    captains; some hidden) played from offers alone, the GM's rulings taken now and then: every
+    action picked must be accepted as sent. Returns (commands, problems, over)."""
+    rng = random.Random(seed)
+    secret = rng.randbytes(32)
+    enc = str(uuid.UUID(int=rng.getrandbits(128), version=4))
+    state = RULESET.replay(RULESET.open(enc, "A rich walk", policy, seed_commitment(secret)))
+    problems: list[str] = []
+    ex = [body for _, body in RULESET.examples()]
+
+    def send(viewer: Viewer, body: dict[str, Any], faces: list[int] | None) -> None:
+        nonlocal state
+        for _ in range(64):
+            dice = ReportedDice(list(faces or [])) if policy == "reported" else SeededDice(secret, enc,
+                                                                                         state.rolls_used)
+            hidden = frozenset() if viewer.sees_all else RULESET.hidden_from(state, viewer.combatant_ids)
+            try:
+                new = RULESET.decide_as(hidden, state, command(body), dice, seed=secret)
+                if isinstance(dice, ReportedDice):
+                    dice.check_all_used()
+            except RuleViolation as refused:
+                if refused.code == "dice_missing" and faces is not None:
+                    faces.append(rng.randint(1, int(refused.details["needed_sides"])))
+                    continue
+                if refused.code == "dice_unused" and faces is not None:
+                    del faces[int(refused.details["used"]):]
+                    continue
+                problems.append(f"{body} refused: {refused.code}: {refused}")
+                return
+            for event in new:
+                state = RULESET.evolve(state, event)
+            return
+
+    players, npcs = rng.randint(1, 2), rng.randint(1, 3)
+    for i in range(players + npcs):
+        npc = i >= players
+        hide = npc and rng.random() < 0.3
+        body = ex[0] if not npc else rng.choice(ex[1:])
+        send(GM, {"type": "AddCombatant", **body, "combatant_id": f"{UNLIKELY}{i}" if hide else f"c{i}",
+                  "name": f"Zq{UNLIKELY} {i}" if hide else f"{body['name']} {i}", "hidden": hide}, None)
+    send(GM, {"type": "RollInitiative"}, [rng.randint(1, 12) for _ in range(players + 1)])
+    send(GM, {"type": "StartEncounter"}, None)
+    commands = 0
+    for _ in range(steps):
+        offered: list[tuple[Viewer, Action]] = []
+        for viewer in autoplay.viewers(state):
+            served = actions_for(RULESET, state, viewer)
+            if viewer.role == "player":
+                text = msgspec.json.encode(served).decode()
+                hidden = RULESET.hidden_from(state, viewer.combatant_ids)
+                named = [h for h in hidden if h in state.combatants
+                         and (h in text or state.combatants[h].name in text)]
+                if named:
+                    problems.append(f"{named} hidden, named to {viewer}: {served}")
+            offered += [(viewer, a) for a in served.actions]
+        if RULESET.fight_over(state):
+            break
+        decisions = [p for p in offered if p[1].kind == "decision"]
+        rulings = [p for p in offered if p[1].kind == "gm" and p[1].command["type"] in RULINGS]
+        doing = [p for p in offered if p[1].kind == "move" and p[1].command["type"] != "EndTurn"]
+        ending = [p for p in offered if p[1].command["type"] == "EndTurn"]
+        if decisions:
+            viewer, a = rng.choice(decisions)
+        elif rulings and rng.random() < 0.12:
+            viewer, a = rng.choice(rulings)
+        elif doing and rng.random() < 0.8:
+            viewer, a = rng.choice(doing)
+        elif ending:
+            viewer, a = rng.choice(ending)
+        else:
+            problems.append(f"a stall at version {state.version}")
+            break
+        body = varied(rng, state, a) if a.kind == "gm" else a.command
+        send(viewer, body, autoplay.faces_for(a, rng) if policy == "reported" else None)
+        commands += 1
+    return commands, problems, int(RULESET.fight_over(state))
+
+
+@pytest.mark.parametrize("policy", ["seeded", "reported"])
+def test_rich_fights_with_spells_stat_blocks_statuses_and_ranges_refuse_no_offer(policy: str) -> None:
+    """The examples' sheets (Mere and spells, a Stat Block's Set Actions, Set Spells and Special
+    Actions, armour and a helmet) and the GM's rulings now and then (Status Effects, Conditions,
+    ranges, called checks, reveals, Hero Points): each offered action picked is taken as sent."""
+    results = [rich_walk(seed, policy) for seed in range(12)]
+    problems = [p for _, ps, _ in results for p in ps]
+    print(f"\nrich walks, {policy}: {sum(c for c, _, _ in results)} commands, "
+          f"{sum(o for _, _, o in results)} of {len(results)} over")
+    assert problems == [], problems[:3]
+    assert sum(c for c, _, _ in results) > 12 * 40
 
 
 # --------------------------------------------------------------------- moves
