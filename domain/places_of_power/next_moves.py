@@ -150,9 +150,10 @@ def moves(ruleset: Any, state: EncounterState, combatant_id: str) -> list[Offer]
     c = state.combatants.get(combatant_id)
     if c is None or state.status != "active":
         return []
-    out: list[Offer] = list(_hero_points(state, c))
+    heroic = list(_hero_points(state, c))
     if not _able(c) or any(st.due for st in statuses(c)):
-        return out  # nothing else may be tried: a due Bleeding or Burning is settled first (a decision)
+        return heroic  # nothing else may be tried: a due Bleeding or Burning is settled first (a decision)
+    out: list[Offer] = []
     owed = penalty_owed(state, c.id)
     candidates: list[Offer] = []
     if rules(state).exchange is None:
@@ -180,7 +181,7 @@ def moves(ruleset: Any, state: EncounterState, combatant_id: str) -> list[Offer]
         if body is not None:
             vary = (*offer.vary, "penalties") if due else offer.vary
             out.append(msgspec.structs.replace(offer, command=body, vary=vary))
-    return out
+    return out + heroic
 
 
 def _base_cost(state: EncounterState, c: Combatant, body: dict[str, Any]) -> int:
@@ -428,7 +429,7 @@ def _common_actions(state: EncounterState, c: Combatant) -> Iterator[Offer]:
     at_hand = _at_hand(c)
     guns = any(w.gun for w in at_hand)
     bows = any(w.kind == "ranged" and not w.gun for w in at_hand)
-    for action, (cost, text) in ACTION_COSTS.items():
+    for action in ACTION_COSTS:
         if action == "Stand" and not s.prone:
             continue
         if action in ("NotchArrow", "ReloadCrossbow") and not bows:
@@ -441,7 +442,7 @@ def _common_actions(state: EncounterState, c: Combatant) -> Iterator[Offer]:
             continue
         if action == "Dash" and positions(state).dashed:
             continue  # it has doubled this turn's movement already
-        yield _move(f"{_words(action)}: {text}", c, {"type": "TakeAction", "combatant_id": c.id, "action": action})
+        yield _move(_words(action), c, {"type": "TakeAction", "combatant_id": c.id, "action": action})
     used = positions(state).free_actions  # "only one of each type"
     if at_hand and "DrawWeapon" not in used:
         yield _move(f"Draw the {at_hand[0].name}", c, {"type": "FreeAction", "combatant_id": c.id,

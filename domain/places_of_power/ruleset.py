@@ -51,7 +51,7 @@ from domain.places_of_power.action_points import budget_for
 from domain.places_of_power.actions import ACTION_COSTS, ActionTaken, GmCostedAction, TakeAction
 from domain.places_of_power.sheet import Sheet, bad_skill_die
 from domain.places_of_power.coverage import COVERAGE, Section
-from domain.places_of_power.grapples import penalty_owed
+from domain.places_of_power.grapples import cost_only, penalty_owed
 from domain.places_of_power.harm import apply_penalties
 from domain.places_of_power.table import Rules, can_act
 
@@ -235,7 +235,10 @@ class PlacesOfPower(Ruleset):
                 raise RuleViolation("crippled", f"{c.name} is Crippled and cannot Dash, Climb or Leap.")
             cost, _ = ACTION_COSTS[command.action]
             # "When your character is Wounded or Afflicted then they must apply Penalty Points
-            # when performing any actions"
+            # when performing any actions": a common action rolls no dice and has no difficulty
+            # (Climb/Leap's Athletics check is the GM's call, paid when rolled), so its Penalty
+            # Points are paid in Action Points; a raised difficulty would be a point paid free
+            cost_only(command.penalties)
             pay = apply_penalties(command.penalties, penalty_owed(state, c.id), difficulty="Normal", dice=(),
                                   cost=cost, base_damage=0)
             self.spend_action_points(c, pay.cost, command.action)
