@@ -558,8 +558,19 @@ def rulings(state: EncounterState) -> list[Offer]:
     kind (on the combatant whose turn it is, else the first added: ``combatant_id`` is among what
     may vary), and the removal of each Condition and Status Effect someone bears."""
     everyone = sorted(state.combatants.values(), key=lambda o: o.seq)
-    if not everyone:
-        return [_gm("Start a play session (Hero Points to 1)", {"type": "StartSession"})]
+    out = _on_someone(state, everyone) if everyone else []
+    out.append(_gm("Start a play session (Hero Points to 1)", {"type": "StartSession"}))
+    costs = [msgspec.to_builtins(c) for c in spell_costs(state)]
+    out.append(_gm("Set what spells cost", {"type": "SetSpellCosts", "costs": costs}, ("costs",)))
+    out.append(_gm("Grant a Long Rest", {"type": "LongRest"}, ("mere_activation",)))
+    if state.status != "active":  # "Once a fight is over, any newly acquired Injuries need to be treated"
+        out += _treatments(everyone)
+        out.append(_gm("Let a day pass", {"type": "PassDays", "days": 1}, ("days",)))
+    return out
+
+
+def _on_someone(state: EncounterState, everyone: list[Combatant]) -> list[Offer]:
+    """The rulings on a combatant (or two)."""
     active = state.status == "active"
     first = state.combatants.get(state.turn or "") or everyone[0]
     s = sheet(first)
@@ -579,8 +590,8 @@ def rulings(state: EncounterState) -> list[Offer]:
                        (*who, "status", "lasts", "turns", "source", "difficulty", "reason")))
     for c in everyone:
         out += _removals(c)
+    out += _checks_called(first, everyone)  # the GM may call for a check before the fight as during it
     if active:
-        out += _checks_called(first, everyone)
         # "Non-Combat Tasks (Varied): ... the cost of doing so will be specified by the DM";
         # "Use Ability (Varied)": the GM's command, on the combatant's turn
         if state.turn in state.combatants:
@@ -606,13 +617,6 @@ def rulings(state: EncounterState) -> list[Offer]:
         band = band_between(state, first.id, foe.id) or "Near"
         out.append(_gm(f"Place {first.name} and {foe.name} at a range",
                        {"type": "SetRange", "a": first.id, "b": foe.id, "band": band}, ("a", "b", "band")))
-    out.append(_gm("Start a play session (Hero Points to 1)", {"type": "StartSession"}))
-    costs = [msgspec.to_builtins(c) for c in spell_costs(state)]
-    out.append(_gm("Set what spells cost", {"type": "SetSpellCosts", "costs": costs}, ("costs",)))
-    out.append(_gm("Grant a Long Rest", {"type": "LongRest"}, ("mere_activation",)))
-    if not active:  # "Once a fight is over, any newly acquired Injuries need to be treated"
-        out += _treatments(everyone)
-        out.append(_gm("Let a day pass", {"type": "PassDays", "days": 1}, ("days",)))
     return out
 
 
