@@ -30,15 +30,25 @@ from domain.core.errors import RuleViolation
 from domain.core.next_moves import Offer
 from domain.places_of_power import morale as morale_rules
 from domain.places_of_power.actions import ACTION_COSTS
-from domain.places_of_power.attacks import ATTACK_COST, REGAIN_BALANCE_COST
-from domain.places_of_power.attacks import _off_balance  # noqa: PLC2701 - the rule's own reading
+from domain.places_of_power.attacks import (
+    ATTACK_COST,
+    REGAIN_BALANCE_COST,
+    _off_balance,
+)
 from domain.places_of_power.checks import LADDER
 from domain.places_of_power.grapples import GRAPPLE_COST, controlled_by, penalty_owed
 from domain.places_of_power.healing import HEALING_COST
 from domain.places_of_power.magic import spell_costs
 from domain.places_of_power.morale import DEMAND_SURRENDER_COST, SUPPRESSION_COST
-from domain.places_of_power.movement import DISENGAGE_COST, REACH, SHOVE_COST, allowance, band_between, engaged_by, \
-    positions
+from domain.places_of_power.movement import (
+    DISENGAGE_COST,
+    REACH,
+    SHOVE_COST,
+    allowance,
+    band_between,
+    engaged_by,
+    positions,
+)
 from domain.places_of_power.non_lethal import COST as NON_LETHAL_COST
 from domain.places_of_power.non_lethal import TAUNT_COST, _held
 from domain.places_of_power.sheet import ATTRIBUTES, Condition, sides

@@ -19,7 +19,6 @@ from typing import Any, get_args
 import msgspec
 import pytest
 
-import tests.contract.autoplay as autoplay
 from domain.core.dice import ReportedDice, SeededDice, seed_commitment
 from domain.core.encounter import AddCombatant, Command, EncounterState, RevealCombatant
 from domain.core.errors import RuleViolation
@@ -33,6 +32,7 @@ from domain.places_of_power.sheet import Condition
 from domain.places_of_power.statuses import ApplyStatus
 from projections.actions import GM_MOVE, actions_for
 from projections.visibility import GM, Viewer
+from tests.contract import autoplay
 from tests.contract.walk import UNLIKELY
 from tests.rulesets.places_of_power.fight import Fight, places_of_power
 
@@ -552,7 +552,7 @@ def test_out_of_the_fight_are_the_dead_the_helpless_the_unconscious_and_the_fled
     this check will flee the battle". Wounded, Prone or Paralysed ("generally lasts either a single
     turn or until healed") fighters are still in it; the fight is over when one side is left."""
     f = table()
-    out = lambda cid: RULESET.out_of_fight(f.state, f.state.combatants[cid])  # noqa: E731
+    out = lambda cid: RULESET.out_of_fight(f.state, f.state.combatants[cid])
     f.send(SetHits(combatant_id="ada", hits=3))
     f.send(ApplyStatus(combatant_id="bandit", status="Paralysed"))
     assert not any(out(c) for c in ("ada", "bandit", "captain"))
