@@ -64,17 +64,41 @@ def _exchange(ruleset: Any, state: EncounterState) -> list[Decision]:
     offered = ex.choices or legal_choices(ruleset, state, ex)  # worked out already when the state is shown
     choices = []
     for offer in offered:
-        answer = _first_accepted(ruleset, state, body, _answers(state, ex, offer.name))
-        if answer is not None:
-            plain = answer == {field: offer.name}
-            choices.append(Choice(name=offer.name, action_points=offer.action_points,
-                                  answer=None if plain else answer))
+        for name, answers in _variants(state, ex, offer.name):
+            answer = _first_accepted(ruleset, state, body, answers)
+            if answer is not None:
+                plain = answer == {field: name}
+                choices.append(Choice(name=name, action_points=offer.action_points,
+                                      answer=None if plain else answer))
     return [Decision(
         id=f"exchange:{ex.id}:{ex.stage}", kind="attack_exchange", combatant_id=who, command=command, body=body,
         choice_field=field, choices=tuple(choices), stage=ex.stage, blocks_turn_end=True,
         refusal=Refusal(code="exchange_pending", message=f"Attack {ex.id} is still waiting for a decision."),
         summary=f"Attack {ex.id}: {command}",
     )]
+
+
+def _variants(state: EncounterState, ex: Exchange, name: str) -> Iterator[tuple[str, Iterable[dict[str, Any]]]]:
+    """The choices one legal choice of the exchange (``name``) makes, each with the fields that may
+    answer it, the plainest first: one choice per real answer, so that each is one action.
+
+    - a critical's InflictCondition names its Condition: one choice per Condition the defender
+      has not got yet ("the target is also inflicted with an appropriate condition");
+    - the extra Successes: "You can divide your Successes between Damage and Precision however
+      you choose": all on Damage, as much Precision as the ladder takes, and each split between.
+    """
+    if ex.stage == "critical" and name == "InflictCondition":
+        has = set(sheet(state.combatants[ex.defender]).conditions) if ex.defender in state.combatants else set()
+        for condition in get_args(Condition):
+            if condition not in has:
+                yield f"{name}:{condition}", [{"effect": name, "condition": condition}]
+    elif ex.stage == "spend" and name == "Precision":
+        # "Precision cannot raise the defence past Very Hard": the most it may take first
+        yield name, ({"split": ["Precision"] * k + ["Damage"] * (ex.extra - k)} for k in range(ex.extra, 0, -1))
+        for k in range(ex.extra - 1, 0, -1):
+            yield f"{k} Precision, {ex.extra - k} Damage", [{"split": ["Precision"] * k + ["Damage"] * (ex.extra - k)}]
+    else:
+        yield name, _answers(state, ex, name)
 
 
 def _answers(state: EncounterState, ex: Exchange, name: str) -> Iterator[dict[str, Any]]:
@@ -84,18 +108,9 @@ def _answers(state: EncounterState, ex: Exchange, name: str) -> Iterator[dict[st
     elif ex.stage == "pull":
         yield {"pull": name == "PullYourPunch"}
     elif ex.stage == "spend":
-        if name == "Damage":
-            yield {"split": ["Damage"] * ex.extra}
-        else:  # as much Precision as the ladder takes ("Precision cannot raise the defence past Very Hard")
-            for k in range(ex.extra, 0, -1):
-                yield {"split": ["Precision"] * k + ["Damage"] * (ex.extra - k)}
+        yield {"split": [name] * ex.extra}
     elif ex.stage == "critical":
-        if name != "InflictCondition":
-            yield {"effect": name}
-        else:  # a Condition the defender has not got yet, first
-            has = set(sheet(state.combatants[ex.defender]).conditions) if ex.defender in state.combatants else set()
-            for condition in sorted(get_args(Condition), key=lambda c: c in has):
-                yield {"effect": name, "condition": condition}
+        yield {"effect": name}
     else:  # defence, riposte: a paid defence pays its Penalty Points, one choice for each
         owed = (penalty_owed(state, ex.awaiting, grapple_move=name == "HumanShield")
                 if name in PAID and ex.awaiting in state.combatants else 0)
@@ -148,9 +163,9 @@ def _first_accepted(ruleset: Any, state: EncounterState, body: dict[str, Any],
                     answers: Iterable[dict[str, Any]]) -> dict[str, Any] | None:
     """The first of ``answers`` that, added to ``body``, makes a command the rules take now."""
     for answer in answers:
-        try:
-            command = msgspec.convert({**body, **answer}, ruleset.command_type)
-        except msgspec.ValidationError:
+        try:  # decoded as the server decodes a body: strictly (an int is no string), and fast
+            command = ruleset.command_decoder.decode(msgspec.json.encode({**body, **answer}))
+        except (msgspec.DecodeError, msgspec.ValidationError):
             continue
         if ruleset.accepts(state, command):
             return answer

@@ -17,6 +17,7 @@ from domain.core.encounter import (
     InitiativeRolled,
 )
 from domain.core.errors import RuleViolation
+from domain.core.next_moves import Offer
 from domain.core.pending import Decision as PendingDecision
 from domain.core.ruleset import CommandInfo, Ruleset, replace
 from domain.places_of_power import (
@@ -38,6 +39,7 @@ from domain.places_of_power import (
     magic,
     morale,
     movement,
+    next_moves,
     non_lethal,
     pending,
     pull_your_punch,
@@ -49,7 +51,7 @@ from domain.places_of_power.action_points import budget_for
 from domain.places_of_power.actions import ACTION_COSTS, ActionTaken, GmCostedAction, TakeAction
 from domain.places_of_power.sheet import Sheet, bad_skill_die
 from domain.places_of_power.coverage import COVERAGE, Section
-from domain.places_of_power.grapples import penalty_owed
+from domain.places_of_power.grapples import cost_only, penalty_owed
 from domain.places_of_power.harm import apply_penalties
 from domain.places_of_power.table import Rules, can_act
 
@@ -182,6 +184,22 @@ class PlacesOfPower(Ruleset):
     def pending(self, state: EncounterState) -> list[PendingDecision]:
         return pending.pending(self, state)
 
+    # the next moves (next_moves.py): what each combatant may try now, the GM's rulings
+
+    initiative_dice = next_moves.INITIATIVE_DICE
+
+    def moves(self, state: EncounterState, combatant_id: str) -> list[Offer]:
+        return next_moves.moves(self, state, combatant_id)
+
+    def rulings(self, state: EncounterState) -> list[Offer]:
+        return next_moves.rulings(state)
+
+    def examples(self) -> list[tuple[str, dict[str, Any]]]:
+        return next_moves.examples()
+
+    def out_of_fight(self, state: EncounterState, combatant: Combatant) -> bool:
+        return next_moves.out_of_fight(state, combatant)
+
     # before_end_turn: the base's. What refused ending a turn here (an attack being resolved, a
     # Bleeding or Burning due) are pending decisions: Ruleset._end_turn refuses while they wait.
 
@@ -217,7 +235,10 @@ class PlacesOfPower(Ruleset):
                 raise RuleViolation("crippled", f"{c.name} is Crippled and cannot Dash, Climb or Leap.")
             cost, _ = ACTION_COSTS[command.action]
             # "When your character is Wounded or Afflicted then they must apply Penalty Points
-            # when performing any actions"
+            # when performing any actions": a common action rolls no dice and has no difficulty
+            # (Climb/Leap's Athletics check is the GM's call, paid when rolled), so its Penalty
+            # Points are paid in Action Points; a raised difficulty would be a point paid free
+            cost_only(command.penalties)
             pay = apply_penalties(command.penalties, penalty_owed(state, c.id), difficulty="Normal", dice=(),
                                   cost=cost, base_damage=0)
             self.spend_action_points(c, pay.cost, command.action)
