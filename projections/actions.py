@@ -57,10 +57,13 @@ def _for_gm(ruleset: Ruleset, state: EncounterState) -> NextMoves:
             waiting.append(Waiting(combatant_id=cid, who="gm" if npc else "player", what=waiting_words(state, c)))
             if npc:
                 offers.extend(turn_offers(ruleset, state, cid))
+    if not over:  # moves out of turn (a reaction the rules allow): offered, not waited on
+        offers.extend(o for cid in ruleset.may_act(shown) if cid not in ruleset.acting(shown)
+                      and _controller(state, cid) != "player" for o in ruleset.moves(state, cid))
     offers.extend(lifecycle_offers(ruleset, state))
-    if state.status != "ended":
-        offers.extend(Offer(label=o.label, command=o.command, kind="gm", combatant_id=o.combatant_id, vary=o.vary)
-                      for o in ruleset.rulings(state))
+    # the GM's rulings, after the fight too (one the rules take then, treating injuries, is tried like the rest)
+    offers.extend(Offer(label=o.label, command=o.command, kind="gm", combatant_id=o.combatant_id, vary=o.vary)
+                  for o in ruleset.rulings(state))
     if state.status == "setup":
         waiting.append(Waiting(combatant_id=None, who="gm",
                                what="add the combatants, roll initiative and start the fight"))
@@ -99,6 +102,9 @@ def _for_table(ruleset: Ruleset, state: EncounterState, viewer: Viewer) -> NextM
                                what=waiting_words(seen, c)))
         if cid in own:
             offers.extend(turn_offers(ruleset, seen, cid))
+    if goes_on:  # moves out of turn (a reaction the rules allow): offered, not waited on
+        offers.extend(o for cid in ruleset.may_act(seen) if cid in own and cid not in acting
+                      for o in ruleset.moves(seen, cid))
     # what the fight waits on that this viewer may not be told of: the GM's move
     if state.status == "active" and goes_on and (waiting_in_fight - told or set(ruleset.acting(state)) - set(acting)
                                                  or not waiting):

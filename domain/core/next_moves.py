@@ -190,7 +190,7 @@ def try_offer(ruleset: Ruleset, state: EncounterState, offer: Offer, hidden: fro
         return None
     listed = _listed(ruleset, state, command, hidden, dice) if state.dice_policy == "reported" and dice.rolled else []
     names = _namer(state, hidden)
-    cost = _cost(ruleset, state, events, command.acting_combatant())
+    cost = _cost(ruleset, state, events, command.acting_combatant() or offer.combatant_id)
     return Action(
         id=action_id(offer.command),
         kind=offer.kind,

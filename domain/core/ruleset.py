@@ -263,6 +263,12 @@ class Ruleset(ABC):
             return []
         return [state.turn]
 
+    def may_act(self, state: EncounterState) -> list[str]:
+        """Who may make a move now out of turn without the fight waiting on them (a Hero Point
+        spent while defending, a grapple released "at any time"): offered their ``moves``, not
+        named in ``waiting_on``. Default: nobody."""
+        return []
+
     def moves(self, state: EncounterState, combatant_id: str) -> Iterable[Offer]:
         """What ``combatant_id`` may try as they act now, each a complete command body labelled
         in the game's words: an attack on each foe in reach, each action of the ruleset's list.

@@ -100,8 +100,11 @@ def accepted(f: Fight, action: Action, viewer: Viewer = GM) -> bool:
     """Whether ``action`` is taken as sent by ``viewer`` (the way the server decides it)."""
     hidden = frozenset() if viewer.sees_all else RULESET.hidden_from(f.state, viewer.combatant_ids)
     dice = SeededDice(f.seed, f.encounter_id, f.state.rolls_used)
+    sent = command(action.command)
+    if isinstance(sent, AddCombatant) and sent.combatant_id is None:  # the server gives it its id
+        sent = msgspec.structs.replace(sent, combatant_id="a-new-one")
     try:
-        RULESET.decide_as(hidden, f.state, command(action.command), dice, seed=f.seed)
+        RULESET.decide_as(hidden, f.state, sent, dice, seed=f.seed)
     except RuleViolation:
         return False
     return True
@@ -401,7 +404,7 @@ def test_an_enemys_turn_offers_its_set_actions_set_spells_and_special_actions_to
     assert "NonLethalAttack" not in kinds and "Shove" not in kinds  # not on its Stat Block
     assert {a.command["spell"] for a in captain if a.command["type"] == "CastSpell"} == {"Cinder Lash"}
     rally = next(a for a in captain if a.command["type"] == "UseSpecialAction")
-    assert rally.label == "Special Action: Rally"  # the GM's command: core shows no cost without an actor
+    assert rally.label == "Special Action: Rally (2 AP)" and rally.cost == {"AP": 2}  # the NPC it is offered for pays
     assert all(accepted(f, a) for a in captain)
     send(f, rally)
     assert not [a for a in moves_of(f).actions if a.command["type"] == "UseSpecialAction"]
