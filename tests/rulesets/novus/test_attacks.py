@@ -186,10 +186,10 @@ def test_surprise_minus_20_initiative_no_action_at_0_or_below_and_plus_4_to_atta
     assert f.ruleset.attack_bonus(f.state, "kael", _action(attack("orc", "Broadsword"))) == 7 + 4
     f.declare("kael", attack("orc", "Broadsword"))
     f.resolve("kael", [5, 5])
-    f.end_turn("kael")
-    [only] = f.resolve("orc")
-    assert types([only]) == ["NovusActionsResolved"]
-    f.end_turn("orc")
+    # the Orc, not allowed to act, holds nothing up: his turn passes with Kael's end of turn (passing.py)
+    passed = f.end_turn("kael")
+    assert types(passed)[:4] == ["TurnEnded", "NovusActionsResolved", "TurnEnded", "RoundStarted"]
+    assert passed[1].combatant_id == passed[2].combatant_id == "orc"
     assert f.rules.ip["orc"] == 8 and "orc" in f.rules.declarers
 
 
@@ -212,16 +212,22 @@ def test_a_surprised_character_who_may_act_only_takes_a_cancelling_action_and_no
 
 def test_helpless_at_0_to_minus_10_with_def_12_and_healing_never_above_the_sheet() -> None:
     """N22: "At 0 to -10 hit points a character is helpless and can do nothing but try to stabilise
-    himself"; N6: "unable to move has DEF 12"; N21: "Hits can never go above their healthy starting value"."""
+    himself"; N6: "unable to move has DEF 12"; N21: "Hits can never go above their healthy starting value".
+    The Orc, felled as the round waits for his declaration, declares nothing at once (passing.py); with
+    Kael helpless too nobody could act again: the round no longer passes on, and waits for the GM."""
     f = started()
-    [harmed] = f.send(Harm(combatant_id="orc", amount=30, cause="a fall"))
+    harmed, passed = f.send(Harm(combatant_id="orc", amount=30, cause="a fall"))
     assert harmed.helpless and harmed.hit_points == 0 and not harmed.dead
+    assert types([passed]) == ["NovusActionsDeclared"] and passed.combatant_id == "orc" and passed.actions == []
     assert f.ruleset.defence(f.state, "orc") == 12 and not f.ruleset.may_act(f.state, "orc")
-    [d] = f.ruleset.pending(f.state)
-    assert [c.name for c in d.choices] == ["nothing"]
-    assert f.refused(_declare("orc", [{"kind": "move"}])).code == "novus_cannot_act"
+    [harmed] = f.send(Harm(combatant_id="kael", amount=40))
+    assert harmed.helpless and f.ruleset.fight_over(f.state)
+    [d] = [d for d in f.ruleset.pending(f.state) if d.kind == "declare"]
+    assert d.combatant_id == "kael" and [c.name for c in d.choices] == ["nothing"]
+    assert f.refused(_declare("kael", [{"kind": "move"}])).code == "novus_cannot_act"
     [healed] = f.send(Heal(combatant_id="orc", amount=50))
     assert healed.amount == 30 and f.hp("orc") == 30
+    assert f.refused(Heal(combatant_id="orc", amount=5)).code == "novus_unhurt"
 
 
 def test_dying_past_helpless_is_the_gms_setting() -> None:
@@ -229,11 +235,13 @@ def test_dying_past_helpless_is_the_gms_setting() -> None:
     from domain.novus.data import NovusData
     from domain.novus.events import SetNovusRules
     f = started()
-    [harmed] = f.send(Harm(combatant_id="orc", amount=45))
+    harmed, _ = f.send(Harm(combatant_id="orc", amount=45))  # and his empty declaration (passing.py)
     assert harmed.helpless and not harmed.dead
     f.send(SetNovusRules(data=NovusData(death_below=-10)))
     [harmed] = f.send(Harm(combatant_id="orc", amount=1))
-    assert harmed.hit_points == -16 and harmed.dead and f.send(Harm(combatant_id="orc", amount=1)) == []
+    assert harmed.hit_points == -16 and harmed.dead
+    assert f.refused(Harm(combatant_id="orc", amount=1)).code == "novus_dead"  # not a 500: a reason
+    assert f.refused(Heal(combatant_id="orc", amount=1)).code == "novus_dead"
 
 
 def test_a_saving_throw_is_2d10_plus_stat_bonus_plus_5_against_the_tn() -> None:
