@@ -65,7 +65,8 @@ class Declaring:
 
     def _check_declaration(self, state: EncounterState, c: Combatant, actions: Sequence[Action], defensive: int,
                            defensive_weapon: str | None) -> None:
-        state = replace(state, rules=replace(rules(state), pending_shift=(defensive, defensive_weapon)))
+        if rules(state).pending_shift != (defensive, defensive_weapon):  # a state for many checks has it already
+            state = replace(state, rules=replace(rules(state), pending_shift=(defensive, defensive_weapon)))
         r = rules(state)
         kinds = [a.kind for a in actions]
         for a in actions:

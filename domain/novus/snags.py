@@ -117,12 +117,20 @@ class Snags:
 
     def _snag_decision(self, state: EncounterState, due: SnagsDue) -> Decision:
         """The GM's: the Snags the points buy (one at a time here; several in one command)."""
-        choices = [Choice(name="none", answer={"snags": []})]
-        for n in rules(state).data.snags:
-            if n.cost <= due.points and not (n.does in NEEDS_WEAPON and due.weapon is None) \
-                    and n.does != "strike_friend":
+        r = rules(state)
+        roller = state.combatants[due.roller]
+        choices = [Choice(name="Spend none (the points are lost)", answer={"snags": []})]
+        for n in r.data.snags:
+            if n.cost > due.points or (n.does in NEEDS_WEAPON and due.weapon is None):
+                continue
+            if n.does != "strike_friend":
                 choices.append(Choice(name=n.name, answer={"snags": [n.name]}))
-        name = state.combatants[due.roller].name
+                continue
+            # "strike the nearest friend in range": positions are not tracked, so one choice for each friend
+            choices += [Choice(name=f"{n.name}: {friend.name}", answer={"snags": [n.name], "friend": fid})
+                        for fid, friend in state.combatants.items()
+                        if fid != roller.id and friend.side == roller.side and fid not in r.dead]
+        name = roller.name
         return Decision(id=f"snags:{state.round}:{due.roller}:{state.version}", kind="snags", combatant_id=None,
                         command=SpendSnags.__struct_config__.tag, body={"combatant_id": due.roller},
                         choice_field="snags", choices=tuple(choices), blocks_turn_end=True, refusal=SNAGS_DUE,

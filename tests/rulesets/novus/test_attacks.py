@@ -37,6 +37,9 @@ def test_a_total_below_def_misses() -> None:
     assert not rolled.hit and f.hp("orc") == 30
 
 
+NONE = "Spend none (the points are lost)"
+
+
 def test_boon_points_are_spent_at_once_before_anything_else() -> None:
     """N4: "1 for every full 10 points the total beats the TN by. They must be spent at once on the
     matching Boon table"; Strong Attack: "+Strength Stat Bonus to Base Damage; not with Adrenal Surge"."""
@@ -47,7 +50,7 @@ def test_boon_points_are_spent_at_once_before_anything_else() -> None:
     assert rolled.boon_points == 1 and rolled.damage == 9 + 18 - 2
     [d] = f.ruleset.pending(f.state)
     assert (d.kind, d.combatant_id, d.blocks_turn_end) == ("boons", "kael", True)
-    assert {"none", "Strong Attack", "Daze Foe"} <= {c.name for c in d.choices}
+    assert {NONE, "Strong Attack", "Daze Foe"} <= {c.name for c in d.choices}
     assert "Attack Boost" not in {c.name for c in d.choices}  # 2 BP
     assert f.refused(EndTurn(combatant_id="kael")).code == "novus_boons_due"
     assert f.refused(SpendBoons(combatant_id="kael", boons=["Attack Boost"])).code == "novus_boons_over"
@@ -93,7 +96,7 @@ def test_a_head_hit_earns_boon_points_per_con_bonus_plus_5_for_impairing_boons_o
     [rolled] = f.resolve("kael", [9, 8])  # 17 + 7 - 8 = 16 vs 16: 0 over; damage 9 - 0 AR = 9: past 5 once
     assert (rolled.hit, rolled.boon_points, rolled.head_boon_points, rolled.damage) == (True, 0, 1, 9)
     [d] = f.ruleset.pending(f.state)
-    assert {c.name for c in d.choices} == {"none", "Daze Foe"}
+    assert {c.name for c in d.choices} == {NONE, "Daze Foe"}
     assert f.refused(SpendBoons(combatant_id="kael", boons=["Strong Attack"])).code == "novus_boons_over"
     f.send(SpendBoons(combatant_id="kael", boons=["Daze Foe"]))
     assert f.rules.dazed["orc"] == 2 and f.hp("orc") == 21
@@ -223,7 +226,7 @@ def test_helpless_at_0_to_minus_10_with_def_12_and_healing_never_above_the_sheet
     [harmed] = f.send(Harm(combatant_id="kael", amount=40))
     assert harmed.helpless and f.ruleset.fight_over(f.state)
     [d] = [d for d in f.ruleset.pending(f.state) if d.kind == "declare"]
-    assert d.combatant_id == "kael" and [c.name for c in d.choices] == ["nothing"]
+    assert d.combatant_id == "kael" and [c.name for c in d.choices] == ["Nothing"]
     assert f.refused(_declare("kael", [{"kind": "move"}])).code == "novus_cannot_act"
     [healed] = f.send(Heal(combatant_id="orc", amount=50))
     assert healed.amount == 30 and f.hp("orc") == 30
