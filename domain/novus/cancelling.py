@@ -61,7 +61,7 @@ class Cancelling:
         if declared.done:
             raise RuleViolation("novus_not_now", "Once the first of the attacks is made, the character may no longer "
                                 "cancel his action to perform other actions.")
-        may_act = self.may_act(state, c.id)
+        may_act = self.can_act(state, c.id)
         melee = next((a.target for a in declared.actions if a.kind in ATTACKS and self._melee(c, a)), None)
         have = held(c).get(AP, 0) + declared.ap
         mounted = c.id in r.mounted

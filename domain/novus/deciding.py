@@ -77,7 +77,7 @@ class Deciding:
         events = self._decide_novus(state, command, dice)
         if not events or state.status != "active" or not isinstance(command, _MOVES_ON):
             return events
-        if all(self.may_act(state, cid) for cid in state.combatants) and not any(
+        if all(self.can_act(state, cid) for cid in state.combatants) and not any(
                 isinstance(e, Damaged) and e.helpless for e in events):
             return events  # everyone could act and nobody fell: the round comes to no one who cannot
         after = state

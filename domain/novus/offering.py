@@ -111,7 +111,7 @@ class Offering:
             mover = PHASES.mover(r.position, self._ranked(state))  # type: ignore[attr-defined]
             if r.unseen_mover or mover is None or mover not in state.combatants or r.unseen_waits:
                 return []
-            return [mover] if self.may_act(state, mover) else []  # type: ignore[attr-defined]
+            return [mover] if self.can_act(state, mover) else []  # type: ignore[attr-defined]
         t = state.turn
         if t is None or t not in state.combatants or phase == "end of round" or t not in r.resolved:
             return []
@@ -175,7 +175,7 @@ class Offering:
     def _declarations(self, state: EncounterState, cid: str, carry: bool) -> list[tuple[str, list[Action], int]]:
         c = state.combatants[cid]
         out: list[tuple[str, list[Action], int]] = [("Nothing", [], 0)]
-        if not self.may_act(state, cid):  # type: ignore[attr-defined]
+        if not self.can_act(state, cid):  # type: ignore[attr-defined]
             return out
         r = rules(state)
         checked = msgspec.structs.replace(state, rules=msgspec.structs.replace(r, pending_shift=(0, None)))

@@ -54,12 +54,12 @@ class Passing:
         ranked = self._ranked(state)  # type: ignore[attr-defined]
         if phase == "declare":
             mover = PHASES.mover(r.position, ranked)
-            if mover is None or mover not in state.combatants or self.may_act(state, mover):  # type: ignore[attr-defined]
+            if mover is None or mover not in state.combatants or self.can_act(state, mover):  # type: ignore[attr-defined]
                 return []
             declared = ActionsDeclared(combatant_id=mover, actions=[], ap=0)
             return [declared, *self._pass_on(self.evolve(state, declared), dice)]  # type: ignore[attr-defined]
         t = state.turn
-        if t is None or t not in state.combatants or self.may_act(state, t) or phase == "end of round":  # type: ignore[attr-defined]
+        if t is None or t not in state.combatants or self.can_act(state, t) or phase == "end of round":  # type: ignore[attr-defined]
             return []
         out: list[Event] = []
         if t not in r.resolved:

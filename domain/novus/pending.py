@@ -38,14 +38,16 @@ class Pending:
 
     def pending(self, state: EncounterState) -> list[Decision]:
         """What the fight waits for now, each with its choices (asked of one state many times over: the
-        prompts, the next moves, each answer tried; worked out once for the last few states asked)."""
+        prompts, the next moves, each answer tried; worked out once for the last few states asked, a state
+        and the same shown counting as one: ``shown`` changes only the sheets, never the round's books)."""
         if state.status != "active":
             return []
         if _STEPPING.get():  # core's with_steps: only what blocks the turn's end is read (see below)
             return self._pending(state, optional=False)
         memo = self._pending_memo
-        for seen, decided in memo:
-            if seen is state:
+        for seen, decided in memo:  # the same state, or it as shown (the same round's books: its sheets' toll)
+            if seen is state or (seen.rules is state.rules and seen.version == state.version
+                                 and seen.turn == state.turn and seen.combatants.keys() == state.combatants.keys()):
                 return list(decided)
         decided = self._pending(state, optional=True)
         memo.append((state, decided))

@@ -30,7 +30,7 @@ def cancels_and_holds(novus: Novus, state: EncounterState) -> list[Decision]:
     holders = [mover] if phase == "declare" and mover is not None and not r.unseen_mover else []
     holders += [cid for cid in r.declared if cid not in r.resolved and cid not in holders]
     for cid in holders:
-        if cid in state.combatants and novus.may_act(state, cid) and _may_hold(novus, state, cid):
+        if cid in state.combatants and novus.can_act(state, cid) and _may_hold(novus, state, cid):
             before = cid not in r.declared
             out.append(Decision(id=f"hold:{state.round}:{cid}", kind="hold", combatant_id=cid, command="NovusHold",
                                 body={"combatant_id": cid},
@@ -38,7 +38,7 @@ def cancels_and_holds(novus: Novus, state: EncounterState) -> list[Decision]:
                                 "Hold your declared actions (1 AP lost; declared again when you act)."))
     if phase == "resolve":
         for cid in r.declared:
-            if cid in state.combatants and cid not in r.resolved and novus.may_act(state, cid):
+            if cid in state.combatants and cid not in r.resolved and novus.can_act(state, cid):
                 choices = _instead(novus, state, cid)
                 if choices:
                     out.append(Decision(id=f"cancel:{state.round}:{cid}", kind="cancel", combatant_id=cid,

@@ -163,7 +163,7 @@ class Snags:
             out += more
             for e in more:
                 after = self.evolve(after, e)  # type: ignore[attr-defined]
-        if friend is not None and self.may_act(after, c.id):  # type: ignore[attr-defined]
+        if friend is not None and self.can_act(after, c.id):  # type: ignore[attr-defined]
             strike = Action(kind="attack", target=friend, weapon=due.weapon)
             more = [replace(e, snag=True) if isinstance(e, AttackRolled) and e.combatant_id == c.id else e
                     for e in self._roll_attack(after, c.id, strike, dice, False, False)]  # type: ignore[attr-defined]

@@ -222,7 +222,7 @@ def test_helpless_at_0_to_minus_10_with_def_12_and_healing_never_above_the_sheet
     harmed, passed = f.send(Harm(combatant_id="orc", amount=30, cause="a fall"))
     assert harmed.helpless and harmed.hit_points == 0 and not harmed.dead
     assert types([passed]) == ["NovusActionsDeclared"] and passed.combatant_id == "orc" and passed.actions == []
-    assert f.ruleset.defence(f.state, "orc") == 12 and not f.ruleset.may_act(f.state, "orc")
+    assert f.ruleset.defence(f.state, "orc") == 12 and not f.ruleset.can_act(f.state, "orc")
     [harmed] = f.send(Harm(combatant_id="kael", amount=40))
     assert harmed.helpless and f.ruleset.fight_over(f.state)
     [d] = [d for d in f.ruleset.pending(f.state) if d.kind == "declare"]
