@@ -51,6 +51,7 @@ from domain.novus.moves import check_cap, check_seated
 from domain.novus.sheet import NovusSheet
 from domain.novus.state import (
     _NO_SKILL,
+    PHASES,
     rules,
 )
 
@@ -80,10 +81,24 @@ class Deciding:
         if all(self.can_act(state, cid) for cid in state.combatants) and not any(
                 isinstance(e, Damaged) and e.helpless for e in events):
             return events  # everyone could act and nobody fell: the round comes to no one who cannot
+        if isinstance(command, Declare) and self._next_can_act(state, command.combatant_id):
+            return events  # (the commonest: asked of each declaration offered, without folding it)
         after = state
         for e in events:
             after = self.evolve(after, e)
         return [*events, *self._pass_on(after, dice)]
+
+    def _next_can_act(self, state: EncounterState, declarer: str) -> bool:
+        """Whether the round, once ``declarer`` has declared (a declaration fells no one and changes no one's
+        part in a phase), comes to one who can act: the next to declare, or the first to resolve."""
+        r = rules(state)
+        ranked = self._ranked(state)
+        at = PHASES.moved(r.position, declarer, ranked)
+        phase = PHASES.current(at)
+        if phase is not None and phase.name == "declare":
+            nxt = PHASES.mover(at, ranked)
+            return nxt is None or self.can_act(state, nxt)
+        return state.turn is not None and state.turn in state.combatants and self.can_act(state, state.turn)
 
     def _decide_novus(self, state: EncounterState, command: Command, dice: Dice) -> list[Event]:
         r = rules(state)

@@ -69,9 +69,9 @@ def _instead(novus: Novus, state: EncounterState, cid: str) -> tuple[Choice, ...
             cancelled = check(instead)
         except RuleViolation:
             continue
-        # the AP of what is done instead (the cancelled actions' come back: the trial's cost is their difference)
+        # (the AP a button shows are the trial's: what the instead costs beyond the cancelled actions' AP)
         what = "Move three times" if len(instead) == 3 else words(state, c, instead)
-        name = "Cancel, and do nothing instead" if not instead else f"Cancel, and instead: {what} ({cancelled.ap} AP)"
+        name = "Cancel, and do nothing instead" if not instead else f"Cancel, and instead: {what}"
         out.append(Choice(name=name, action_points=cancelled.ap,
                           answer={"instead": [msgspec.to_builtins(a) for a in instead]}))
     return tuple(out)
