@@ -46,7 +46,7 @@ class Attacking:
         out = []
         for f in foes:
             other = state.combatants.get(f)
-            if other is None or other.side == mover.side or f in meant or not self.may_act(state, f):
+            if other is None or other.side == mover.side or f in meant or not self.can_act(state, f):
                 continue
             if f in r.attacked and not self._attacks_left(r, f):
                 continue
@@ -238,7 +238,7 @@ class Attacking:
         mine, other = c.sheet.weapon(a.weapon), foe.sheet.weapon(counter.weapon)
         if not (other is not None and other.pole_arm and not (mine is not None and mine.pole_arm)):
             return []
-        if not self.may_act(state, foe.id):
+        if not self.can_act(state, foe.id):
             return []
         return self._roll_attack(state, foe.id, counter, dice, False, False, first=True)
 
@@ -249,7 +249,7 @@ class Attacking:
         have = sum(a.kind == "block" for a in d.actions) if d is not None else 0
         if limbs.unusable(r.data.limbs, self.useless_limbs(state, cid), "block"):
             return 0
-        return have - r.blocks_used.get(cid, 0) if self.may_act(state, cid) else 0
+        return have - r.blocks_used.get(cid, 0) if self.can_act(state, cid) else 0
 
     def block_bonus(self, state: EncounterState, cid: str) -> int:
         """The blocker's AB: its melee weapon's skill (Brawling without one), less what it shifted to

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import msgspec
 
@@ -49,6 +49,11 @@ class Cancelling:
 
     def check_cancel(self, state: EncounterState, c: Combatant, instead: Sequence[Action]) -> ActionsCancelled:
         """The cancelling, if the rules take it now with ``instead`` (else the RuleViolation)."""
+        return self.cancelling(state, c)(instead)
+
+    def cancelling(self, state: EncounterState, c: Combatant) -> Callable[[Sequence[Action]], ActionsCancelled]:
+        """What checks a cancelling of ``c``'s declared actions with what is done instead (the checks of
+        the cancelling itself made once: the choices of a prompt are each checked with it)."""
         r = rules(state)
         declared = r.declared.get(c.id)
         if self.phase(state) != "resolve" or declared is None or c.id in r.resolved:
@@ -56,19 +61,25 @@ class Cancelling:
         if declared.done:
             raise RuleViolation("novus_not_now", "Once the first of the attacks is made, the character may no longer "
                                 "cancel his action to perform other actions.")
-        if instead and not self.may_act(state, c.id):
-            raise RuleViolation("novus_cannot_act", f"{c.name} cannot act now.")
-        for a in instead:
-            self._check_action(state, c, a)
+        may_act = self.can_act(state, c.id)
         melee = next((a.target for a in declared.actions if a.kind in ATTACKS and self._melee(c, a)), None)
-        if instead:
-            self._check_instead(state, c, instead, melee, "novus_bad_action")
-        cost = sum(ap_table.cost(c.sheet, a, r.data, c.id in r.mounted) for a in instead)
         have = held(c).get(AP, 0) + declared.ap
-        if cost > have:
-            raise RuleViolation("novus_too_many_ap", f"{c.name} has {have} AP for it; that takes {cost}.",
-                                available=have, cost=cost)
-        return ActionsCancelled(combatant_id=c.id, instead=list(instead), refund=declared.ap, ap=cost)
+        mounted = c.id in r.mounted
+
+        def check(instead: Sequence[Action]) -> ActionsCancelled:
+            if instead and not may_act:
+                raise RuleViolation("novus_cannot_act", f"{c.name} cannot act now.")
+            for a in instead:
+                self._check_action(state, c, a)
+            if instead:
+                self._check_instead(state, c, instead, melee, "novus_bad_action")
+            cost = sum(ap_table.cost(c.sheet, a, r.data, mounted) for a in instead)
+            if cost > have:
+                raise RuleViolation("novus_too_many_ap", f"{c.name} has {have} AP for it; that takes {cost}.",
+                                    available=have, cost=cost)
+            return ActionsCancelled(combatant_id=c.id, instead=list(instead), refund=declared.ap, ap=cost)
+
+        return check
 
     @staticmethod
     def _melee(c: Combatant, a: Action) -> bool:

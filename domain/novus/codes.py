@@ -33,6 +33,8 @@ OWN_CODES = ruleset_codes({
     "novus_disarmed": "That weapon was knocked away by a Disarm: it must be picked up first.",
     "novus_useless_limb": "A limb whose damage is past the Constitution Stat Value is useless: no action that needs it.",
     "novus_bad_amount": "An amount of 1 or more is needed.",
+    "novus_dead": "The character is dead: no harm or healing changes that.",
+    "novus_unhurt": "The character has lost no Hit Points: there is nothing to heal.",
     "novus_opposed_saves_due": "A held action at this Initiative Point waits for the Opposed Saving Throws that say "
                                "who goes first.",
     "novus_no_opposed_save": "No Opposed Saving Throw waits for this character.",

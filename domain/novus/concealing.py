@@ -23,9 +23,31 @@ class Concealing:
     """What ``Novus`` shows (domain/novus/ruleset.py composes it)."""
 
     def shown(self, state: EncounterState) -> EncounterState:
-        """Each sheet with its Hit Points now, helpless, dead, prone, useless limbs and Fate Points."""
+        """Each sheet with its Hit Points now, helpless, dead, prone, useless limbs and Fate Points (the
+        same state shown as the last few were: asked of one state many times over, by the next moves)."""
         if not state.combatants or not isinstance(state.rules, NovusRules):
             return state
+        recent = _recent(self, "_shown_recent")
+        for seen, out in recent:
+            if seen is state:
+                return out
+        out = self._shown(state)
+        _keep(recent, (state, out))
+        return out
+
+    def conceal(self, state: EncounterState, hidden: frozenset[str]) -> EncounterState:
+        """Core's, the same state for the last few asked of (a player's view, asked for each answer tried)."""
+        if not hidden:
+            return state
+        recent = _recent(self, "_concealed_recent")
+        for seen, without, out in recent:
+            if seen is state and without == hidden:
+                return out
+        out = super().conceal(state, hidden)  # type: ignore[misc]
+        _keep(recent, (state, hidden, out))
+        return out
+
+    def _shown(self, state: EncounterState) -> EncounterState:
         hits = {cid: self.hit_points(state, cid) for cid in state.combatants}
         useless = {cid: self.useless_limbs(state, cid) for cid in state.combatants}
         return with_hits_shown(state, hits, useless)
@@ -59,3 +81,17 @@ class Concealing:
                 ("novus_opposed_saves_due", contest, r.contest if r.contest is not None and r.contest.waiting
                  else None)) if real is not None and kept is None),
             window=window, stray=stray, contest=contest, snags_due=snags_due)
+
+
+def _recent(owner: object, name: str) -> list:  # type: ignore[type-arg]
+    """A short list of what was worked out last (states are never changed in place: each a new one)."""
+    recent = owner.__dict__.get(name)
+    if recent is None:
+        recent = owner.__dict__[name] = []
+    return recent
+
+
+def _keep(recent: list, entry: tuple) -> None:  # type: ignore[type-arg]
+    recent.append(entry)
+    if len(recent) > 8:
+        del recent[0]

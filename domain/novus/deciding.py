@@ -23,6 +23,7 @@ from domain.novus.dice import roll_2d10, save_bonus, succeeds
 from domain.novus.events import (
     ActHeld,
     Cancel,
+    Damaged,
     Declare,
     Harm,
     HasteSet,
@@ -50,10 +51,16 @@ from domain.novus.moves import check_cap, check_seated
 from domain.novus.sheet import NovusSheet
 from domain.novus.state import (
     _NO_SKILL,
+    PHASES,
     rules,
 )
 
 replace = msgspec.structs.replace
+
+# The commands that can bring the round to one who cannot act (a declaration, a resolution, an answer
+# to what waited, a character felled or taken out): after them it goes on past him (passing.py).
+_MOVES_ON = (Declare, Resolve, Cancel, Hold, ActHeld, SpendBoons, RollStraySave, Harm, snags.SpendSnags,
+             RollOpposedSave, reactions.React, reactions.PassReaction, reactions.CloseReactions)
 
 
 class Deciding:
@@ -66,6 +73,34 @@ class Deciding:
         return added
 
     def decide_action(self, state: EncounterState, command: Command, dice: Dice) -> list[Event]:
+        """Each command to its rule; then, once a command of the round has moved it on, the round goes
+        on past those who cannot act (domain/novus/passing.py)."""
+        events = self._decide_novus(state, command, dice)
+        if not events or state.status != "active" or not isinstance(command, _MOVES_ON):
+            return events
+        if all(self.can_act(state, cid) for cid in state.combatants) and not any(
+                isinstance(e, Damaged) and e.helpless for e in events):
+            return events  # everyone could act and nobody fell: the round comes to no one who cannot
+        if isinstance(command, Declare) and self._next_can_act(state, command.combatant_id):
+            return events  # (the commonest: asked of each declaration offered, without folding it)
+        after = state
+        for e in events:
+            after = self.evolve(after, e)
+        return [*events, *self._pass_on(after, dice)]
+
+    def _next_can_act(self, state: EncounterState, declarer: str) -> bool:
+        """Whether the round, once ``declarer`` has declared (a declaration fells no one and changes no one's
+        part in a phase), comes to one who can act: the next to declare, or the first to resolve."""
+        r = rules(state)
+        ranked = self._ranked(state)
+        at = PHASES.moved(r.position, declarer, ranked)
+        phase = PHASES.current(at)
+        if phase is not None and phase.name == "declare":
+            nxt = PHASES.mover(at, ranked)
+            return nxt is None or self.can_act(state, nxt)
+        return state.turn is not None and state.turn in state.combatants and self.can_act(state, state.turn)
+
+    def _decide_novus(self, state: EncounterState, command: Command, dice: Dice) -> list[Event]:
         r = rules(state)
         match command:
             case SetNovusRules():  # N18's cap: a new table may not put a seated sheet over it
@@ -85,13 +120,20 @@ class Deciding:
                 c = self.combatant(state, command.combatant_id)
                 if command.amount < 1:
                     raise RuleViolation("novus_bad_amount", "Heal by 1 Hit Point or more.")
+                if c.id in r.dead:
+                    raise RuleViolation("novus_dead", f"{c.name} is dead: Hit Points do not come back to the dead.")
                 lost = r.hits_lost.get(c.id, 0)
+                if lost <= 0:  # N21: "Hits can never go above their healthy starting value"
+                    raise RuleViolation("novus_unhurt", f"{c.name} has lost no Hit Points: there is nothing to heal "
+                                        "(hits never go above the sheet's).")
                 amount = min(command.amount, lost)  # N21: "Hits can never go above their healthy starting value"
                 return [Healed(combatant_id=c.id, amount=amount, hit_points=self.hit_points(state, c.id) + amount)]
             case Harm():
                 c = self.combatant(state, command.combatant_id)
                 if command.amount < 1:
                     raise RuleViolation("novus_bad_amount", "Deal 1 hit or more.")
+                if c.id in r.dead:
+                    raise RuleViolation("novus_dead", f"{c.name} is already dead: there is no one left to harm.")
                 return self._damage(state, c.id, command.amount, command.cause or "the GM", from_attack=False)
             case RollSkill():
                 c = self.combatant(state, command.combatant_id)

@@ -47,7 +47,7 @@ class Declaring:
         r = rules(state)
         c = self.combatant(state, cmd.combatant_id)
         self._check_move(state, "declare", c)
-        if cmd.actions and not self.may_act(state, c.id):
+        if cmd.actions and not self.can_act(state, c.id):
             raise RuleViolation("novus_cannot_act", f"{c.name} cannot act this round: only an empty declaration.")
         self._check_declaration(state, c, cmd.actions, cmd.defensive, cmd.defensive_weapon)
         total = sum(ap_table.cost(c.sheet, a, r.data, c.id in r.mounted) for a in cmd.actions)
@@ -65,7 +65,8 @@ class Declaring:
 
     def _check_declaration(self, state: EncounterState, c: Combatant, actions: Sequence[Action], defensive: int,
                            defensive_weapon: str | None) -> None:
-        state = replace(state, rules=replace(rules(state), pending_shift=(defensive, defensive_weapon)))
+        if rules(state).pending_shift != (defensive, defensive_weapon):  # a state for many checks has it already
+            state = replace(state, rules=replace(rules(state), pending_shift=(defensive, defensive_weapon)))
         r = rules(state)
         kinds = [a.kind for a in actions]
         for a in actions:

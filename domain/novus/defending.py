@@ -1,4 +1,4 @@
-"""A combatant's standing in ``Novus`` (a mixin): Hit Points, helpless, may act, useless limbs, DEF."""
+"""A combatant's standing in ``Novus`` (a mixin): Hit Points, helpless, can act, useless limbs, DEF."""
 
 from __future__ import annotations
 
@@ -25,8 +25,9 @@ class Defending:
         """N22: "At 0 to -10 hit points a character is helpless" (and past it, till the GM says)."""
         return self.hit_points(state, cid) <= 0
 
-    def may_act(self, state: EncounterState, cid: str) -> bool:
-        """Not dead nor helpless; surprised: "if this puts an individual character's Initiative at
+    def can_act(self, state: EncounterState, cid: str) -> bool:
+        """Whether ``cid`` can act this round (named apart from core's ``may_act(state)``, who may move out
+        of turn): not dead nor helpless; surprised: "if this puts an individual character's Initiative at
         or below zero, then that character will not be allowed to take action until the following round"."""
         r = rules(state)
         if cid in r.dead or self.helpless(state, cid):

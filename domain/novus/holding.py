@@ -213,7 +213,7 @@ class Holding:
         c = self.combatant(state, cmd.combatant_id)
         if c.id not in r.holding or self.phase(state) != "resolve" or c.id not in state.acted:
             raise RuleViolation("novus_not_holding", f"{c.name} holds no action to perform now.")
-        if cmd.actions and not self.may_act(state, c.id):
+        if cmd.actions and not self.can_act(state, c.id):
             raise RuleViolation("novus_cannot_act", f"{c.name} cannot act now.")
         other = self._held_at(state, c, cmd.ip, cmd.at)
         self._check_declaration(state, c, cmd.actions, cmd.defensive, cmd.defensive_weapon)

@@ -67,7 +67,7 @@ class Opportunity:
         """``n`` attacks at ``target``, in turn, until one waits (Boon Points, Snag Points)."""
         out: list[Event] = []
         for k in range(n):
-            if target not in state.combatants or target in rules(state).dead or not self.may_act(state, cid):  # type: ignore[attr-defined]
+            if target not in state.combatants or target in rules(state).dead or not self.can_act(state, cid):  # type: ignore[attr-defined]
                 break
             a = self._oa_action(state, cid, target)
             more = [replace(e, opportunity_more=n - k - 1)

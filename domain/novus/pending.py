@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
+import contextvars
+
 import msgspec
 
 from domain.core import reactions
+from domain.core.dice import Dice
 from domain.core.encounter import (
     EncounterState,
+    Event,
 )
 from domain.core.errors import RuleViolation
 from domain.core.pending import Choice, Decision
-from domain.core.resources import held
-from domain.novus import actions as ap_table
-from domain.novus import performing
-from domain.novus.actions import Action
+from domain.novus.offering import words
 from domain.novus.prompts import cancels_and_holds
 from domain.novus.state import (
-    AP,
     BOONS_DUE,
     LATE_FIRST,
     PHASES,
@@ -29,13 +29,63 @@ from domain.novus.state import (
 
 replace = msgspec.structs.replace
 
+# Set while core's ``with_steps`` runs (a context variable: a server's threads and tasks each their own).
+_STEPPING: contextvars.ContextVar[bool] = contextvars.ContextVar("novus_stepping", default=False)
+
 
 class Pending:
     """Who ``Novus`` waits for (domain/novus/ruleset.py composes it)."""
 
     def pending(self, state: EncounterState) -> list[Decision]:
+        """What the fight waits for now, each with its choices (asked of one state many times over: the
+        prompts, the next moves, each answer tried; worked out once for the last few states asked, a state
+        and the same shown counting as one: ``shown`` changes only the sheets, never the round's books)."""
         if state.status != "active":
             return []
+        if _STEPPING.get():  # core's with_steps: only what blocks the turn's end is read (see below)
+            return self._pending(state, optional=False)
+        memo = self._pending_memo
+        for seen, decided in memo:  # the same state, or it as shown (the same round's books: its sheets' toll)
+            if seen is state or (seen.rules is state.rules and seen.version == state.version
+                                 and seen.turn == state.turn and seen.combatants.keys() == state.combatants.keys()):
+                return list(decided)
+        decided = self._pending(state, optional=True)
+        memo.append((state, decided))
+        if len(memo) > 8:
+            del memo[0]
+        return list(decided)
+
+    @property
+    def _pending_memo(self) -> list[tuple[EncounterState, list[Decision]]]:
+        memo = self.__dict__.get("_pending_recent")
+        if memo is None:
+            memo = self.__dict__["_pending_recent"] = []
+        return memo
+
+    def with_steps(self, state: EncounterState, events: list[Event], dice: Dice) -> list[Event]:
+        """Core's, which asks what is pending before and after each turn's and round's step to see whether
+        the step left a decision that blocks the turn's end: it is asked only for those (the declarations,
+        cancels and holds, each choice tried, never block it), on the many states a command's steps pass."""
+        token = _STEPPING.set(True)
+        try:
+            return super().with_steps(state, events, dice)  # type: ignore[misc]
+        finally:
+            _STEPPING.reset(token)
+
+    def turn_end_refusal(self, state: EncounterState) -> RuleViolation | None:
+        """The refusal ending the turn gets while a decision that blocks it waits: only those are worked
+        out (the declarations, cancels and holds offered meanwhile never block it)."""
+        if state.status != "active":
+            return None
+        for decision in self._pending(state, optional=False):
+            if decision.blocks_turn_end:
+                return (decision.refusal.violation() if decision.refusal is not None else
+                        RuleViolation("decision_pending", f"{decision.summary or 'A decision'} is still awaited "
+                                      f"({decision.command}).", decision=decision.id))
+        return None
+
+    def _pending(self, state: EncounterState, optional: bool) -> list[Decision]:
+        """The decisions pending; ``optional`` False: only those that may block the turn's end."""
         r = rules(state)
         due = r.boons_due
         if due is not None and due.attacker in state.combatants:
@@ -59,6 +109,8 @@ class Pending:
         if phase is None or mover is None or (r.unseen_mover and phase.name != "resolve"):
             return []
         if phase.name == "declare":
+            if not optional:
+                return []
             return [Decision(id=f"declare:{state.round}:{mover}", kind="declare", combatant_id=mover,
                              command="NovusDeclare", body={"combatant_id": mover}, choice_field="actions",
                              choices=self._declare_choices(state, mover),
@@ -68,53 +120,39 @@ class Pending:
             return [Decision(id=f"late:{state.round}:{mover}", kind="end_of_round_attacks", combatant_id=mover,
                              command="NovusResolve", body={"combatant_id": mover}, blocks_turn_end=True,
                              refusal=LATE_FIRST, summary="Make your remaining attacks, at the end of the round.")]
-        out: list[Decision] = cancels_and_holds(self, state)
-        if phase.name == "resolve":
+        out: list[Decision] = cancels_and_holds(self, state) if optional else []
+        if phase.name == "resolve" and optional:
             for cid in r.holding:  # held actions, at any IP lower than one's own (a choice, never a wait)
                 if cid in state.acted and cid in state.combatants:
                     out.append(Decision(id=f"held:{state.round}:{cid}", kind="held_action", combatant_id=cid,
                                         command="NovusActHeld", body={"combatant_id": cid}, choice_field="actions",
-                                        choices=self._declare_choices(state, cid),
+                                        choices=tuple(replace(ch, name="Let the hold lapse" if not ch.answer["actions"]
+                                                              else f"Act now: {ch.name}")
+                                                      for ch in self._declare_choices(state, cid, carry=False)),
                                         summary="Perform your held actions now, if you wish."))
         if mover != state.turn:
             return out
+        due = r.declared[mover].next_actions(False) if mover in r.declared and optional else []
+        what = f": {words(state, state.combatants[mover], due)}" if due else ""
         return out + [Decision(id=f"resolve:{state.round}:{mover}", kind="resolve", combatant_id=mover,
                          command="NovusResolve", body={"combatant_id": mover}, blocks_turn_end=True,
-                         refusal=RESOLVE_FIRST, summary="Resolve the declared actions at your Initiative Point.")]
+                         refusal=RESOLVE_FIRST, summary=f"Resolve the declared actions at your Initiative Point{what}.")]
 
-    def _declare_choices(self, state: EncounterState, cid: str) -> tuple[Choice, ...]:
-        """A few declarations the rules take now: nothing, a Dodge, an attack on each foe (and with each
-        advanced attack move learnt)."""
-        c = state.combatants[cid]
-        out = [Choice(name="nothing", answer={"actions": []})]
-        if not self.may_act(state, cid):
-            return tuple(out)
-        data = rules(state).data
-        left = held(c).get(AP, 0)
-        tries = [Action(kind="dodge")]
-        weapon = c.sheet.weapons[0].name if c.sheet.weapons else None
-        for o, other in state.combatants.items():
-            if other.side != c.side and o not in rules(state).dead:
-                tries.append(Action(kind="attack", target=o, weapon=weapon))
-                tries += [Action(kind="attack", target=o, weapon=weapon, move=m)
-                          for m in performing.learnt_attacks(data, c.sheet, weapon)]
-        for a in tries:
-            try:
-                self._check_declaration(state, c, [a], 0, None)
-            except RuleViolation:
-                continue
-            cost = ap_table.cost(c.sheet, a, data, c.id in rules(state).mounted)
-            if cost <= left:
-                name = a.kind if a.target is None else f"attack {a.target}" + (f" ({a.move})" if a.move else "")
-                out.append(Choice(name=name, action_points=cost, answer={"actions": [msgspec.to_builtins(a)]}))
-        return tuple(out)
+    def _declare_choices(self, state: EncounterState, cid: str, carry: bool = True) -> tuple[Choice, ...]:
+        """Each declaration the rules take now, a whole answer in the game's words (domain/novus/offering.py)."""
+        return tuple(Choice(name=name, action_points=cost, answer={"actions": [msgspec.to_builtins(a) for a in acts]})
+                     for name, acts, cost in self.declarations(state, cid, carry))
 
     def _boon_decision(self, state: EncounterState, due: BoonsDue) -> Decision:
         data = rules(state).data
-        choices = [Choice(name="none", answer={"boons": []})]
+        choices = [Choice(name="Spend none (the points are lost)", answer={"boons": []})]
         for b in data.boons:
-            if b.cost <= due.points or (b.name in data.impairing_boons and b.cost <= due.points + due.head_points):
+            room = due.points + (due.head_points if b.name in data.impairing_boons else 0)
+            if b.cost <= room:
                 choices.append(Choice(name=b.name, answer={"boons": [b.name]}))
+            times = room // b.cost if b.repeatable else 1
+            for n in range(2, times + 1):  # "+": bought again, a point's worth each time
+                choices.append(Choice(name=f"{b.name} ×{n}", answer={"boons": [b.name] * n}))
         return Decision(id=f"boons:{state.round}:{due.attacker}:{state.version}", kind="boons",
                         combatant_id=due.attacker, command="NovusSpendBoons", body={"combatant_id": due.attacker},
                         choice_field="boons", choices=tuple(choices), blocks_turn_end=True, refusal=BOONS_DUE,

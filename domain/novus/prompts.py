@@ -13,6 +13,7 @@ from domain.core.errors import RuleViolation
 from domain.core.pending import Choice, Decision
 from domain.novus.actions import Action
 from domain.novus.events import Hold
+from domain.novus.offering import words
 from domain.novus.state import PHASES, rules
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ def cancels_and_holds(novus: Novus, state: EncounterState) -> list[Decision]:
     holders = [mover] if phase == "declare" and mover is not None and not r.unseen_mover else []
     holders += [cid for cid in r.declared if cid not in r.resolved and cid not in holders]
     for cid in holders:
-        if cid in state.combatants and novus.may_act(state, cid) and _may_hold(novus, state, cid):
+        if cid in state.combatants and novus.can_act(state, cid) and _may_hold(novus, state, cid):
             before = cid not in r.declared
             out.append(Decision(id=f"hold:{state.round}:{cid}", kind="hold", combatant_id=cid, command="NovusHold",
                                 body={"combatant_id": cid},
@@ -37,7 +38,7 @@ def cancels_and_holds(novus: Novus, state: EncounterState) -> list[Decision]:
                                 "Hold your declared actions (1 AP lost; declared again when you act)."))
     if phase == "resolve":
         for cid in r.declared:
-            if cid in state.combatants and cid not in r.resolved:
+            if cid in state.combatants and cid not in r.resolved and novus.can_act(state, cid):
                 choices = _instead(novus, state, cid)
                 if choices:
                     out.append(Decision(id=f"cancel:{state.round}:{cid}", kind="cancel", combatant_id=cid,
@@ -48,21 +49,29 @@ def cancels_and_holds(novus: Novus, state: EncounterState) -> list[Decision]:
 
 
 def _instead(novus: Novus, state: EncounterState, cid: str) -> tuple[Choice, ...]:
-    """What may replace the cancelled actions now: nothing, a Dodge, a Block, a short move, an attack
-    on each foe (at half the Attack Bonus in melee)."""
+    """What may replace the cancelled actions now ("A character who has canceled his action(s) for the
+    round may perform one of the following"): nothing, a Dodge, a Block, a move (or a run) of up to 3 AP,
+    an attack on each foe with each weapon (at half the Attack Bonus in melee), each in the game's words.
+    The spells (an Instantaneous defensive spell, Counterspell) are left out: the sheet has none."""
     c = state.combatants[cid]
-    weapon = c.sheet.weapons[0].name if c.sheet.weapons else None
-    tries: list[tuple[str, list[Action]]] = [("nothing", []), ("dodge", [Action(kind="dodge")]),
-                                             ("block", [Action(kind="block")]), ("move", [Action(kind="move")])]
-    dead = rules(state).dead
-    tries += [(f"attack {o}", [Action(kind="attack", target=o, weapon=weapon)])
-              for o, other in state.combatants.items() if other.side != c.side and o not in dead]
+    kinds = ("dodge", "block", "move", "run")
+    tries: list[list[Action]] = [[], *[[Action(kind=k)] for k in kinds]]
+    tries += [[Action(kind="move")] * 3]
+    weapons = [w.name for w in c.sheet.weapons] or [None]
+    tries += [[Action(kind="attack", target=o, weapon=w)] for o in novus.foes(state, c) for w in weapons]
     out = []
-    for name, instead in tries:
+    try:
+        check = novus.cancelling(state, c)
+    except RuleViolation:
+        return ()
+    for instead in tries:
         try:
-            cancelled = novus.check_cancel(state, c, instead)
+            cancelled = check(instead)
         except RuleViolation:
             continue
+        # (the AP a button shows are the trial's: what the instead costs beyond the cancelled actions' AP)
+        what = "Move three times" if len(instead) == 3 else words(state, c, instead)
+        name = "Cancel, and do nothing instead" if not instead else f"Cancel, and instead: {what}"
         out.append(Choice(name=name, action_points=cancelled.ap,
                           answer={"instead": [msgspec.to_builtins(a) for a in instead]}))
     return tuple(out)

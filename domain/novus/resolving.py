@@ -46,7 +46,7 @@ class Resolving:
         declared = rules(state).declared.get(cid)
         out: list[Event] = []
         after = state
-        if declared is not None and self.may_act(state, cid):
+        if declared is not None and self.can_act(state, cid):
             for a in declared.next_actions(late):
                 more = self._perform(after, cid, a, dice)
                 out += more

@@ -132,7 +132,7 @@ class Rounds:
                         declared={}, resolved=[], carried={}, boost={}, holding=[], window=None, attacked=[],
                         disengaged=[], riding={}, late_dodge=[], blocks_used={}, boons_due=None,
                         position=PhasePosition())
-        may_act, state = self.may_act, replace(state, rules=fresh)
+        may_act, state = self.can_act, replace(state, rules=fresh)
         state = replace(state, rules=replace(fresh, declarers=[cid for cid in state.order if may_act(state, cid)]))
         position = PHASES.begin(self._ranked(state))
         # mostly the declare phase, as it stands: no copy for it
@@ -204,7 +204,7 @@ class Rounds:
             return r.declarers  # all of them (mostly): the list itself, not a copy
         declared = r.declared
         return (c for c in state.order
-                if (d := declared.get(c)) is not None and d.late_left > 0 and self.may_act(state, c))
+                if (d := declared.get(c)) is not None and d.late_left > 0 and self.can_act(state, c))
 
     def phase(self, state: EncounterState) -> str | None:
         p = PHASES.current(rules(state).position)

@@ -40,7 +40,9 @@ from domain.novus.events import (
 from domain.novus.folding import Folding
 from domain.novus.holding import Holding
 from domain.novus.odds import AttackOdds, AttackOddsQuery, attack_odds
+from domain.novus.offering import Offering
 from domain.novus.opportunity import Opportunity
+from domain.novus.passing import Passing
 from domain.novus.pending import Pending
 from domain.novus.resolving import Resolving
 from domain.novus.rounds import Rounds
@@ -52,8 +54,8 @@ from domain.novus.upcasting import NOVUS_SCHEMA_VERSIONS, NOVUS_UPCASTERS
 replace = msgspec.structs.replace
 
 
-class Novus(Folding, Concealing, Pending, Deciding, Declaring, Holding, Cancelling, Resolving, Rounds, Defending,
-            fate.Fate, snags.Snags, Opportunity, Attacking, Ruleset):
+class Novus(Offering, Passing, Folding, Concealing, Pending, Deciding, Declaring, Holding, Cancelling, Resolving,
+            Rounds, Defending, fate.Fate, snags.Snags, Opportunity, Attacking, Ruleset):
     """Novus, composed of its parts (each a module named from the game's words)."""
 
     id = "novus"

@@ -117,12 +117,20 @@ class Snags:
 
     def _snag_decision(self, state: EncounterState, due: SnagsDue) -> Decision:
         """The GM's: the Snags the points buy (one at a time here; several in one command)."""
-        choices = [Choice(name="none", answer={"snags": []})]
-        for n in rules(state).data.snags:
-            if n.cost <= due.points and not (n.does in NEEDS_WEAPON and due.weapon is None) \
-                    and n.does != "strike_friend":
+        r = rules(state)
+        roller = state.combatants[due.roller]
+        choices = [Choice(name="Spend none (the points are lost)", answer={"snags": []})]
+        for n in r.data.snags:
+            if n.cost > due.points or (n.does in NEEDS_WEAPON and due.weapon is None):
+                continue
+            if n.does != "strike_friend":
                 choices.append(Choice(name=n.name, answer={"snags": [n.name]}))
-        name = state.combatants[due.roller].name
+                continue
+            # "strike the nearest friend in range": positions are not tracked, so one choice for each friend
+            choices += [Choice(name=f"{n.name}: {friend.name}", answer={"snags": [n.name], "friend": fid})
+                        for fid, friend in state.combatants.items()
+                        if fid != roller.id and friend.side == roller.side and fid not in r.dead]
+        name = roller.name
         return Decision(id=f"snags:{state.round}:{due.roller}:{state.version}", kind="snags", combatant_id=None,
                         command=SpendSnags.__struct_config__.tag, body={"combatant_id": due.roller},
                         choice_field="snags", choices=tuple(choices), blocks_turn_end=True, refusal=SNAGS_DUE,
@@ -155,7 +163,7 @@ class Snags:
             out += more
             for e in more:
                 after = self.evolve(after, e)  # type: ignore[attr-defined]
-        if friend is not None and self.may_act(after, c.id):  # type: ignore[attr-defined]
+        if friend is not None and self.can_act(after, c.id):  # type: ignore[attr-defined]
             strike = Action(kind="attack", target=friend, weapon=due.weapon)
             more = [replace(e, snag=True) if isinstance(e, AttackRolled) and e.combatant_id == c.id else e
                     for e in self._roll_attack(after, c.id, strike, dice, False, False)]  # type: ignore[attr-defined]

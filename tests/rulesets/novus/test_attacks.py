@@ -37,6 +37,9 @@ def test_a_total_below_def_misses() -> None:
     assert not rolled.hit and f.hp("orc") == 30
 
 
+NONE = "Spend none (the points are lost)"
+
+
 def test_boon_points_are_spent_at_once_before_anything_else() -> None:
     """N4: "1 for every full 10 points the total beats the TN by. They must be spent at once on the
     matching Boon table"; Strong Attack: "+Strength Stat Bonus to Base Damage; not with Adrenal Surge"."""
@@ -47,7 +50,7 @@ def test_boon_points_are_spent_at_once_before_anything_else() -> None:
     assert rolled.boon_points == 1 and rolled.damage == 9 + 18 - 2
     [d] = f.ruleset.pending(f.state)
     assert (d.kind, d.combatant_id, d.blocks_turn_end) == ("boons", "kael", True)
-    assert {"none", "Strong Attack", "Daze Foe"} <= {c.name for c in d.choices}
+    assert {NONE, "Strong Attack", "Daze Foe"} <= {c.name for c in d.choices}
     assert "Attack Boost" not in {c.name for c in d.choices}  # 2 BP
     assert f.refused(EndTurn(combatant_id="kael")).code == "novus_boons_due"
     assert f.refused(SpendBoons(combatant_id="kael", boons=["Attack Boost"])).code == "novus_boons_over"
@@ -93,7 +96,7 @@ def test_a_head_hit_earns_boon_points_per_con_bonus_plus_5_for_impairing_boons_o
     [rolled] = f.resolve("kael", [9, 8])  # 17 + 7 - 8 = 16 vs 16: 0 over; damage 9 - 0 AR = 9: past 5 once
     assert (rolled.hit, rolled.boon_points, rolled.head_boon_points, rolled.damage) == (True, 0, 1, 9)
     [d] = f.ruleset.pending(f.state)
-    assert {c.name for c in d.choices} == {"none", "Daze Foe"}
+    assert {c.name for c in d.choices} == {NONE, "Daze Foe"}
     assert f.refused(SpendBoons(combatant_id="kael", boons=["Strong Attack"])).code == "novus_boons_over"
     f.send(SpendBoons(combatant_id="kael", boons=["Daze Foe"]))
     assert f.rules.dazed["orc"] == 2 and f.hp("orc") == 21
@@ -186,10 +189,10 @@ def test_surprise_minus_20_initiative_no_action_at_0_or_below_and_plus_4_to_atta
     assert f.ruleset.attack_bonus(f.state, "kael", _action(attack("orc", "Broadsword"))) == 7 + 4
     f.declare("kael", attack("orc", "Broadsword"))
     f.resolve("kael", [5, 5])
-    f.end_turn("kael")
-    [only] = f.resolve("orc")
-    assert types([only]) == ["NovusActionsResolved"]
-    f.end_turn("orc")
+    # the Orc, not allowed to act, holds nothing up: his turn passes with Kael's end of turn (passing.py)
+    passed = f.end_turn("kael")
+    assert types(passed)[:4] == ["TurnEnded", "NovusActionsResolved", "TurnEnded", "RoundStarted"]
+    assert passed[1].combatant_id == passed[2].combatant_id == "orc"
     assert f.rules.ip["orc"] == 8 and "orc" in f.rules.declarers
 
 
@@ -212,16 +215,22 @@ def test_a_surprised_character_who_may_act_only_takes_a_cancelling_action_and_no
 
 def test_helpless_at_0_to_minus_10_with_def_12_and_healing_never_above_the_sheet() -> None:
     """N22: "At 0 to -10 hit points a character is helpless and can do nothing but try to stabilise
-    himself"; N6: "unable to move has DEF 12"; N21: "Hits can never go above their healthy starting value"."""
+    himself"; N6: "unable to move has DEF 12"; N21: "Hits can never go above their healthy starting value".
+    The Orc, felled as the round waits for his declaration, declares nothing at once (passing.py); with
+    Kael helpless too nobody could act again: the round no longer passes on, and waits for the GM."""
     f = started()
-    [harmed] = f.send(Harm(combatant_id="orc", amount=30, cause="a fall"))
+    harmed, passed = f.send(Harm(combatant_id="orc", amount=30, cause="a fall"))
     assert harmed.helpless and harmed.hit_points == 0 and not harmed.dead
-    assert f.ruleset.defence(f.state, "orc") == 12 and not f.ruleset.may_act(f.state, "orc")
-    [d] = f.ruleset.pending(f.state)
-    assert [c.name for c in d.choices] == ["nothing"]
-    assert f.refused(_declare("orc", [{"kind": "move"}])).code == "novus_cannot_act"
+    assert types([passed]) == ["NovusActionsDeclared"] and passed.combatant_id == "orc" and passed.actions == []
+    assert f.ruleset.defence(f.state, "orc") == 12 and not f.ruleset.can_act(f.state, "orc")
+    [harmed] = f.send(Harm(combatant_id="kael", amount=40))
+    assert harmed.helpless and f.ruleset.fight_over(f.state)
+    [d] = [d for d in f.ruleset.pending(f.state) if d.kind == "declare"]
+    assert d.combatant_id == "kael" and [c.name for c in d.choices] == ["Nothing"]
+    assert f.refused(_declare("kael", [{"kind": "move"}])).code == "novus_cannot_act"
     [healed] = f.send(Heal(combatant_id="orc", amount=50))
     assert healed.amount == 30 and f.hp("orc") == 30
+    assert f.refused(Heal(combatant_id="orc", amount=5)).code == "novus_unhurt"
 
 
 def test_dying_past_helpless_is_the_gms_setting() -> None:
@@ -229,11 +238,13 @@ def test_dying_past_helpless_is_the_gms_setting() -> None:
     from domain.novus.data import NovusData
     from domain.novus.events import SetNovusRules
     f = started()
-    [harmed] = f.send(Harm(combatant_id="orc", amount=45))
+    harmed, _ = f.send(Harm(combatant_id="orc", amount=45))  # and his empty declaration (passing.py)
     assert harmed.helpless and not harmed.dead
     f.send(SetNovusRules(data=NovusData(death_below=-10)))
     [harmed] = f.send(Harm(combatant_id="orc", amount=1))
-    assert harmed.hit_points == -16 and harmed.dead and f.send(Harm(combatant_id="orc", amount=1)) == []
+    assert harmed.hit_points == -16 and harmed.dead
+    assert f.refused(Harm(combatant_id="orc", amount=1)).code == "novus_dead"  # not a 500: a reason
+    assert f.refused(Heal(combatant_id="orc", amount=1)).code == "novus_dead"
 
 
 def test_a_saving_throw_is_2d10_plus_stat_bonus_plus_5_against_the_tn() -> None:

@@ -63,7 +63,7 @@ def _check(ruleset: Novus, events: list[Event], seen: Counter[str]) -> None:
         if step not in folding._KEEP_PHASES:
             continue
         seen[step.__name__] += 1
-        # what who takes part in a phase is made of (``_taking_part``, ``may_act``): kept as it was
+        # what who takes part in a phase is made of (``_taking_part``, ``can_act``): kept as it was
         books = _BOOKS - {"declared"} if step is folding.Folding._on_declared else _BOOKS
         assert {b for b in books if getattr(state.rules, b) != getattr(before.rules, b)} == set(), event
         assert (state.status, state.round, state.order) == (before.status, before.round, before.order), event

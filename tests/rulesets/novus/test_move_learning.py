@@ -64,7 +64,8 @@ def test_the_prompt_offers_the_moves_learnt_for_the_weapons_skill() -> None:
     f.declare("orc", {"kind": "move"})
     [decision] = [d for d in f.ruleset.pending(f.state) if d.combatant_id == "kael" and d.kind == "declare"]
     names = {c.name for c in decision.choices}
-    assert "attack orc (Brace)" in names and "attack orc (Cut)" not in names
+    assert "Attack Orc with the Bow (Brace)" in names and "Attack Orc with the Bow (Cut)" not in names
+    assert "Attack Orc with the Broadsword (Cut)" in names  # the second weapon's moves are offered too
 
 
 def test_more_advanced_moves_than_the_ranks_allow_are_refused_naming_the_skill_and_the_cap() -> None:

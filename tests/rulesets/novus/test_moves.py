@@ -183,13 +183,18 @@ def test_a_move_row_is_checked_like_the_rest_of_the_gms_data() -> None:
 
 def test_the_declaration_prompt_offers_the_moves_learnt() -> None:
     """N18: advanced moves are bought ("how many Character Points it costs to purchase the Move"): the ones
-    on the sheet are offered with the attacks the AP allow (All Out Attack's BMA+2 with the Broadsword: 6,
-    more than the 5 AP of the round; Cut's BMA: 4)."""
+    on the sheet are offered with the attacks (Cut's BMA: 4 AP; All Out Attack's BMA+2 with the Broadsword: 6,
+    more than the 5 AP of the round, alone: N11 "An action may run into the next round only if it also uses
+    all of this round's AP")."""
     f = started(kael=KAEL)
     f.declare("orc", {"kind": "move"})
     [decision] = [d for d in f.ruleset.pending(f.state) if d.combatant_id == "kael" and d.kind == "declare"]
     names = {c.name for c in decision.choices}
-    assert {"attack orc", "attack orc (Cut)"} <= names and "attack orc (All Out Attack)" not in names
+    cut = "Attack Orc with the Broadsword (Cut)"
+    assert {"Attack Orc with the Broadsword", cut} <= names
+    [all_out] = [c for c in decision.choices if c.name.startswith("Attack Orc with the Broadsword (All Out Attack)")]
+    assert all_out.action_points == 6 and all_out.name.endswith(", 1 AP of it in the next round")
+    assert not any("All Out Attack" in c.name and "then" in c.name for c in decision.choices)  # never with more
 
 
 def test_a_fight_stored_with_the_old_dodge_settings_replays_with_its_dodge() -> None:

@@ -180,9 +180,9 @@ async def test_a_held_action_an_opportunity_attack_a_shot_into_melee_a_charge_an
         assert [e["type"] for e in charge["events"]] == ["NovusRidingRolled", "NovusAttackRolled", "NovusDamaged",
                                                          "NovusActionsResolved"]
         assert charge["events"][1]["data"]["charge_damage"] == 30 and charge["events"][1]["data"]["damage"] == 38
-        await player("kael", {"type": "EndTurn"})
-        await gm({"type": "NovusResolve", "combatant_id": "orc"})  # helpless: nothing
-        await gm({"type": "EndTurn", "combatant_id": "orc"})
+        # the Orc is helpless: his turn passes with Kael's end of turn (N22: he "can do nothing")
+        passed = await player("kael", {"type": "EndTurn"})
+        assert passed == ["TurnEnded", "NovusActionsResolved", "TurnEnded"], passed
         assert await player("mira", {"type": "NovusResolve", "dice": [4, 4]}) == [
             "NovusAttackRolled", "NovusDamaged", "NovusActionsResolved"]
         refused = await command(client, enc, {"type": "EndTurn", "combatant_id": "mira"}, expect=422, **tokens["mira"])

@@ -323,8 +323,9 @@ def test_cancelling_and_holding_are_offered_to_each_who_may_still_do_them_and_ne
     cancel = kinds["cancel", "kael"]
     assert not cancel.blocks_turn_end
     names = [c.name for c in cancel.choices]
-    assert names[:3] == ["nothing", "dodge", "block"] and "attack orc" not in names  # the same foe: not allowed
-    dodge = next(c for c in cancel.choices if c.name == "dodge")
+    assert names[:3] == ["Cancel, and do nothing instead", "Cancel, and instead: Dodge", "Cancel, and instead: Block"]
+    assert not any("Attack Orc" in n for n in names)  # the same foe: not allowed
+    dodge = next(c for c in cancel.choices if c.name == "Cancel, and instead: Dodge")
     [cancelled, *_] = f.send(msgspec.convert(cancel.answer(dodge), f.ruleset.command_type))
     assert cancelled.instead[0].kind == "dodge" and cancelled.ap == dodge.action_points == 3
     assert ("cancel", "kael") not in {(d.kind, d.combatant_id) for d in f.ruleset.pending(f.state)}
