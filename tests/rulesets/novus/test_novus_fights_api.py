@@ -11,6 +11,7 @@ from typing import Any
 import msgspec
 
 from domain.rulesets import default_registry
+from projections.visibility import GM, state_for
 from tests.integration.fight import command, mint
 from tests.rulesets.health_trauma.test_health_trauma_api import client_for
 from tests.rulesets.novus.fight import KAEL, ORC
@@ -94,7 +95,7 @@ async def test_a_whole_round_declared_low_to_high_and_resolved_high_to_low(datab
                                 "WHERE encounter_id = $1 ORDER BY version", uuid.UUID(enc))
         replayed = RULESET.replay([RULESET.decode_event(r["type"], r["schema_version"], r["data"]) for r in rows])
         served = (await client.get(f"/encounters/{enc}")).json()
-        assert msgspec.json.decode(msgspec.json.encode(RULESET.shown(replayed))) == served
+        assert msgspec.json.decode(msgspec.json.encode(state_for(replayed, GM))) == served
 
 
 async def test_the_odds_of_an_attack_are_exact_to_the_stated_bound(database_url: str) -> None:
@@ -202,4 +203,4 @@ async def test_a_held_action_an_opportunity_attack_a_shot_into_melee_a_charge_an
         rows = await conn.fetch("SELECT type, schema_version, data::text AS data FROM events "
                                 "WHERE encounter_id = $1 ORDER BY version", uuid.UUID(enc))
         replayed = RULESET.replay([RULESET.decode_event(r["type"], r["schema_version"], r["data"]) for r in rows])
-        assert msgspec.json.decode(msgspec.json.encode(RULESET.shown(replayed))) == state
+        assert msgspec.json.decode(msgspec.json.encode(state_for(replayed, GM))) == state
