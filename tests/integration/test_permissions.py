@@ -76,6 +76,7 @@ MATRIX: dict[tuple[str, str], dict[str, Expect]] = {
     ("GET", f"{ENC}/events"): READ,
     ("GET", f"{ENC}/live"): READ,  # the live stream by SSE (follow=false here: it ends); WebSocket: LIVE_WEBSOCKET
     ("GET", f"{ENC}/state"): READ,  # time travel (?at=N), filtered for the caller as of N
+    ("GET", f"{ENC}/actions"): READ,  # the next moves: each viewer its own (a spectator is offered nothing)
     ("GET", f"{ENC}/log"): READ,  # the readable log, filtered for the caller
     ("GET", f"{ENC}/timeline.svg"): READ,  # the timeline, filtered for the caller
     ("GET", f"{ENC}/audit"): READ,  # any token of the encounter may audit it (filtered for its role)
