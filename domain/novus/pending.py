@@ -15,6 +15,7 @@ from domain.core.encounter import (
 from domain.core.errors import RuleViolation
 from domain.core.pending import Choice, Decision
 from domain.novus.offering import words
+from domain.novus.opportunity import how_many
 from domain.novus.prompts import cancels_and_holds
 from domain.novus.state import (
     BOONS_DUE,
@@ -102,8 +103,9 @@ class Pending:
         if self.contest_waits(state):
             return self._contest_decisions(state)
         if r.window is not None and not r.window.settled:
-            return [replace(d, blocks_turn_end=True, refusal=WAITS) for d in reactions.decisions(
-                r.window, "An Opportunity Attack (it counts as your attack for the round), or pass.")]
+            return [replace(d, blocks_turn_end=True, refusal=WAITS, choices=self._oa_choices(state, r.window))
+                    for d in reactions.decisions(
+                        r.window, "An Opportunity Attack (it counts as your attack for the round), or pass.")]
         phase = PHASES.current(r.position)
         mover = PHASES.mover(r.position, self._ranked(state))
         if phase is None or mover is None or (r.unseen_mover and phase.name != "resolve"):
@@ -137,6 +139,17 @@ class Pending:
         return out + [Decision(id=f"resolve:{state.round}:{mover}", kind="resolve", combatant_id=mover,
                          command="NovusResolve", body={"combatant_id": mover}, blocks_turn_end=True,
                          refusal=RESOLVE_FIRST, summary=f"Resolve the declared actions at your Initiative Point{what}.")]
+
+    @staticmethod
+    def _oa_choices(state: EncounterState, window: reactions.ReactionWindow) -> tuple[Choice, ...]:
+        """Each answer to a window of Opportunity Attacks, a whole body in words: the attacks ("he may use
+        any number of his attacks for the OA"), or letting the move go on (a PassReaction)."""
+        mover = state.combatants.get(window.actor)
+        on = f" on {mover.name}" if mover is not None else ""
+        out = [Choice(name=f"{'An Opportunity Attack' if how_many(r) == 1 else f'{how_many(r)} Opportunity Attacks'}{on}",
+                      answer={"reaction": r}) for r in window.reactions]
+        return (*out, Choice(name=f"Let {mover.name if mover else 'the move'} pass (no Opportunity Attack)",
+                             answer={"type": reactions.PassReaction.__struct_config__.tag}))
 
     def _declare_choices(self, state: EncounterState, cid: str, carry: bool = True) -> tuple[Choice, ...]:
         """Each declaration the rules take now, a whole answer in the game's words (domain/novus/offering.py)."""

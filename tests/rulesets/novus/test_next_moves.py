@@ -361,3 +361,35 @@ def test_an_offer_the_rules_refuse_is_not_offered() -> None:
     assert try_offer(RULESET, f.state, own) is None
     fine = Offer(label="x", command={"type": "NovusDeclare", "combatant_id": "orc", "actions": [attack("kael", "Axe")]})
     assert try_offer(RULESET, f.state, fine) is not None
+
+
+def test_no_opportunity_attack_on_one_already_dead_only_a_pass() -> None:
+    """"Opportunity Attacks are triggered by a potential foe entering or crossing a character's Control
+    Zone": Kael runs past the Orc and the Wolf; the Orc's attack kills him (the GM's death threshold,
+    U-N4); the Wolf has no one left to attack: his Opportunity Attack is refused with that reason (it
+    would record nothing), and he is offered only to let the move pass (a PassReaction: an answer of its
+    own, with the attacks, to the window's decision)."""
+    f = Fight()
+    for cid, side, who in (("kael", "party", "player"), ("orc", "enemies", "gm"), ("wolf", "enemies", "gm")):
+        f.send(AddCombatant(combatant_id=cid, name=cid.title(), side=side, controller=who,
+                            sheet=sheet() if cid == "kael" else ORC))
+    f.send(RollInitiative(dice=[9, 5, 4, 3, 2, 2]))
+    f.send(StartEncounter())
+    f.send(SetNovusRules(data=NovusData(death_below=-10)))
+    for cid in ("wolf", "orc"):
+        f.command({"type": "NovusDeclare", "combatant_id": cid, "actions": [attack("kael", "Axe")]})
+    f.command({"type": "NovusDeclare", "combatant_id": "kael", "actions": [{"kind": "run", "through": ["orc", "wolf"]}]})
+    f.send(Harm(combatant_id="kael", amount=39))  # 1 Hit Point left
+    f.resolve("kael")
+    window = rules(f.state).window
+    f.command({"type": "React", "combatant_id": "orc", "window": window.id, "reaction": "opportunity attack",
+               "dice": [9, 9]})  # 18 + 5 = 23 against DEF 16: 12 + 7 - 4 = 15 hits, to -14: dead
+    assert rules(f.state).dead == ["kael"]
+    refused = f.refused(msgspec.convert({"type": "React", "combatant_id": "wolf", "window": window.id,
+                                         "reaction": "opportunity attack", "dice": [5, 5]}, RULESET.command_type))
+    assert refused.code == "novus_not_a_target"
+    wolf = {a.label: a.command for a in moves(f).actions if a.combatant_id == "wolf"}
+    assert wolf == {"Let Kael pass (no Opportunity Attack)": {"type": "PassReaction", "combatant_id": "wolf",
+                                                             "window": window.id}}
+    f.command(wolf["Let Kael pass (no Opportunity Attack)"])
+    assert rules(f.state).window is None or rules(f.state).window.settled
