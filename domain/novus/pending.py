@@ -121,7 +121,11 @@ class Pending:
         if phase.name == "end of round":
             return [Decision(id=f"late:{state.round}:{mover}", kind="end_of_round_attacks", combatant_id=mover,
                              command="NovusResolve", body={"combatant_id": mover}, blocks_turn_end=True,
-                             refusal=LATE_FIRST, summary="Make your remaining attacks, at the end of the round.")]
+                             refusal=LATE_FIRST, summary="Make your remaining attacks, at the end of the round.",
+                             choices=(Choice(name="Make the remaining attacks", answer={}),
+                                      Choice(name="Cancel the remaining attacks",
+                                             answer={"type": "NovusCancel", "instead": []})) if optional else ()),
+                    *(cancels_and_holds(self, state) if optional else [])]
         out: list[Decision] = cancels_and_holds(self, state) if optional else []
         if phase.name == "resolve" and optional:
             for cid in r.holding:  # held actions, at any IP lower than one's own (a choice, never a wait)

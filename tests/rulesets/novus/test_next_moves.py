@@ -393,3 +393,24 @@ def test_no_opportunity_attack_on_one_already_dead_only_a_pass() -> None:
                                                              "window": window.id}}
     f.command(wolf["Let Kael pass (no Opportunity Attack)"])
     assert rules(f.state).window is None or rules(f.state).window.settled
+
+
+def test_the_remaining_attacks_may_be_made_or_cancelled_from_the_offers() -> None:
+    """Multiple attacks: "the primary attack roll is made at the character's initiative point, and any
+    remaining attack rolls are made at the end of the round ... once the first of the attacks is made,
+    the character may no longer cancel his action to perform other actions ... though he may still cancel
+    his remaining attacks": offered to him from then on, and at the end of the round with making them."""
+    f = started(kael=sheet(skills=[{"name": "Broadsword", "ranks": 5, "bonus": 12, "melee": True}]))
+    f.command({"type": "NovusDeclare", "combatant_id": "orc", "actions": [{"kind": "dodge"}]})
+    take(f, "Attack Orc twice with the Broadsword (AB 4 + 4) (4 AP)", KAEL_VIEW)  # high skill: 12 - 4
+    # the primary attack at his IP (the two, each with its share of the AB, are two attacks once declared)
+    take(f, "Resolve the declared actions at your Initiative Point: Attack Orc with the Broadsword.", KAEL_VIEW,
+         dice=[5, 5])
+    assert "Cancel your remaining attacks (made at the end of the round)." in offered(f, KAEL_VIEW)
+    f.end_turn("kael")
+    f.resolve("orc")
+    assert RULESET.phase(f.state) == "end of round"
+    got = offered(f, KAEL_VIEW)
+    assert {"Make the remaining attacks", "Cancel the remaining attacks"} <= got.keys()
+    assert types(f.command(got["Cancel the remaining attacks"].command)) == ["NovusLateAttacksCancelled"]
+    assert RULESET.acting(f.state) == ["orc"] and "End the turn" in offered(f)
