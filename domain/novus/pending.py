@@ -96,7 +96,7 @@ class Pending:
         left = [n for n in r.stray.near if n in state.combatants] if r.stray is not None else []
         if left:
             who = left[0]
-            return [Decision(id=f"stray:{state.version}:{who}", kind="stray_save", combatant_id=who,
+            return [Decision(id=f"stray:{r.stray.at if r.stray is not None else 0}:{who}", kind="stray_save", combatant_id=who,
                              command="NovusRollStraySave", body={"combatant_id": who}, blocks_turn_end=True,
                              refusal=STRAY, summary="A shot into melee missed its target: make a Saving Throw "
                              "vs Spd against the attack's total, or be hit.")]
@@ -170,7 +170,7 @@ class Pending:
             times = room // b.cost if b.repeatable else 1
             for n in range(2, times + 1):  # "+": bought again, a point's worth each time
                 choices.append(Choice(name=f"{b.name} ×{n}", answer={"boons": [b.name] * n}))
-        return Decision(id=f"boons:{state.round}:{due.attacker}:{state.version}", kind="boons",
+        return Decision(id=f"boons:{due.at}:{due.attacker}", kind="boons",
                         combatant_id=due.attacker, command="NovusSpendBoons", body={"combatant_id": due.attacker},
                         choice_field="boons", choices=tuple(choices), blocks_turn_end=True, refusal=BOONS_DUE,
                         summary=f"Spend {due.points} Boon Point(s)"

@@ -433,3 +433,18 @@ def test_the_remaining_attacks_may_be_made_or_cancelled_from_the_offers() -> Non
     assert {"Make the remaining attacks", "Cancel the remaining attacks"} <= got.keys()
     assert types(f.command(got["Cancel the remaining attacks"].command)) == ["NovusLateAttacksCancelled"]
     assert RULESET.acting(f.state) == ["orc"] and "End the turn" in offered(f)
+
+
+def test_a_decision_that_waits_keeps_its_id_while_the_gm_rules_meanwhile() -> None:
+    """Boon Points "must be spent at once": the decision's id is the attack's (a client shows each once,
+    by its id), not the fight's version, which a GM's ruling meanwhile moves on (and which may be that
+    of an event about someone hidden from the player asked)."""
+    f = started()
+    f.command({"type": "NovusDeclare", "combatant_id": "orc", "actions": []})
+    f.command({"type": "NovusDeclare", "combatant_id": "kael", "actions": [attack("orc", "Broadsword")]})
+    rolled, *_ = f.resolve("kael", [10, 9, 8])  # 27 + 7 = 34, 18 over DEF 16: 1 Boon Point
+    [before] = RULESET.pending(f.state)
+    assert before.kind == "boons" and rolled.boon_points == 1
+    f.send(Harm(combatant_id="orc", amount=1))
+    [after] = RULESET.pending(f.state)
+    assert after.id == before.id == f"boons:{f.state.version - 1}:kael"
