@@ -101,7 +101,9 @@ def _core_tells_a_player_the_missing_die() -> bool:
     f.send(StartEncounter())
     for cid, acts in (("shade", []), ("orc", [{"kind": "dodge"}]), ("kael", [attack("orc", "Broadsword")])):
         f.command({"type": "NovusDeclare", "combatant_id": cid, "actions": acts})
-    from domain.core.dice import ReportedDice  # (without it, a fight meets such a die or not, as it goes)
+    from domain.core.dice import (
+        ReportedDice,  # (without it, a fight meets such a die or not, as it goes)
+    )
     from domain.core.errors import RuleViolation
     from domain.novus.events import Resolve
     try:
