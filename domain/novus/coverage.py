@@ -163,7 +163,7 @@ SECTIONS = [
          "with the highest skill bonus. Who is surprised: by the GM's results table (SetNovusRules surprise_beaten_by: "
          "once every side has rolled, a side whose total another's beats by that much), or named by the GM "
          "(NovusSetSurprised, before the fight): -20 IP in the first round; at 0 or below, no action until the next "
-         "round; otherwise only one of the actions allowed when Cancelling; +4 to attack a surprised character; no "
+         "round (his turn passes without him, as a helpless character's does: domain/novus/passing.py); otherwise only one of the actions allowed when Cancelling; +4 to attack a surprised character; no "
          "Set or Reroll Initiative that round.",
          "The GM's: the Perception results table is missing (U-N1): none by default (the GM names who); an ambush "
          "is the GM's to name too."),

@@ -189,7 +189,7 @@ class Folding:
             r = self._did_one(r, cid, event.instead)
             return replace(state, rules=replace(
                 r, stray=StrayShot(attacker=cid, tn=event.total, base_damage=event.base_damage,
-                                   near=list(event.stray_near)),
+                                   near=list(event.stray_near), at=state.version + 1),
                 attacked=r.attacked if cid in r.attacked else [*r.attacked, cid]))
         changes: dict[str, object] = {}
         if event.opportunity:  # "it still counts against the character's available actions for the round"
@@ -216,7 +216,7 @@ class Folding:
                 head_points=event.head_boon_points, base_damage=event.base_damage, scaled=event.scaled,
                 armour=event.armour, skill_ranks=skill.ranks if skill else 0,
                 halved=self._improvised(r, event), called_shot=event.called_shot, instead=event.instead,
-                charge_damage=event.charge_damage)
+                charge_damage=event.charge_damage, at=state.version + 1)
         if event.hit and event.called_shot in ("arm", "leg"):
             hits = r.limb_hits.get(event.target, {})
             changes["limb_hits"] = {**r.limb_hits, event.target: {

@@ -20,7 +20,7 @@ from domain.core.resources import held
 from domain.novus import actions as ap_table
 from domain.novus import performing
 from domain.novus.actions import Action
-from domain.novus.data import NovusData
+from domain.novus.data import DEFAULT_DATA, NovusData
 from domain.novus.moves import BASIC_MELEE, BASIC_SHOT
 from domain.novus.sheet import STATS, Weapon
 from domain.novus.state import AP, PHASES, rules
@@ -42,6 +42,7 @@ PLAIN = ("dodge", "block", "move", "run", "disengage", "draw_weapon", "perceptio
          "reroll_initiative", "cast_spell")
 MOST = 60  # a declaration's choices: what a player would see as buttons
 _KEY = msgspec.json.Encoder()
+_DEFAULTS = msgspec.to_builtins(DEFAULT_DATA)
 
 
 def words(state: EncounterState, c: Combatant, actions: Sequence[Action]) -> str:
@@ -262,8 +263,11 @@ class Offering:
         who is surprised and each side's group Perception roll (before the fight), harm and healing, a
         helpless character's First Aid (N22, TN 25), closing a window of Opportunity Attacks."""
         r = rules(state)
+        # the encounter's settings as they stand: what differs from the defaults (the rest is theirs)
+        now = msgspec.to_builtins(r.data) if r.data is not DEFAULT_DATA else {}
+        data = {k: v for k, v in now.items() if v != _DEFAULTS[k]}
         out = [Offer(label="Set the encounter's rules (Boons, Combat Moves, actions, Snags, death)",
-                     command={"type": "SetNovusRules", "data": msgspec.to_builtins(r.data)}, vary=("data",))]
+                     command={"type": "SetNovusRules", "data": data}, vary=("data",))]
         sides = list(dict.fromkeys(c.side for c in state.combatants.values()))
         if state.status == "setup":
             for side in sides:

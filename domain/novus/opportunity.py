@@ -52,6 +52,9 @@ class Opportunity:
         c = self.combatant(state, cmd.combatant_id)  # type: ignore[attr-defined]
         window = reactions.check_answer(r.window, cmd.window, c.id, c.name)
         reactions.check_reaction(window, cmd.reaction)
+        if window.actor not in state.combatants or window.actor in r.dead:  # felled by an earlier one's attack
+            raise RuleViolation("novus_not_a_target", "The one moving is dead: there is no one left to make an "
+                                "Opportunity Attack on (pass).")
         n = how_many(cmd.reaction)
         have = max(self._attacks_left(r, c.id), 1)  # type: ignore[attr-defined]
         if n > have:

@@ -15,6 +15,7 @@ from domain.core.encounter import (
 from domain.core.errors import RuleViolation
 from domain.core.pending import Choice, Decision
 from domain.novus.offering import words
+from domain.novus.opportunity import how_many
 from domain.novus.prompts import cancels_and_holds
 from domain.novus.state import (
     BOONS_DUE,
@@ -95,15 +96,16 @@ class Pending:
         left = [n for n in r.stray.near if n in state.combatants] if r.stray is not None else []
         if left:
             who = left[0]
-            return [Decision(id=f"stray:{state.version}:{who}", kind="stray_save", combatant_id=who,
+            return [Decision(id=f"stray:{r.stray.at if r.stray is not None else 0}:{who}", kind="stray_save", combatant_id=who,
                              command="NovusRollStraySave", body={"combatant_id": who}, blocks_turn_end=True,
                              refusal=STRAY, summary="A shot into melee missed its target: make a Saving Throw "
                              "vs Spd against the attack's total, or be hit.")]
         if self.contest_waits(state):
             return self._contest_decisions(state)
         if r.window is not None and not r.window.settled:
-            return [replace(d, blocks_turn_end=True, refusal=WAITS) for d in reactions.decisions(
-                r.window, "An Opportunity Attack (it counts as your attack for the round), or pass.")]
+            return [replace(d, blocks_turn_end=True, refusal=WAITS, choices=self._oa_choices(state, r.window))
+                    for d in reactions.decisions(
+                        r.window, "An Opportunity Attack (it counts as your attack for the round), or pass.")]
         phase = PHASES.current(r.position)
         mover = PHASES.mover(r.position, self._ranked(state))
         if phase is None or mover is None or (r.unseen_mover and phase.name != "resolve"):
@@ -119,7 +121,11 @@ class Pending:
         if phase.name == "end of round":
             return [Decision(id=f"late:{state.round}:{mover}", kind="end_of_round_attacks", combatant_id=mover,
                              command="NovusResolve", body={"combatant_id": mover}, blocks_turn_end=True,
-                             refusal=LATE_FIRST, summary="Make your remaining attacks, at the end of the round.")]
+                             refusal=LATE_FIRST, summary="Make your remaining attacks, at the end of the round.",
+                             choices=(Choice(name="Make the remaining attacks", answer={}),
+                                      Choice(name="Cancel the remaining attacks",
+                                             answer={"type": "NovusCancel", "instead": []})) if optional else ()),
+                    *(cancels_and_holds(self, state) if optional else [])]
         out: list[Decision] = cancels_and_holds(self, state) if optional else []
         if phase.name == "resolve" and optional:
             for cid in r.holding:  # held actions, at any IP lower than one's own (a choice, never a wait)
@@ -138,6 +144,17 @@ class Pending:
                          command="NovusResolve", body={"combatant_id": mover}, blocks_turn_end=True,
                          refusal=RESOLVE_FIRST, summary=f"Resolve the declared actions at your Initiative Point{what}.")]
 
+    @staticmethod
+    def _oa_choices(state: EncounterState, window: reactions.ReactionWindow) -> tuple[Choice, ...]:
+        """Each answer to a window of Opportunity Attacks, a whole body in words: the attacks ("he may use
+        any number of his attacks for the OA"), or letting the move go on (a PassReaction)."""
+        mover = state.combatants.get(window.actor)
+        on = f" on {mover.name}" if mover is not None else ""
+        out = [Choice(name=f"{'An Opportunity Attack' if how_many(r) == 1 else f'{how_many(r)} Opportunity Attacks'}{on}",
+                      answer={"reaction": r}) for r in window.reactions]
+        return (*out, Choice(name=f"Let {mover.name if mover else 'the move'} pass (no Opportunity Attack)",
+                             answer={"type": reactions.PassReaction.__struct_config__.tag}))
+
     def _declare_choices(self, state: EncounterState, cid: str, carry: bool = True) -> tuple[Choice, ...]:
         """Each declaration the rules take now, a whole answer in the game's words (domain/novus/offering.py)."""
         return tuple(Choice(name=name, action_points=cost, answer={"actions": [msgspec.to_builtins(a) for a in acts]})
@@ -153,7 +170,7 @@ class Pending:
             times = room // b.cost if b.repeatable else 1
             for n in range(2, times + 1):  # "+": bought again, a point's worth each time
                 choices.append(Choice(name=f"{b.name} ×{n}", answer={"boons": [b.name] * n}))
-        return Decision(id=f"boons:{state.round}:{due.attacker}:{state.version}", kind="boons",
+        return Decision(id=f"boons:{due.at}:{due.attacker}", kind="boons",
                         combatant_id=due.attacker, command="NovusSpendBoons", body={"combatant_id": due.attacker},
                         choice_field="boons", choices=tuple(choices), blocks_turn_end=True, refusal=BOONS_DUE,
                         summary=f"Spend {due.points} Boon Point(s)"

@@ -23,9 +23,20 @@ if TYPE_CHECKING:
 def cancels_and_holds(novus: Novus, state: EncounterState) -> list[Decision]:
     r = rules(state)
     phase = novus.phase(state)
-    if phase not in ("declare", "resolve"):
+    if phase not in ("declare", "resolve", "end of round"):
         return []
     out: list[Decision] = []
+    # "once the first of the attacks is made, the character may no longer cancel his action to perform other
+    # actions ... though he may still cancel his remaining attacks" (the one making them now: his own choice)
+    mover = PHASES.mover(r.position, novus._ranked(state))
+    for cid, d in r.declared.items():
+        if d.done and d.late_left and cid in state.combatants and novus.can_act(state, cid) \
+                and not (phase == "end of round" and cid == mover):
+            out.append(Decision(id=f"cancel_late:{state.round}:{cid}", kind="cancel_late", combatant_id=cid,
+                                command="NovusCancel", body={"combatant_id": cid, "instead": []},
+                                summary="Cancel your remaining attacks (made at the end of the round)."))
+    if phase == "end of round":
+        return out
     mover = PHASES.mover(r.position, novus._ranked(state))
     holders = [mover] if phase == "declare" and mover is not None and not r.unseen_mover else []
     holders += [cid for cid in r.declared if cid not in r.resolved and cid not in holders]

@@ -89,7 +89,8 @@ def evolve_snags(r: NovusRules, event: Event, state: EncounterState) -> NovusRul
     if isinstance(event, AttackRolled) and event.snag_points:
         sheet = state.combatants[event.combatant_id].sheet
         weapon = event.weapon if sheet.weapon(event.weapon) is not None else None
-        return replace(r, snags_due=SnagsDue(roller=event.combatant_id, points=event.snag_points, weapon=weapon))
+        return replace(r, snags_due=SnagsDue(roller=event.combatant_id, points=event.snag_points, weapon=weapon,
+                                             at=state.version + 1))
     if not isinstance(event, SnagsSpent):
         return r
     cid, w, now = event.combatant_id, event.weapon, state.round
@@ -131,7 +132,7 @@ class Snags:
                         for fid, friend in state.combatants.items()
                         if fid != roller.id and friend.side == roller.side and fid not in r.dead]
         name = roller.name
-        return Decision(id=f"snags:{state.round}:{due.roller}:{state.version}", kind="snags", combatant_id=None,
+        return Decision(id=f"snags:{due.at}:{due.roller}", kind="snags", combatant_id=None,
                         command=SpendSnags.__struct_config__.tag, body={"combatant_id": due.roller},
                         choice_field="snags", choices=tuple(choices), blocks_turn_end=True, refusal=SNAGS_DUE,
                         summary=f"{name}'s roll imploded: spend {due.points} Snag Point(s) on the Snag table at once "

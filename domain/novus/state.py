@@ -94,6 +94,7 @@ class BoonsDue(msgspec.Struct, frozen=True, kw_only=True):
     called_shot: str | None = None
     instead: bool = False  # earned by a cancelling action, out of the character's turn
     charge_damage: int = 0
+    at: int = 0  # the version of the attack that earned them (the decision's id: stable while it waits)
 
 
 class SnagsDue(msgspec.Struct, frozen=True, kw_only=True):
@@ -102,6 +103,7 @@ class SnagsDue(msgspec.Struct, frozen=True, kw_only=True):
     roller: CombatantId
     points: int
     weapon: str | None = None  # the weapon in hand (none: Brawling)
+    at: int = 0  # the version of the roll that earned them
 
 
 class StrayShot(msgspec.Struct, frozen=True, kw_only=True):
@@ -111,6 +113,7 @@ class StrayShot(msgspec.Struct, frozen=True, kw_only=True):
     tn: int
     base_damage: int
     near: list[CombatantId]
+    at: int = 0  # the version of the shot
 
 
 class HeldContest(msgspec.Struct, frozen=True, kw_only=True):
