@@ -109,7 +109,7 @@ class TrialDice:
 
     def __init__(self, face: Callable[[int], int] | None = None) -> None:
         self.rolled: list[DieRoll] = []
-        self.opened: set[int] = set()  # indexes in ``rolled`` of the dice of open rolls
+        self.opened: dict[int, int] = {}  # open rolls: the index in ``rolled`` of each one's first die -> its dice
         self._face = face or _middle
 
     def roll(self, sides: int, purpose: str, by: str | None = None) -> DieRoll:
@@ -119,25 +119,43 @@ class TrialDice:
 
     def open_roll(self, count: int) -> None:
         """The last ``count`` dice rolled make an open roll (``roll_exploding``)."""
-        self.opened.update(range(len(self.rolled) - count, len(self.rolled)))
+        self.opened[len(self.rolled) - count] = count
 
     def signature(self) -> list[tuple[int, str, str | None, bool]]:
         return [(d.sides, d.purpose, d.by, i in self.opened) for i, d in enumerate(self.rolled)]
 
+    def _entries(self, upto: int) -> list[tuple[int, int, bool]]:
+        """(first index, dice, open) of each roll among the first ``upto`` dice: an open roll's
+        dice together (its further dice, which follow them, are the client's to add)."""
+        out, i = [], 0
+        while i < upto:
+            n = self.opened.get(i)
+            if n is not None:
+                if i + n > upto:
+                    break  # an open roll only partly alike in every trial: asked for as it comes
+                out.append((i, n, True))
+                i += n
+            else:
+                out.append((i, 1, False))
+                i += 1
+        return out
+
     def needed(self, names: Callable[[str | None], str], upto: int | None = None) -> list[DiceNeeded]:
-        """The first ``upto`` dice rolled (None: all), consecutive alike ones counted together."""
+        """The first ``upto`` dice rolled (None: all), consecutive alike ones counted together,
+        an open roll's as one entry."""
         out: list[DiceNeeded] = []
-        for i, d in enumerate(self.rolled[:upto]):
-            more = i in self.opened
+        for i, n, is_open in self._entries(len(self.rolled) if upto is None else upto):
+            d = self.rolled[i]
             what = d.purpose.replace("_", " ")
             who = names(d.by)
+            by = d.by if who else None  # a roller the viewer may not see is named by neither name nor id
             label = f"{who}: {what}" if who else what
             last = out[-1] if out else None
-            if last is not None and last.sides == d.sides and last.for_ == label and last.by == (d.by if who else None) \
-                    and not more and not last.open:
+            if last is not None and not is_open and not last.open and last.sides == d.sides and last.for_ == label \
+                    and last.by == by:
                 out[-1] = msgspec.structs.replace(last, count=last.count + 1)
             else:
-                out.append(DiceNeeded(count=1, sides=d.sides, for_=label, by=d.by if who else None, open=more))
+                out.append(DiceNeeded(count=n, sides=d.sides, for_=label, by=by, open=is_open))
         return out
 
 

@@ -5,7 +5,8 @@ server offers (issue 37, "Contract properties over every registered ruleset"):
   encounter's dice being ``reported``) is accepted;
 - *Live*: in every state reached that is not over, some viewer has a move or a decision;
 - *Complete (sampled)*: a command of the ruleset's walk (tests/rulesets/<package>/contract.py)
-  that the server accepts was offered in shape: its type and its actor among the actions;
+  that the server accepts while no decision waits was offered in shape: its type and its actor
+  among the actions;
 - *Hidden*: no player's ``actions`` or ``waiting_on`` carry a hidden combatant's id or name, nor
   the version of an event about one.
 
@@ -108,7 +109,7 @@ async def test_offered_moves_are_sound_live_complete_and_hide_nothing(ruleset: R
                     if cid in state.get("concealed", []):
                         assert cid not in text and name not in text, f"a player's next moves name {name}: {text}"
                 for a in moves["actions"]:
-                    named = _versions_named(a["command"]) | _versions_named({"decision": a.get("decision")})
+                    named = _versions_named(a["command"])
                     assert not named & concealed_versions, f"a player's action names a hidden event: {a}"
             if state["status"] == "ended":
                 break
@@ -117,8 +118,10 @@ async def test_offered_moves_are_sound_live_complete_and_hide_nothing(ruleset: R
             if state["status"] == "active" and not gm_moves["over"]:
                 assert moving, f"live: the fight waits on {gm_moves['waiting_on']} and nobody is offered a move"
                 assert gm_moves["waiting_on"], "the fight is not over and waits on nobody"
-            # complete (sampled): a walk command the server takes was offered in shape
-            if state["status"] == "active" and rng.random() < 0.3:
+            # complete (sampled): a walk command the server takes was offered in shape (while no
+            # decision waits: then the answers are what is offered, whatever else the engine takes)
+            deciding = any(a["kind"] == "decision" for _, a in offered)
+            if state["status"] == "active" and not deciding and rng.random() < 0.3:
                 for move in walk.moves(ruleset, await _replayed(client, enc, gm, ruleset), rng)[:3]:
                     body = msgspec.to_builtins(move)
                     actor = type(move).actor_field
@@ -145,7 +148,10 @@ async def test_offered_moves_are_sound_live_complete_and_hide_nothing(ruleset: R
         assert sent > 5
 
 
-REFS = ("attack", "version", "check", "exchange", "window", "to_version", "decision")
+# fields that name an event by its version (Realms lets a target react to an attack by a creature
+# unseen, its Hidden rule: the window's id carries the attack's version, which the events already
+# show as Redacted; so a window id is not counted here)
+REFS = ("attack", "version", "check", "exchange", "to_version")
 
 
 def _versions_named(command: dict[str, Any]) -> set[int]:

@@ -55,11 +55,15 @@ async def ambush(client: httpx.AsyncClient) -> Ambush:
                                               "attack": "LightMelee", "weapon": "Knife", "band": "Melee",
                                               "dice": [4, 6]})
             attack = out["events"][0]["data"]["attack_id"]
+            # Mira's player is never asked to defend against an attacker she cannot see: the GM answers
             hit = await command(client, enc, {"type": "Defend", "combatant_id": a.mira, "attack": attack,
-                                              "defence": "TakeIt"}, **a.player)
+                                              "defence": "TakeIt"})
             # every step of a hidden attacker's exchange is about it: Mira's player sees the Hits, not the blow
-            assert [e["type"] for e in hit["events"]] == ["Redacted"] * len(hit["events"])
-            assert hit["state"]["combatants"][a.mira]["sheet"]["hits"] == 2
+            after = hit["version"] - len(hit["events"])
+            seen = (await client.get(f"/encounters/{enc}/events?after={after}", headers=a.player)).json()["events"]
+            assert [e["type"] for e in seen] == ["Redacted"] * len(hit["events"])
+            mine = (await client.get(f"/encounters/{enc}", headers=a.player)).json()
+            assert mine["combatants"][a.mira]["sheet"]["hits"] == 2
         if who != a.mira:
             await command(client, enc, {"type": "EndTurn", "combatant_id": who})
     # Mira, Wounded by her 2 Hits, pays a Penalty Point: a die steps down; 4 + 6 still reaches Normal

@@ -161,8 +161,8 @@ def test_a_hidden_fighter_is_left_out_of_the_door_s_state_for_a_player() -> None
     f.send(StartEncounter())
     f.send(Declare(combatant_id="lurker", action="strike", target="hero"))
     f.send(Declare(combatant_id="hero", action="strike", target="troll"))
-    gm = visibility.state_for(f.state, visibility.GM)
-    assert set(rules(gm).declared) == {"lurker", "hero"}
+    gm = visibility.state_for(f.state, visibility.GM)  # a game without Action Points: shown without them
+    assert set(gm["rules"]["declared"]) == {"lurker", "hero"} and "action_points" not in gm["combatants"]["hero"]
     player = visibility.state_for(f.state, visibility.Viewer("player", frozenset({"hero"})))
     assert set(player["rules"]["declared"]) == {"hero"}
     assert "lurker" not in player["combatants"] and "lurker" not in str(player["rules"])

@@ -13,12 +13,10 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain.core.dice import ReportedDice
 from domain.core.encounter import AddCombatant, RollInitiative, StartEncounter
-from domain.core.errors import RuleViolation
 from domain.core.next_moves import Offer, try_offer
 from domain.novus.data import NovusData
-from domain.novus.events import Harm, Resolve, SetNovusRules
+from domain.novus.events import Harm, SetNovusRules
 from domain.novus.ruleset import Novus, rules
 from projections.actions import actions_for
 from projections.visibility import GM, Viewer
@@ -90,30 +88,7 @@ def _watch_hidden(monkeypatch: pytest.MonkeyPatch, seen: collections.Counter[str
     monkeypatch.setattr(autoplay, "actions_for", checked)
 
 
-def _core_tells_a_player_the_missing_die() -> bool:
-    """Whether core passes a reported command's own refusal for a missing die (its size) on to a player
-    from whom someone is hidden (core a22e79e, on the next-moves branch): autoplay asks for the die the
-    refusal names; without its size it cannot (a Block's roll decides whether the attack is rolled). A
-    fight meets such a die or not as its walk goes: the reported autoplay is not strictly expected to fail."""
-    f = Fight()
-    for cid, side, who, hidden in (("kael", "party", "player", False), ("orc", "enemies", "gm", False),
-                                   ("shade", "enemies", "gm", True)):
-        f.send(AddCombatant(combatant_id=cid, name=cid.title(), side=side, controller=who, hidden=hidden,
-                            sheet=sheet() if cid == "kael" else ORC))
-    f.send(RollInitiative(dice=[9, 5, 4, 3, 2, 2]))
-    f.send(StartEncounter())
-    for cid, acts in (("shade", []), ("orc", [{"kind": "dodge"}]), ("kael", [attack("orc", "Broadsword")])):
-        f.command({"type": "NovusDeclare", "combatant_id": cid, "actions": acts})
-    try:
-        RULESET.decide_as(frozenset({"shade"}), f.state, Resolve(combatant_id="kael"), ReportedDice([]))
-    except RuleViolation as refused:
-        return "needed_sides" in refused.details
-    return True
-
-
-@pytest.mark.parametrize("policy", ["seeded", pytest.param("reported", marks=pytest.mark.xfail(
-    not _core_tells_a_player_the_missing_die(), raises=KeyError, strict=False,
-    reason="core a22e79e (next-moves): a player's dice_missing keeps its die's size"))])
+@pytest.mark.parametrize("policy", ["seeded", "reported"])
 def test_autoplay_plays_fights_from_the_offered_moves_alone(policy: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """50 fights for each dice policy, every command an offered one, as sent: none refused, never a
     stall nor an empty waiting_on, most fights to the end (a side all helpless: out of the fight)."""

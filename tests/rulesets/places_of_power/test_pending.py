@@ -185,8 +185,8 @@ def test_a_called_check_and_a_due_status_prompt_the_character_and_the_status_blo
 
 def test_an_attack_by_a_hidden_combatant_prompts_no_player() -> None:
     """An attack by a hidden combatant is dropped from a player's view, and so from their
-    prompts: the ambushed player is not asked to Defend against an attacker they cannot see
-    (the GM, who may send any step for a player, answers it)."""
+    prompts: the ambushed player is not asked to Defend against an attacker they cannot see;
+    the GM, who may send any step for a player, is asked instead."""
     f = fight(players=1, npcs=2, hidden=("npc2",))
     while f.turn != "npc2":
         f.end_turn()
@@ -194,7 +194,8 @@ def test_an_attack_by_a_hidden_combatant_prompts_no_player() -> None:
                   dice=[4, 6]))
     assert [d.combatant_id for d in f.ruleset.pending(f.state)] == ["pc0"]  # the fight waits for pc0's defence
     assert prompts(f, Viewer("player", frozenset({"pc0"}))) == []
-    assert prompts(f, GM) == []  # a player's decision: the GM may step in, but is not prompted
+    # the player is never told, so the GM is prompted for it (issue 37: else the fight stalls)
+    assert [(p.combatant_id, p.command) for p in prompts(f, GM)] == [("pc0", "Defend")]
     check_pending(f.ruleset, f.state)
 
 
