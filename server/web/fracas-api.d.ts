@@ -4109,6 +4109,9 @@ export type RulesetInfo = {
   examples?: CombatantExample[];
   id: string;
   name: string;
+  resources?: {
+    [key: string]: string;
+  };
   rule_texts?: {
     [key: string]: string;
   };
