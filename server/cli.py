@@ -66,6 +66,9 @@ def tell_the_table(public: str | None, port: int) -> None:
     """``--lan``: the address players' phones open, and the GM's console there as a QR code."""
     from server.lan import terminal_qr
 
+    if not os.environ.get("FRACAS_OPERATOR_KEY"):
+        print("Anyone on this network may open and list encounters: --operator-key KEY (or FRACAS_OPERATOR_KEY) "
+              "keeps that to the GM. Each encounter is the token holders' alone either way.", flush=True)
     if public is None:
         print(f"Fracas listens on every interface, port {port}, but this machine has no network route: "
               "no address for phones found. Set FRACAS_PUBLIC_URL to the address they reach it by.", flush=True)
