@@ -105,3 +105,13 @@ def test_the_links_put_the_token_in_the_fragment() -> None:
     assert lan.console_link("http://h:1", "e", "frc_a-b_c") == "http://h:1/#enc=e&token=frc_a-b_c"
     assert lan.player_link("http://h:1", "e", ["m", "n"], "t/+") == "http://h:1/play#enc=e&me=m&token=t%2F%2B"
     assert lan.spectator_link("http://h:1", "e", "t") == "http://h:1/watch#enc=e&token=t"
+
+
+def test_the_timelines_query_token_is_its_own_rate_limit_bucket_as_a_live_streams() -> None:
+    """"The same checks as the live stream's ?token=": the rate limit counts it against the token."""
+    from server.auth import hash_secret
+    from server.limits import bucket_of
+    from tests.unit.test_rate_limit import _scope
+
+    assert bucket_of(_scope("/encounters/e/timeline.svg", query=b"token=frc_valid")) == hash_secret("frc_valid")
+    assert bucket_of(_scope("/encounters/e/timeline.svg", query=b"token=frc_random")) == b"addr:192.0.2.1"
