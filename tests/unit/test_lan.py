@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-from typing import Any
+from typing import Any, ClassVar, Self
 
 import pytest
 import segno
@@ -16,17 +16,17 @@ from server import lan
 class Recorder:
     """A socket that notes every call made of it; sending anything fails the test."""
 
-    calls: list[tuple[str, tuple[Any, ...]]] = []
+    calls: ClassVar[list[tuple[str, tuple[Any, ...]]]] = []
     address = "192.168.1.20"
     refuse: OSError | None = None
 
     def __init__(self, family: int, kind: int, *rest: Any) -> None:
         Recorder.calls.append(("socket", (family, kind)))
 
-    def __enter__(self) -> Recorder:
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         Recorder.calls.append(("close", ()))
 
     def connect(self, address: tuple[str, int]) -> None:
