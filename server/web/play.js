@@ -141,10 +141,12 @@ function drawActions() {
       decisions.get(k).push(a);
     }
     $("#decisions").hidden = decisions.size === 0;
-    $("#prompts").replaceChildren(...[...decisions].map(([k, acts], i) => el("div",
-      { class: "prompt", role: "group", "aria-labelledby": `q-${i}` },
-      el("p", { class: "question", id: `q-${i}` }, question(k, acts)),
-      acts.map(item))));
+    $("#prompts").replaceChildren(...[...decisions].map(([k, acts], i) => {
+      const q = question(k, acts);
+      const said = acts.length === 1 && acts[0].label.replace(/\.$/, "") === q.replace(/\.$/, "");  // its one button says it
+      return el("div", { class: "prompt", role: "group", "aria-label": said ? q : null, "aria-labelledby": said ? null : `q-${i}` },
+        said ? null : el("p", { class: "question", id: `q-${i}` }, q), acts.map(item));
+    }));
     const own = list.filter((x) => x.kind === "move");
     const actors = [...new Set(own.map((a) => a.combatant_id))];
     const lost = refusal && !there(refusal.id)
@@ -367,7 +369,7 @@ function drawCard() {
       continue;
     }
     if (v === null || v === undefined || v === false) continue;
-    if (typeof v === "boolean") flags.push(words(k));
+    if (typeof v === "boolean") scalars.push([k, "yes"]);  // a trait of the sheet, not a condition
     else if (typeof v === "object") { const s = say(v); if (s) lines.push([k, s]); }
     else { const s = say(v); if (s !== null) scalars.push([k, s]); }
   }
