@@ -168,10 +168,6 @@ def test_a_spectator_follows_a_short_fight_on_a_tv(env: dict[str, str], ruleset:
 
     with serving(env) as (base, _), sync_playwright() as pw:
         table = Table(base, ruleset)
-        if ruleset == "novus" and httpx.get(f"{base}/encounters/{table.enc}/actions", headers=table.gm).status_code == 500:
-            # Novus's own may_act(state, cid) overrides core's may_act(state): the next moves fail
-            # (fixed on the Novus branch, 774d7fa "may_act(state, cid) named can_act")
-            pytest.xfail("Novus's next moves answer 500 on this branch (may_act named twice)")
         browser = pw.chromium.launch(executable_path=chromium.CHROMIUM, args=[*ARGS, OFFLINE])
         watch = browser.new_context(viewport=TV).new_page()
         watch.goto(table.watch_link)
