@@ -119,6 +119,8 @@ class RulesetInfo(msgspec.Struct, kw_only=True):
     rule_texts: dict[str, str] = msgspec.field(default_factory=dict)
     # ready-to-send combatants: a player character, a weak NPC and a strong NPC
     examples: list[CombatantExample] = msgspec.field(default_factory=list)
+    # what actions spend (an action's ``cost``, ``Combatant.resources``; ``AP``: ``action_points``), in the game's words
+    resources: dict[str, str] = msgspec.field(default_factory=dict)
 
 
 class Health(msgspec.Struct, kw_only=True):
@@ -508,6 +510,7 @@ async def get_ruleset(request: Request, ruleset_id: RulesetId) -> RulesetInfo:
         coverage=r.coverage(),
         rule_texts=dict(r.rule_texts),
         examples=[CombatantExample(label=label, body=msgspec.convert(body, NewCombatant)) for label, body in r.examples()],
+        resources=dict(r.resource_labels),
     )
 
 

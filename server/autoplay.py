@@ -7,7 +7,8 @@ character's player a token, and then, as the GM and as each player with their ow
 ``GET /encounters/{id}/actions`` and sends one offered move or decision exactly as offered,
 with random faces for the dice it lists (the encounter's dice are ``reported``). A die the
 command asks for beyond those (a ``dice_missing`` refusal naming it) is rolled and added, as at
-the table. Once the fight is over the GM ends it.
+the table. Once the fight is over the GM ends it; now and then the GM reveals a hidden combatant
+(an ambush is sprung in time), so that every fight can end.
 
 Counted: fights finished, commands, stalls (the fight not over and nobody offered a move or a
 decision), refused offers (an offer the server then refuses: the door lies), 5xx answers.
@@ -21,7 +22,8 @@ from typing import Any
 
 from server.client import Fracas, FracasError, ProblemError
 
-MAX_COMMANDS = 600  # one fight's commands at most: an autoplay always stops
+MAX_COMMANDS = 1500  # one fight's commands at most: an autoplay always stops
+REVEAL = 0.03  # the chance at each step that the GM reveals a hidden combatant, as a GM does in time
 
 
 @dataclass
@@ -75,11 +77,18 @@ def pick(offered: list[tuple[Fracas, dict[str, Any]]], moves: dict[str, Any], st
         starts = [o for o in steps if o[1]["command"]["type"] == "StartEncounter"]
         return (starts or steps or [None])[0]
     picks = [o for o in offered if o[1]["kind"] in ("decision", "move")]
+    reveals = [o for o in offered if o[1]["command"]["type"] == "RevealCombatant"]
+    if reveals and (not picks or rng.random() < REVEAL):
+        return rng.choice(reveals)
     if not picks:
         return None
     decisions = [o for o in picks if o[1]["kind"] == "decision"]
+    if decisions:  # a decision at random, then one of its answers: many answers are not many decisions
+        asked = sorted({str(o[1].get("decision")) for o in decisions})
+        one = rng.choice(asked)
+        return rng.choice([o for o in decisions if str(o[1].get("decision")) == one])
     doing = [o for o in picks if o[1]["kind"] == "move" and o[1]["command"]["type"] != "EndTurn"]
-    return rng.choice(decisions or (doing if doing and rng.random() < 0.75 else picks))
+    return rng.choice(doing if doing and rng.random() < 0.75 else picks)
 
 
 def play_fight(url: str, ruleset: str, seed: int, tally: Tally, *, operator_key: str | None = None,

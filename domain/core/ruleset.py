@@ -255,6 +255,9 @@ class Ruleset(ABC):
     # The order a ``reported`` encounter's ``RollInitiative`` takes its faces in, in words: each
     # ruleset's own (documented with the command in ``GET /rulesets/{id}`` and the OpenAPI document).
     initiative_dice: ClassVar[str] = "one die for each combatant, in the order they were added"
+    # What an action spends, by the id its cost and ``Combatant.resources`` use, in the game's words
+    # (``AP``: ``Combatant.action_points``, where the game counts them).
+    resource_labels: ClassVar[dict[str, str]] = {"AP": "Action Points"}
 
     def acting(self, state: EncounterState) -> list[str]:
         """Who may make a move now (not an answer to a decision): the combatant whose turn it

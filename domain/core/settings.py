@@ -4,7 +4,9 @@ A settings command (``SetHealthTraumaRules``, ``SetRealmsRules``, ``SetNovusRule
 JSON Merge Patch (RFC 7396) of the encounter's current document: what it names is changed, an
 object merged into the one there, ``null`` puts a field back to its default, what it leaves out
 stays as it is. So changing X no longer resets the GM's chart. The whole document merged is
-checked against its type, as a document sent whole always was.
+checked against its type, as a document sent whole always was. As in RFC 7396, a field cannot be
+set to null by a patch (null puts back its default); a document given whole as its own type (a
+caller in Python) replaces the current one, nulls and all.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ def merge_patch(target: Any, patch: Any) -> Any:
 def merged(current: T, patch: Any, kind: type[T], what: str) -> T:
     """The settings document ``current`` with ``patch`` merged into it, checked as a ``kind``
     (a patch given as a whole document, a ``kind`` itself, replaces it)."""
+    if isinstance(patch, kind):  # a whole document (a caller in Python): it replaces the current one
+        return patch
     doc = merge_patch(msgspec.to_builtins(current), msgspec.to_builtins(patch))
     try:
         return msgspec.convert(doc, kind, strict=True)

@@ -202,6 +202,7 @@ class HealthTrauma(Ruleset):
 
     # ------------------------------------------------------ the next moves
 
+    resource_labels = {TURN: "Turn (quarters)", QUICK: "Quick Action", REACTION: "Reaction"}
     initiative_dice = ("one die of the encounter's initiative_die (a d20 unless the GM's data says otherwise) for "
                        "each combatant, in the order they were added, but none for one who made their own "
                        "Initiative Test (HTRollInitiativeTest) since the last roll")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.core import reactions
+from domain.core import reactions, settings
 from domain.core.dice import Dice
 from domain.core.encounter import (
     AddCombatant,
@@ -17,6 +17,7 @@ from domain.core.encounter import (
 )
 from domain.core.errors import RuleViolation
 from domain.core.initiative import Entry, order_descending
+from domain.novus.data import NovusData
 from domain.novus import snags
 from domain.novus.codes import OWN_CODES
 from domain.novus.dice import roll_2d10, save_bonus, succeeds
@@ -104,8 +105,9 @@ class Deciding:
         r = rules(state)
         match command:
             case SetNovusRules():  # N18's cap: a new table may not put a seated sheet over it
-                check_seated(r.data.moves, command.data.moves, {c.name: c.sheet for c in state.combatants.values()})
-                return [RulesSet(data=command.data)]
+                data = settings.merged(r.data, command.data, NovusData, "The Novus settings")
+                check_seated(r.data.moves, data.moves, {c.name: c.sheet for c in state.combatants.values()})
+                return [RulesSet(data=data)]
             case SetMounted():
                 c = self.combatant(state, command.combatant_id)
                 return [MountedSet(combatant_id=c.id, mounted=command.mounted, trained=command.trained)]

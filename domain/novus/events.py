@@ -9,6 +9,7 @@ import msgspec
 from domain.core.concerns import CombatantId, SheetValue
 from domain.core.dice import DieRoll
 from domain.core.encounter import Command, Event, InitiativeRoll
+from domain.core.settings import SettingsPatch
 from domain.novus.actions import Action, CalledShot
 from domain.novus.data import NovusData
 from domain.novus.sheet import Stat
@@ -22,9 +23,11 @@ class SetNovusRules(Command, tag="SetNovusRules"):
     """The GM sets the encounter's Novus settings (before or during the fight): the Combat Boons
     allowed, the Combat Moves (the Basic Dodge among them), which actions use which limb, the Simple
     and Complex actions and their AP, dying past helpless.
-    See ``NovusData`` for which default is the publisher's and which is ours."""
+    See ``NovusData`` for which default is the publisher's and which is ours. ``data`` is a JSON
+    Merge Patch of the current settings (domain/core/settings.py)."""
 
-    data: NovusData
+    settings_type = NovusData
+    data: SettingsPatch
 
 
 class SetHaste(Command, tag="NovusSetHaste"):

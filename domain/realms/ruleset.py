@@ -123,6 +123,7 @@ class Realms(Folding, Attacking, Acting, Deciding, Moving, Turns, StartingCombat
         return TurnResetBudget(maximum=AP, amount=AP)
 
     refill_moments = frozenset({"combat_start", "turn_end"})  # those of resources() below
+    resource_labels = {"AP": "Action Points", FREE_INTERACTION: "Free Interaction", FREE_ABILITY_ROLL: "Free Ability Roll"}
     # "At the end of your turn you gain one free Interaction and one free Ability Roll Action
     # to use during the round" (and at the start of combat, with the AP: our reading): everyone's
     _FREE = Resources((Resource(FREE_INTERACTION, 1, ("combat_start", "turn_end")),

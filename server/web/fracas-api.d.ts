@@ -1475,10 +1475,14 @@ export type Novus_SetMounted = {
  * The GM sets the encounter's Novus settings (before or during the fight): the Combat Boons
  * allowed, the Combat Moves (the Basic Dodge among them), which actions use which limb, the Simple
  * and Complex actions and their AP, dying past helpless.
- * See ``NovusData`` for which default is the publisher's and which is ours.
+ * See ``NovusData`` for which default is the publisher's and which is ours. ``data`` is a JSON
+ * Merge Patch of the current settings (domain/core/settings.py).
  */
 export type Novus_SetNovusRules = {
-  data: Novus_NovusData;
+  /** A JSON Merge Patch (RFC 7396) of the encounter's current settings document: the fields named are changed (an object merged into the one there, null puts a field back to its default), the rest stay. The document's schema, with each default, is this command's `settings_schema` in `GET /rulesets/{ruleset_id}`. */
+  data: {
+    [key: string]: unknown;
+  };
   dice?: number[] | null;
   type: "SetNovusRules";
 };
@@ -4107,6 +4111,9 @@ export type RulesetInfo = {
   examples?: CombatantExample[];
   id: string;
   name: string;
+  resources?: {
+    [key: string]: string;
+  };
   rule_texts?: {
     [key: string]: string;
   };

@@ -114,3 +114,39 @@ async def test_every_ruleset_documents_its_own_initiative_dice_and_examples_that
     for example in info["examples"]:
         r = await client.post(f"/encounters/{enc}/combatants", json=example["body"])
         assert r.status_code == 201, (example["label"], r.text)
+
+
+@pytest.mark.parametrize("ruleset", ["places-of-power", "health-trauma", "realms", "novus"])
+async def test_every_cost_is_named_in_the_rulesets_words(client, ruleset) -> None:
+    """Issue 37, "One vocabulary": each ruleset names what actions spend, as stable ids with labels
+    (`resources` in `GET /rulesets/{id}`): every offered action's cost, and every combatant's
+    resources, use those ids."""
+    info = (await client.get(f"/rulesets/{ruleset}")).json()
+    words = info["resources"]
+    assert words and all(isinstance(v, str) and v for v in words.values())
+    enc = await open_encounter(client, ruleset=ruleset)
+    viewers: list[dict[str, str] | None] = [None]
+    for example in info["examples"]:
+        r = await client.post(f"/encounters/{enc}/combatants", json=example["body"])
+        assert r.status_code == 201
+        if example["body"]["controller"] == "player":
+            viewers.append(await mint(client, enc, "player", [r.json()["events"][0]["data"]["combatant_id"]]))
+    await command(client, enc, {"type": "RollInitiative"})
+    await command(client, enc, {"type": "StartEncounter"})
+    seen = set()
+    for _ in range(6):
+        offered = [(who, a) for who in viewers for a in (await actions(client, enc, who))["actions"]]
+        for _, a in offered:
+            seen.update(a["cost"])
+        state = (await client.get(f"/encounters/{enc}")).json()
+        for c in state["combatants"].values():
+            assert set(c.get("resources") or {}) <= set(words), c.get("resources")
+        turn = state.get("turn")
+        if turn is None:
+            break
+        end = [(who, a) for who, a in offered if a["command"] == {"type": "EndTurn", "combatant_id": turn}]
+        if not end:
+            break
+        r = await client.post(f"/encounters/{enc}/commands", json=end[0][1]["command"], headers=end[0][0])
+        assert r.status_code == 200, r.text
+    assert seen and seen <= set(words), (seen, words)
