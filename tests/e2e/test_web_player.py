@@ -318,7 +318,7 @@ def declaration_round(page, table: Table, banner) -> None:
     table.gm_moves_on(lambda: table.offered(lambda a: a["command"]["type"] == "NovusResolve", table.player) is not None)
     expect(banner).to_have_text("Your turn")
     resolve = table.offered(lambda a: a["command"]["type"] == "NovusResolve", table.player)
-    assert [d["open"] for d in resolve["dice"]] == [True, True]
+    assert [(d["count"], d["open"]) for d in resolve["dice"]] == [(2, True)]  # one open roll of 2d10
     button = page.locator(f"button[data-action='{resolve['id']}']")
     button.click()
     entry = page.locator(".act-item", has=button).locator("form.dice-entry")
