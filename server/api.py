@@ -36,6 +36,7 @@ from server.encounters import (
     request_hash,
     visible_events,
 )
+from server.lan import console_link, player_link, spectator_link
 from server.presence import live_connections
 from server.problems import PROBLEM_JSON, Problem, ProblemDetails, database_unavailable, decode_body, decode_query
 
@@ -263,6 +264,33 @@ def reply(r: Reply, location: str | None = None, minimal: bool = False) -> Respo
     return JsonReply(body, r.status, headers)
 
 
+def public_base(request: Request) -> str:
+    """Where the pages are reached, for the links an answer carries: ``FRACAS_PUBLIC_URL`` (a
+    server behind a proxy; ``fracas serve --lan`` sets the address it prints), else the
+    request's own scheme, host and port (what the caller reached this server by)."""
+    configured: str | None = request.app.state.settings.public_url
+    return configured or str(request.base_url).rstrip("/")
+
+
+def token_link(base: str, encounter_id: str, issued: IssuedToken) -> str:
+    """The page a token's holder opens, the token in the link's fragment."""
+    if issued.role == "gm":
+        return console_link(base, encounter_id, issued.token)
+    if issued.role == "player":
+        return player_link(base, encounter_id, issued.combatant_ids, issued.token)
+    return spectator_link(base, encounter_id, issued.token)
+
+
+def with_console_link(r: Reply, base: str) -> Reply:
+    """The answer to an open with the GM's console link in ``gm_token.link`` (made now: the stored
+    answer a retry replays holds no secret, and the secret is issued anew for the retry)."""
+    fields = msgspec.json.decode(r.body, type=dict[str, msgspec.Raw])  # the rest passed on as it is
+    gm = msgspec.json.decode(fields["gm_token"], type=IssuedToken)
+    gm.link = token_link(base, r.encounter_id, gm)
+    fields["gm_token"] = msgspec.Raw(_encode(gm))
+    return Reply(r.status, _encode(fields), r.version, r.encounter_id)
+
+
 # ---------------------------------------------------------------------------- routes
 
 
@@ -276,7 +304,7 @@ async def open_encounter(request: Request, idempotency_key: IdempotencyKey = Non
     body = await request.body()
     req: OpenEncounterRequest = decode_body(_open_decoder, body, "invalid_body")
     r = await service_of(request).open(req.ruleset, req.name, req.dice_policy, idempotency_key=idempotency_key, body=body)
-    return reply(r, f"/encounters/{r.encounter_id}")
+    return reply(with_console_link(r, public_base(request)), f"/encounters/{r.encounter_id}")
 
 
 @get("/encounters/{encounter_id:uuid}", opt={"token": "encounter"}, operation_id="getEncounter",
@@ -416,6 +444,7 @@ async def mint_token(
     except Exception as exc:  # a refusal is an answer only while the token is valid
         await tokens_of(request).may_answer(principal, exc)
         raise
+    issued.link = token_link(public_base(request), enc, issued)
     return Response(content=_encode(issued), status_code=201, media_type=JSON)
 
 

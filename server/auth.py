@@ -19,7 +19,7 @@ import secrets
 import uuid
 from collections import OrderedDict
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import asyncpg
 import msgspec
@@ -75,13 +75,21 @@ class TokenView(msgspec.Struct, kw_only=True):
 
 class IssuedToken(msgspec.Struct, kw_only=True):
     """A token as issued: ``token`` is the secret, shown this once. Send it as
-    ``Authorization: Bearer <token>``."""
+    ``Authorization: Bearer <token>``. ``link``: the page its holder opens, signed in by the
+    token in its fragment (which a browser never sends): the GM's console for the GM's token,
+    the player's page for a player's, the spectator view for a spectator's."""
 
     id: str
     role: Role
     combatant_ids: list[str]
     label: str
     token: str
+    # made for each answer (never stored): FRACAS_PUBLIC_URL or the request's own address, then the page
+    link: Annotated[str, msgspec.Meta(description=(
+        "The page this token's holder opens, the token in its fragment: `{base}/#enc=...&token=...` (the GM's "
+        "console), `{base}/play#enc=...&me=...&token=...` (a player's page) or `{base}/watch#enc=...&token=...` "
+        "(the spectator view); `{base}` is the server's `FRACAS_PUBLIC_URL`, else the address the request "
+        "reached it by."))] = ""
 
 
 def unauthorized(code: str, detail: str) -> Problem:

@@ -45,10 +45,57 @@ def cannot_listen(host: str, port: int) -> str | None:
     return None
 
 
+LAN_HOST = "0.0.0.0"  # `fracas serve --lan`: every interface, so that phones on the same network reach it
+
+
+def public_url_of(args: argparse.Namespace) -> str | None:
+    """The address ``fracas serve`` prints for the table and its links carry: FRACAS_PUBLIC_URL
+    (checked: ValueError), else with --lan this machine's address on its network, else None (each
+    request's own)."""
+    from server.lan import check_public_url, lan_address
+
+    configured = os.environ.get("FRACAS_PUBLIC_URL", "").strip()
+    if configured:
+        return check_public_url(configured)
+    if args.lan and (address := lan_address()) is not None:
+        return f"http://{address}:{args.port}"
+    return None
+
+
+def tell_the_table(public: str | None, port: int) -> None:
+    """``--lan``: the address players' phones open, and the GM's console there as a QR code."""
+    from server.lan import terminal_qr
+
+    if not os.environ.get("FRACAS_OPERATOR_KEY"):
+        print("Anyone on this network may open and list encounters: --operator-key KEY (or FRACAS_OPERATOR_KEY) "
+              "keeps that to the GM. Each encounter is the token holders' alone either way.", flush=True)
+    if public is None:
+        print(f"Fracas listens on every interface, port {port}, but this machine has no network route: "
+              "no address for phones found. Set FRACAS_PUBLIC_URL to the address they reach it by.", flush=True)
+        return
+    console = public + "/"
+    print(f"Phones on the same network join at {console}\n"
+          f"The GM's console: open {console} (or scan the code); the links it hands out carry this address.",
+          flush=True)
+    print(terminal_qr(console, sys.stdout.encoding), end="", flush=True)
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
+    if args.lan:
+        args.host = LAN_HOST
+    elif args.host is None:
+        args.host = os.environ.get("FRACAS_HOST", "127.0.0.1")
+    try:
+        public = public_url_of(args)
+    except ValueError as exc:
+        print(f"fracas serve: {exc}", file=sys.stderr)
+        return CANNOT_LISTEN
     if (problem := cannot_listen(args.host, args.port)) is not None:
         print(f"fracas serve: {problem}", file=sys.stderr)
         return CANNOT_LISTEN
+    if public is not None:
+        os.environ["FRACAS_PUBLIC_URL"] = public  # the workers' links carry the printed address
+    args.public_url = public
     # uvicorn re-raises the signal that stopped it; exit normally instead so that the
     # embedded PostgreSQL is stopped by its exit handler (set first: it may stop while starting).
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
@@ -80,6 +127,8 @@ def _serve(args: argparse.Namespace) -> int:
     shown = f"[{host}]" if ":" in host else host
     log.info("Fracas will listen on http://%s:%d (migrations are applied as it starts)", shown, port)
     log.info("API docs: http://%s:%d/schema (Scalar), /schema/swagger, /schema/openapi.json", shown, port)
+    if args.lan:
+        tell_the_table(args.public_url, port)
     uvicorn.run(
         "server.app:create_app",
         factory=True,
@@ -195,9 +244,16 @@ def main(argv: list[str] | None = None) -> int:
     serve = sub.add_parser(
         "serve", help="serve the API (embedded PostgreSQL when DATABASE_URL is unset)",
         description="Serve the API. Exits with 2 at once, before starting anything, when it cannot "
-                    "listen on --host/--port (a port already in use: pick another with --port).",
+                    "listen on --host/--port (a port already in use: pick another with --port), or when "
+                    "FRACAS_PUBLIC_URL is not an http(s) address.",
     )
-    serve.add_argument("--host", default=os.environ.get("FRACAS_HOST", "127.0.0.1"))
+    where = serve.add_mutually_exclusive_group()
+    where.add_argument("--host", default=None, help="the address to listen on (default 127.0.0.1, or FRACAS_HOST)")
+    where.add_argument(
+        "--lan", action="store_true",
+        help="let phones on the same network join: listen on every interface (0.0.0.0), print the address "
+             "they open and the GM's console as a QR code; links carry it (FRACAS_PUBLIC_URL overrides it)",
+    )
     serve.add_argument("--port", type=int, default=int(os.environ.get("FRACAS_PORT", "8000")))
     serve.add_argument("--workers", type=int, default=1, help="server processes sharing the database")
     serve.add_argument("--log-level", default="info")

@@ -7,7 +7,9 @@
   events the caller may see, as JSON or, with ``Accept: text/plain`` or ``?format=text``,
   as plain text.
 - ``GET /encounters/{id}/timeline.svg``: the fight as a picture (``projections/timeline.py``),
-  drawn from what the caller may see.
+  drawn from what the caller may see. The token may also come as ``?token=``, as the live
+  stream's does (a link opens it in a browser tab, which sends no header; never logged:
+  ``server.redaction``).
 
 Its routes (``HISTORY_ROUTES``) are served beside ``server.api.ROUTES`` (``server/app.py``);
 it uses the route helpers of ``server.api``, which therefore cannot import it.
@@ -150,16 +152,26 @@ class _Stood:
     data: dict[str, Any]
 
 
+QueryToken = Annotated[str | None, QueryParameter(description=(
+    "The token, where the client cannot send `Authorization: Bearer` (a link opened in a browser tab). "
+    "Checked as the header's is; never logged."))]
+# a picture opened in a tab by a link that holds a token: kept by no cache, its address sent to no
+# one, and nothing in it may run or load anything (its text is escaped: this is belt and braces)
+_TAB_HEADERS = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
+                "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'"}
+
+
 @get("/encounters/{encounter_id:uuid}/timeline.svg", opt={"token": "encounter"}, operation_id="getTimeline",
      summary="The fight's timeline (SVG)", tags=["history"], responses=GUARDED_READ_ERRORS,
      operation_class=_SvgOperation, media_type=SVG,
      description="The fight as a picture: rounds across, combatants down, a mark for each attack, action, hit, "
                  "decision and turn's end, each with a tooltip (`<title>`), a letter and a shape as well as a "
                  "colour. Filtered for the caller: a combatant hidden from them has no row, and nothing it did "
-                 "or had done to it is marked; what a retcon undid is not drawn. Same history, same bytes.")
-async def get_timeline(request: Request, encounter_id: EncounterId) -> Response[str]:
+                 "or had done to it is marked; what a retcon undid is not drawn. Same history, same bytes. "
+                 "The token: `Authorization: Bearer` or `?token=` (a link a browser tab opens), checked alike.")
+async def get_timeline(request: Request, encounter_id: EncounterId, token: QueryToken = None) -> Response[str]:
     enc = str(encounter_id)
-    principal = await authorize(request, enc)
+    principal = await authorize(request, enc, query_token=True)
     service = service_of(request)
     state = await service.current(enc)
     ruleset = await service.ruleset_of(enc)
@@ -177,7 +189,8 @@ async def get_timeline(request: Request, encounter_id: EncounterId) -> Response[
         marks = timeline.marks(ruleset, events, hidden, scope.redacts)
     seen = {cid: c for cid, c in state.combatants.items() if cid not in hidden}
     picture = timeline.svg(state.name, timeline.rows_of(seen, state.order), marks)
-    return Response(content=picture, media_type=SVG, headers={"ETag": f'"{state.version}"'})
+    headers = {"ETag": f'"{state.version}"', **(_TAB_HEADERS if token is not None else {})}
+    return Response(content=picture, media_type=SVG, headers=headers)
 
 
 HISTORY_ROUTES = [get_state, get_log, get_timeline]

@@ -3,7 +3,7 @@
 A request takes from its token's bucket when it carries a token this process has found valid
 (its principal is cached, ``TokenStore.knows``) or the server's operator key; the token is the
 one ``server.auth`` reads (``parse_bearer``: ``bearer`` in any case, spaces around the token
-ignored; on ``/live`` also ``?token=``), so one token is one bucket however the header is
+ignored; on ``/live`` and ``/timeline.svg`` also ``?token=``), so one token is one bucket however the header is
 spelt. Every other request (no token, a malformed header, an unknown or revoked token, a valid
 one this process has not looked up yet) takes from its client address's bucket: a client that
 tries random tokens is limited before each costs a database look-up.
@@ -57,13 +57,18 @@ class TokenBuckets:
         self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < full_after}
 
 
+# the routes that take ``?token=`` (``authorize(query_token=True)``): live streams, and the
+# timeline a link opens in a tab
+QUERY_TOKEN_PATHS = ("/live", "/timeline.svg")
+
+
 def request_token(scope: dict[str, Any]) -> str | None:
     """The token a request carries, read as ``server.auth.authorize`` reads it: the
-    ``Authorization`` header, else (live streams) ``?token=``. None without one."""
+    ``Authorization`` header, else (live streams, the timeline) ``?token=``. None without one."""
     for name, value in scope.get("headers", ()):
         if name == b"authorization":
             return parse_bearer(value.decode("latin-1"))
-    if scope.get("path", "").endswith("/live") and b"token" in scope.get("query_string", b""):
+    if scope.get("path", "").endswith(QUERY_TOKEN_PATHS) and b"token" in scope.get("query_string", b""):
         for name, value in parse_qsl(scope["query_string"].decode("latin-1")):
             if name == "token":
                 return value or None

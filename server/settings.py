@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from server.lan import check_public_url
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -20,6 +22,8 @@ class Settings:
     snapshot_every: int = 1000  # a state snapshot every this many versions (0: none)
     gc_threshold: int = 50_000  # the collector's youngest generation threshold once started (0: Python's)
     projections: str = "inline"  # "external": the app runs no read-model runner (a projector process does)
+    # the address links are made with (FRACAS_PUBLIC_URL: a server behind a proxy); None: each request's own
+    public_url: str | None = None
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -35,4 +39,6 @@ class Settings:
             snapshot_every=int(os.environ.get("FRACAS_SNAPSHOT_EVERY", "1000")),
             gc_threshold=int(os.environ.get("FRACAS_GC_THRESHOLD", "50000")),
             projections=os.environ.get("FRACAS_PROJECTIONS", "inline"),
+            public_url=check_public_url(os.environ["FRACAS_PUBLIC_URL"])
+            if os.environ.get("FRACAS_PUBLIC_URL", "").strip() else None,
         )

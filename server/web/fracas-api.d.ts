@@ -782,6 +782,8 @@ export type IssuedToken = {
   combatant_ids: string[];
   id: string;
   label: string;
+  /** The page this token's holder opens, the token in its fragment: `{base}/#enc=...&token=...` (the GM's console), `{base}/play#enc=...&me=...&token=...` (a player's page) or `{base}/watch#enc=...&token=...` (the spectator view); `{base}` is the server's `FRACAS_PUBLIC_URL`, else the address the request reached it by. */
+  link?: string;
   role: "gm" | "player" | "spectator";
   token: string;
 };
@@ -4638,7 +4640,10 @@ export interface operations {
         /** The encounter's id (`encounter_id` in the answer to `POST /encounters`). */
         encounter_id: string;
       };
-      query: Record<string, never>;
+      query: {
+        /** The token, where the client cannot send `Authorization: Bearer` (a link opened in a browser tab). Checked as the header's is; never logged. */
+        token?: string | null;
+      };
       header: Record<string, never>;
     };
     requestBody: never;

@@ -67,6 +67,8 @@ export class Fracas {
   tokens(enc: string): Promise<TokenView[]>;
   /** The timeline SVG, or null where the server has none. */
   timeline(enc: string): Promise<string | null>;
+  /** The timeline's address with this token as `?token=`: a link a browser tab opens. */
+  timelineUrl(enc: string): string;
   live(enc: string, handlers?: LiveHandlers, options?: LiveOptions): LiveEncounter;
 }
 

@@ -137,6 +137,13 @@ export class Fracas {
     }
   }
 
+  /** The timeline's address with this token as `?token=` (checked as the header is, never logged):
+   * a link a browser tab opens, which sends no header. */
+  timelineUrl(enc) {
+    const token = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    return `${this.base}/encounters/${enc}/timeline.svg${token}`;
+  }
+
   /** Follow the encounter live; see `LiveEncounter`. */
   live(enc, handlers = {}, options = {}) {
     const stream = new LiveEncounter(this, enc, handlers, options);

@@ -2,7 +2,7 @@
 // player and spectator links, run the fight with every command of the ruleset, answer the
 // decisions waiting for the GM, Retcon from the log, reveal hidden combatants and secret rolls.
 import { answer } from "./fracas-client.js";
-import { $, el, client, explain, schemaForm, showCommandForm, names, renderTable, renderPresence, renderLog, renderTimeline,
+import { $, el, fragment, client, explain, schemaForm, showCommandForm, names, renderTable, renderPresence, renderLog, renderTimeline,
   renderPrompt, keepingFocus } from "./ui.js";
 
 const problem = $("#problem");
@@ -60,6 +60,7 @@ async function start() {
       const opened = await client(operator).openEncounter($("#open-ruleset").value, $("#open-name").value,
         { dice_policy: $("#open-dice").value });
       localStorage.setItem(`fracas-gm-${opened.encounter_id}`, opened.gm_token.token);
+      learnBase(opened.gm_token.link, "/#enc=");
       ok();
       await run(opened.encounter_id, opened.gm_token.token);
     } catch (err) { fail(err); }
@@ -73,11 +74,15 @@ async function start() {
   $("#command-type").addEventListener("change", showCommand);
   $("#spectator-link").addEventListener("click", spectatorLink);
   await listEncounters();
-  const f = new URLSearchParams(location.hash.slice(1));
-  if (f.get("enc") && localStorage.getItem(`fracas-gm-${f.get("enc")}`)) run(f.get("enc"), localStorage.getItem(`fracas-gm-${f.get("enc")}`));
+  // the console's own link (`#enc=...&token=...`, the answer to opening an encounter: on another
+  // device), or `#enc=...` where this browser keeps that encounter's GM token
+  const { enc: linked, token: given } = fragment();
+  const kept = linked && localStorage.getItem(`fracas-gm-${linked}`);
+  if (linked && (given || kept)) run(linked, given || kept);
 }
 
 async function run(id, token) {
+  if (id !== enc) links = {};  // another encounter: its own links
   gm = client(token);
   enc = id;
   try {
@@ -86,7 +91,8 @@ async function run(id, token) {
   } catch (err) { fail(err); return; }
   ok();
   localStorage.setItem(`fracas-gm-${enc}`, token);
-  history.replaceState(null, "", `#enc=${enc}`);
+  history.replaceState(null, "", `#enc=${enc}`);  // the token leaves the address bar (and the history)
+  consoleLink = `${sessionStorage.getItem("fracas-public-base") || location.origin}/#enc=${enc}&token=${encodeURIComponent(token)}`;
   $("#fight").hidden = false;
   $("#fight-title").textContent = `${state.name} (${ruleset.name})`;
   $("#command-type").replaceChildren(...ruleset.commands.filter((c) => c.type !== "AddCombatant")
@@ -175,13 +181,42 @@ async function addCombatant(e) {
   } catch (err) { fail(err); }
 }
 
-const links = {};
+let links = {};
+let consoleLink = null;
+
+/** Where the table reaches this server, as the server's last link said (FRACAS_PUBLIC_URL, or the
+ * address `fracas serve --lan` printed): the console's own link is made with it too. */
+function learnBase(link, page) {
+  if (!link || !link.includes(page)) return;
+  const base = link.split(page)[0];
+  sessionStorage.setItem("fracas-public-base", base);
+  if (consoleLink && enc) consoleLink = `${base}/#enc=${enc}&token=${encodeURIComponent(gm.token)}`;
+}
 function linkBlock(label, url) {
+  const anchor = el("a", { href: url, target: "_blank", rel: "noopener" }, url);
+  const said = el("span", { class: "status", role: "status" });
   return el("div", { class: "handout" }, el("p", {}, el("strong", {}, label)),
-    el("p", { class: "link" }, el("a", { href: url, target: "_blank", rel: "noopener" }, url)),
-    el("button", { type: "button", class: "small", onclick: () => navigator.clipboard && navigator.clipboard.writeText(url) },
-      `Copy the link for ${label}`),
-    qrFigure(label, url));
+    el("p", { class: "link" }, anchor),
+    el("button", { type: "button", class: "small", onclick: () => copyLink(url, anchor, said) }, `Copy the link for ${label}`),
+    said, qrFigure(label, url));
+}
+
+/** Copy a link. `navigator.clipboard` exists only on a secure origin (https, or this machine's own
+ * address): a table served on plain http over the network (`fracas serve --lan`) has none. There
+ * the link's text is selected, and copied where the browser still lets `execCommand("copy")` do it;
+ * else the GM copies the selection (Ctrl+C, or the phone's Copy). */
+async function copyLink(url, anchor, said) {
+  if (navigator.clipboard && window.isSecureContext) {
+    try { await navigator.clipboard.writeText(url); said.textContent = "Copied."; return; } catch { /* below */ }
+  }
+  const range = document.createRange();
+  range.selectNodeContents(anchor);
+  const selection = window.getSelection();
+  selection.removeAllRanges();
+  selection.addRange(range);
+  let copied = false;
+  try { copied = document.execCommand("copy"); } catch { copied = false; }
+  said.textContent = copied ? "Copied." : "The link is selected: copy it (Ctrl+C, or Copy on a phone).";
 }
 
 /** The link as a QR code for a phone at the table (server/web/vendor: qrcode-generator, a classic script). */
@@ -199,17 +234,27 @@ function qrFigure(label, url) {
   return el("figure", { class: "qr-code" }, node, el("figcaption", {}, `Scan to open the link for ${label}`));
 }
 
+let shownLinks = null;
 function showLinks() {
   const players = Object.values(state.combatants || {}).filter((c) => c.controller === "player");
+  const key = JSON.stringify([enc, players.map((c) => [c.id, c.name]), links, consoleLink]);
+  if (key === shownLinks) return;  // drawn again only when they change: a selected link stays selected
+  shownLinks = key;
   $("#links").replaceChildren(...players.map((c) => links[c.id] ? linkBlock(c.name, links[c.id]) :
     el("button", { type: "button", onclick: () => playerLink(c) }, `Make ${c.name}'s player link`)),
     links.spectator ? linkBlock("spectators", links.spectator) : "");
+  $("#console-link").replaceChildren(consoleLink ? el("details", {},
+    el("summary", {}, "This console on another device (it holds the GM's token: keep it to yourself)"),
+    linkBlock("the GM's console", consoleLink)) : "");
 }
 
+// the links come from the server: made with its public address (FRACAS_PUBLIC_URL, or the
+// address printed by `fracas serve --lan`), which a phone reaches where 127.0.0.1 is not it
 async function playerLink(c) {
   try {
     const t = await gm.mintToken(enc, { role: "player", combatant_ids: [c.id], label: `${c.name}'s player` });
-    links[c.id] = `${location.origin}/play#enc=${enc}&me=${c.id}&token=${encodeURIComponent(t.token)}`;
+    links[c.id] = t.link || `${location.origin}/play#enc=${enc}&me=${c.id}&token=${encodeURIComponent(t.token)}`;
+    learnBase(t.link, "/play#enc=");
     showLinks();
   } catch (err) { fail(err); }
 }
@@ -217,7 +262,8 @@ async function playerLink(c) {
 async function spectatorLink() {
   try {
     const t = await gm.mintToken(enc, { role: "spectator", label: "spectators" });
-    links.spectator = `${location.origin}/watch#enc=${enc}&token=${encodeURIComponent(t.token)}`;
+    links.spectator = t.link || `${location.origin}/watch#enc=${enc}&token=${encodeURIComponent(t.token)}`;
+    learnBase(t.link, "/watch#enc=");
     showLinks();
   } catch (err) { fail(err); }
 }

@@ -1,36 +1,39 @@
-// A player's page, from the GM's link (`/play#enc=...&token=...`): their character, what the
-// table sees of the others, the decisions waiting for them as one-tap buttons with their costs,
-// the commands they may send, the log as they may read it (a retconned entry struck through, a
-// secret roll once the GM reveals it); a refusal is shown with the server's own explanation.
-import { answer } from "./fracas-client.js";
-import { $, el, fragment, client, explain, showCommandForm, names, renderTable, renderPresence, renderLog, renderTimeline,
-  renderPrompt } from "./ui.js";
+// A player's page, from the GM's link (`/play#enc=...&me=...&token=...`), made for a phone.
+// Everything it offers is one of the server's next moves (`live.actions`): each button is an
+// offered action, labelled in the game's words, sent exactly as offered. On top, a banner says
+// whose turn it is and what the fight waits for; then the decisions waiting for this player, then
+// their moves; a reported die is typed into a small entry under the button tapped (with the one
+// more die a `dice_missing` refusal asks for), and a refusal is shown right under what was tapped.
+// Below: the character's card (from the state: its resources, its health as the game words it,
+// its sheet), the table, the log.
+import { $, el, fragment, client, explain, renderTable, renderPresence, renderLog, renderTimeline,
+  keepingFocus } from "./ui.js";
 
 const { enc, token, me: myId } = fragment();
 const api = client(token);
 const problem = $("#problem");
 let state = null;
-let ruleset = null;
+let moves = null;     // { version, over, waiting_on, actions }: the next moves of this token
 let live = null;
+let panel = null;     // the dice entry open under an action: { id, extra: {group: n}, missing: [{sides, purpose}] }
+let refusal = null;   // the last refusal: { id, label, text }, shown under the action tapped
+let sending = null;   // the id of the action being sent
+let focusNext = null; // a control to focus once drawn (`data-focus`)
 
 const fail = (err) => explain(err, problem);
-const ok = () => { problem.hidden = true; };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const words = (key) => key.replace(/_/g, " ");
 
 async function start() {
   if (!enc || !token) { fail({ detail: "This page needs the link your GM gave you." }); return; }
-  state = await api.state(enc);
-  ruleset = await api.ruleset(state.ruleset);
-  $("#title").textContent = `${state.name}`;
-  // only what a player may send (the ruleset's `senders`), for their own combatant
-  const cmds = ruleset.commands.filter((c) => c.senders.includes("player"));
-  $("#command-type").replaceChildren(...cmds.map((c) => el("option", { value: c.type }, c.type)));
-  $("#command-type").addEventListener("change", showCommand);
-  $("#command-form").addEventListener("submit", send);
+  [state, moves] = await Promise.all([api.state(enc), api.actions(enc)]);
+  $("#title").textContent = state.name;
   show();
   refresh();
   live = api.live(enc, {
     onState: (s) => { state = s; show(); },
-    onPrompt: () => showPrompts(),
+    onActions: (m) => { moves = m; show(); },  // an answered prompt is no longer offered: it goes
+    onPrompt: () => drawActions(),  // a prompt's question, for its buttons
     onEvent: () => refresh(),
     onPresence: (p) => renderPresence(p, $("#presence")),
     onStatus: (s) => { $("#live-status").textContent = `Live: ${s}`; },
@@ -46,40 +49,337 @@ function refresh() {
 }
 
 function show() {
+  if (!state) return;
+  drawBanner();
+  drawActions();
+  drawCard();
   renderTable(state, $("#table"));
-  const me = (state.combatants || {})[myId];
-  $("#me").replaceChildren(me ? el("div", {}, el("p", {}, el("strong", {}, me.name), ` (${me.side})`),
-    el("details", {}, el("summary", {}, "Sheet"), el("pre", {}, JSON.stringify(me.sheet, null, 1)))) : "");
-  showCommand();
-  showPrompts();
 }
 
-let shownKey = null;
-function showCommand() {
-  const type = $("#command-type").value;
-  const doc = ruleset.commands.find((c) => c.type === type);
-  shownKey = showCommandForm(ruleset, state, `${type}|${Object.keys(names(state)).join(",")}`, shownKey,
-    doc && doc.actor_field ? { [doc.actor_field]: myId } : {});
+const combatants = () => (state && state.combatants) || {};
+const nameOf = (id) => (combatants()[id] ? combatants()[id].name : null);
+
+/** The combatants this page plays: the link's, and any an offered action is for. */
+function mine() {
+  const ids = new Set(myId ? [myId] : []);
+  for (const a of (moves && moves.actions) || []) if (a.combatant_id) ids.add(a.combatant_id);
+  return ids;
 }
 
-// drawn again only when what they show changes: a live update keeps the focus of a keyboard user
-let shownPrompts = null;
-function showPrompts() {
-  const prompts = live ? [...live.prompts.values()] : [];
-  const key = JSON.stringify([prompts, names(state)]);
-  if (key === shownPrompts) return;
-  shownPrompts = key;
-  $("#prompts").replaceChildren(...(prompts.length ? prompts.map((p) => renderPrompt(p, state, async (prompt, choice) => {
-    try { await api.command(enc, answer(prompt, choice)); live.prompts.delete(prompt.id); ok(); showPrompts(); } catch (err) { fail(err); }
-  })) : [el("p", { class: "status" }, "Nothing waits for you.")]));
+function playerOf(w) {
+  const name = w.combatant_id && nameOf(w.combatant_id);
+  if (w.who === "gm") return "the GM";
+  return name || "another player";
 }
 
-async function send(e) {
-  e.preventDefault();
+/** Whose turn it is and what the fight waits for, in words; "Your turn" when it waits on you. */
+function drawBanner() {
+  const waiting = (moves && moves.waiting_on) || [];
+  const ids = mine();
+  // your turn while the fight waits on your combatant first and something is offered to you now
+  // (after your attack, while the foe decides, it is the foe the fight waits on)
+  const yours = offered().length ? waiting.filter((w) => w.combatant_id && ids.has(w.combatant_id)) : [];
+  const others = waiting.filter((w) => !yours.includes(w));
+  const turn = yours.length > 0 && yours[0] === waiting[0];
+  let head;
+  let what = "";
+  let also = "";
+  // `over` is the fight as this player sees it (a hidden foe left does not tell): while the GM has
+  // not ended it, the banner follows what it waits on, in the server's words
+  const ended = state && state.status === "ended";
+  if (!moves) head = "Loading…";
+  else if (ended || (moves.over && !waiting.length)) head = "The fight is over";
+  else if (turn) { head = "Your turn"; what = yours.map((w) => w.what).join(" · "); }
+  else if (others.length) {
+    head = `Waiting for ${playerOf(others[0])}`;
+    what = others.map((w) => w.what).join(" · ");
+    if (yours.length) also = `Meanwhile you may: ${yours.map((w) => w.what).join(" · ")}`;
+  }
+  else head = "Nothing waits";
+  $("#banner").classList.toggle("yours", turn && !ended);
+  if ($("#banner-h").textContent !== head) $("#banner-h").textContent = head;
+  if ($("#banner-what").textContent !== what) $("#banner-what").textContent = what;
+  if ($("#banner-also").textContent !== also) $("#banner-also").textContent = also;
+  const me = combatants()[myId];
+  $("#me-line").replaceChildren(...(me ? [el("strong", {}, me.name), " ", ...resourcePills(me)] : []));
+}
+
+function resourcePills(c) {
+  const out = [];
+  if (typeof c.action_points === "number") out.push(["AP", c.action_points]);
+  for (const [k, v] of Object.entries(c.resources || {})) if (v !== null && typeof v !== "object") out.push([k, v]);
+  return out.map(([k, v]) => el("span", { class: "pill" }, `${k} ${v}`));
+}
+
+// ---- the next moves: decisions first, then moves; every button an offered action ----
+
+function offered() {
+  return ((moves && moves.actions) || []).filter((a) => a.kind === "decision" || a.kind === "move");
+}
+
+function takesDice(a) {
+  const policy = state && state.dice_policy;
+  return (policy === "reported" || policy === "mixed") && a.dice && a.dice.length > 0;
+}
+
+let drawnKey = null;
+function drawActions() {
+  if (!state) return;
+  const list = offered();
+  const there = (id) => list.some((a) => a.id === id);
+  if (panel && !there(panel.id)) panel = null;
+  const prompts = live ? [...live.prompts.values()].map((p) => [p.id, p.summary]) : [];
+  const key = JSON.stringify([list, prompts, state.dice_policy, Object.keys(combatants()).map(nameOf), panel, refusal, sending]);
+  if (key === drawnKey) return;
+  drawnKey = key;
+  const typed = Object.fromEntries([...document.querySelectorAll(".dice-entry input")].map((i) => [i.id, i.value]));
+  keepingFocus(() => {
+    const decisions = new Map();
+    for (const a of list.filter((x) => x.kind === "decision")) {
+      const k = a.decision || a.id;
+      if (!decisions.has(k)) decisions.set(k, []);
+      decisions.get(k).push(a);
+    }
+    $("#decisions").hidden = decisions.size === 0;
+    $("#prompts").replaceChildren(...[...decisions].map(([k, acts], i) => {
+      const q = question(k, acts);
+      const said = acts.length === 1 && acts[0].label.replace(/\.$/, "") === q.replace(/\.$/, "");  // its one button says it
+      return el("div", { class: "prompt", role: "group", "aria-label": said ? q : null, "aria-labelledby": said ? null : `q-${i}` },
+        said ? null : el("p", { class: "question", id: `q-${i}` }, q), acts.map(item));
+    }));
+    const own = list.filter((x) => x.kind === "move");
+    const actors = [...new Set(own.map((a) => a.combatant_id))];
+    const lost = refusal && !there(refusal.id)
+      ? el("p", { class: "refusal", role: "alert" }, `“${refusal.label}” was not sent: ${refusal.text}`) : null;
+    $("#actions").replaceChildren(lost || "", ...(own.length ? actors.map((cid) => el("div", { class: "moves" },
+      actors.length > 1 ? el("h3", {}, nameOf(cid) || "") : null,
+      own.filter((a) => a.combatant_id === cid).map(item)))
+      : [el("p", { class: "status" }, decisions.size ? "Decide above." : "Nothing to do now.")]));
+    for (const [id, v] of Object.entries(typed)) { const input = document.getElementById(id); if (input) input.value = v; }
+  });
+  if (focusNext) {
+    const target = [...document.querySelectorAll("[data-focus]")].find((n) => n.getAttribute("data-focus") === focusNext);
+    if (target) target.focus();
+    focusNext = null;
+  }
+}
+
+/** The question a decision asks, in the server's words: its prompt's, or what the fight waits on. */
+function question(decision, acts) {
+  const prompt = live && live.prompts.get(decision);
+  if (prompt && prompt.summary) return prompt.summary;
+  const w = ((moves && moves.waiting_on) || []).find((x) => x.combatant_id === acts[0].combatant_id);
+  if (w) return w.what;
+  return nameOf(acts[0].combatant_id) ? `${nameOf(acts[0].combatant_id)} decides` : "Your decision";
+}
+
+function refusalNote(a) {
+  return el("p", { class: "refusal", role: "alert", id: `refused-${a.id}` }, refusal.text);
+}
+
+/** One offered action: its button, and under it its dice entry or its refusal. */
+function item(a) {
+  const open = panel && panel.id === a.id;
+  const refused = refusal && refusal.id === a.id;
+  return el("div", { class: "act-item" },
+    el("button", {
+      type: "button", class: `act ${a.kind}`, "data-focus": `act:${a.id}`, "data-action": a.id,
+      "aria-expanded": takesDice(a) || open ? String(!!open) : null, "aria-busy": sending === a.id ? "true" : null,
+      "aria-describedby": refused && !open ? `refused-${a.id}` : null, onclick: () => tap(a),
+    }, a.label),
+    refused && !open ? refusalNote(a) : null,
+    open ? diceEntry(a) : null);
+}
+
+function tap(a) {
+  if (sending) return;
+  refusal = null;
+  $("#done").textContent = "";
+  if (takesDice(a)) {
+    panel = panel && panel.id === a.id ? null : { id: a.id, extra: {}, missing: [] };
+    if (panel) focusNext = `die:${a.id}:0:0`;
+    drawActions();
+    return;
+  }
+  send(a, null);
+}
+
+async function send(a, faces) {
+  sending = a.id;
+  drawActions();
   try {
-    await api.command(enc, { type: $("#command-type").value, ...$("#command-form").read() });
-    ok();
-  } catch (err) { fail(err); }
+    await api.command(enc, faces ? { ...a.command, dice: faces } : a.command);
+    panel = null;
+    refusal = null;
+    $("#done").textContent = `Done: ${a.label}`;
+    problem.hidden = true;
+  } catch (err) {
+    const details = (err.problem && err.problem.details) || {};
+    if (err.code === "dice_missing" && details.needed_sides && state.dice_policy !== "seeded") {
+      // one more die, hanging on how the others fell: asked for in the same place, then sent again
+      if (!panel || panel.id !== a.id) panel = { id: a.id, extra: {}, missing: [] };
+      panel.missing.push({ sides: details.needed_sides, purpose: details.purpose || "" });
+      focusNext = `die:${a.id}:m:${panel.missing.length - 1}`;
+    }
+    refusal = { id: a.id, label: a.label, text: (err && (err.detail || err.title || err.message)) || String(err) };
+    if (!err.status) fail(err);  // not the server's answer (the network): said at the top as well
+  } finally {
+    sending = null;
+    drawActions();
+  }
+}
+
+// ---- a reported roll: one field a die, labelled with what it is for ----
+
+function dieField(a, key, label, sides, required = true) {
+  const id = `die-${a.id}-${key.replace(/:/g, "-")}`;
+  return el("div", { class: "die" },
+    el("label", { for: id }, label, " ", el("span", { class: "range" }, `(d${sides}: 1 to ${sides})`)),
+    el("input", { id, type: "number", inputmode: "numeric", min: 1, max: sides, step: 1, required,
+                  "aria-required": required ? "true" : null, "data-focus": `die:${a.id}:${key}`,
+                  "data-die": required ? "face" : "extra" }));
+}
+
+function openRule(sides) {
+  return `An open roll: each die showing 1 or ${sides} is rolled again, and again while the new die shows `
+    + `that same face (a 1 and a ${sides} together among the first dice: no more). Add those dice here, in order.`;
+}
+
+function diceEntry(a) {
+  const form = el("form", { class: "dice-entry", novalidate: true, "aria-label": `Your dice for ${a.label}`,
+                            onsubmit: (e) => { e.preventDefault(); sendFaces(a, form); } });
+  form.append(el("p", { class: "status" }, "Roll, then type what each die shows."));
+  // one roll: the listed dice in a row with the same purpose and size (Novus's open 2d10 is listed
+  // as two dice); dice of one purpose are numbered, and an open roll's further dice follow it
+  const rolls = [];
+  a.dice.forEach((d) => {
+    const last = rolls[rolls.length - 1];
+    if (last && last.for === d.for && last.sides === d.sides && last.open === d.open) last.count += d.count;
+    else rolls.push({ ...d });
+  });
+  const alike = {};
+  for (const r of rolls) alike[r.for] = (alike[r.for] || 0) + r.count;
+  const nth = {};
+  rolls.forEach((r, g) => {
+    const group = el("div", { class: "die-group" });
+    for (let i = 0; i < r.count; i++) {
+      nth[r.for] = (nth[r.for] || 0) + 1;
+      group.append(dieField(a, `${g}:${i}`, alike[r.for] > 1 ? `${r.for} (${nth[r.for]} of ${alike[r.for]})` : r.for, r.sides));
+    }
+    if (r.open) {
+      group.append(el("p", { class: "rule" }, openRule(r.sides)));
+      const extra = panel.extra[g] || 0;
+      for (let j = 0; j < extra; j++) group.append(dieField(a, `${g}:x${j}`, `${r.for}: further die ${j + 1}`, r.sides, false));
+      group.append(el("button", { type: "button", class: "small", "data-focus": `more:${a.id}:${g}`, onclick: () => {
+        panel.extra[g] = extra + 1;
+        focusNext = `die:${a.id}:${g}:x${extra}`;
+        drawActions();
+      } }, `Add a d${r.sides}`));
+    }
+    form.append(group);
+  });
+  panel.missing.forEach((m, j) => form.append(dieField(a, `m:${j}`, m.purpose ? `One more die: ${m.purpose}` : "One more die", m.sides)));
+  form.append(el("div", { class: "dice-buttons" },
+    el("button", { type: "submit", class: "act send", "data-focus": `send:${a.id}`, "aria-busy": sending === a.id ? "true" : null },
+      "Send these dice"),
+    state.dice_policy === "mixed" ? el("button", { type: "button", class: "act", "data-focus": `server:${a.id}`,
+      onclick: () => { if (!sending) { refusal = null; send(a, null); } } }, "Let the server roll") : null,
+    el("button", { type: "button", class: "small", onclick: () => { panel = null; refusal = null; focusNext = `act:${a.id}`; drawActions(); } },
+      "Cancel")));
+  if (refusal && refusal.id === a.id) form.append(refusalNote(a));
+  return form;
+}
+
+function sendFaces(a, form) {
+  if (sending) return;
+  const faces = [];
+  for (const input of form.querySelectorAll("input[data-die]")) {
+    if (input.value.trim() === "") {
+      if (input.dataset.die === "extra") continue;
+      refusal = { id: a.id, label: a.label, text: `Type what the die for “${input.labels[0].firstChild.textContent.trim()}” shows.` };
+      focusNext = input.getAttribute("data-focus");
+      drawnKey = null;
+      drawActions();
+      return;
+    }
+    faces.push(Number(input.value));
+  }
+  refusal = null;
+  send(a, faces);
+}
+
+// ---- the character's card: what the state shows of this player's combatant ----
+
+/** The fields the table sees of a combatant it does not play (the ruleset's visible ones: its
+ * health in the game's words), read off the NPCs this viewer sees: shown first on the card. */
+function tableFields() {
+  const keys = new Set();
+  for (const c of Object.values(combatants())) {
+    if (c.id !== myId && c.controller === "gm" && c.sheet) for (const k of Object.keys(c.sheet)) keys.add(k);
+  }
+  return keys;
+}
+
+const NAMED = ["name", "label", "status", "condition", "kind", "type", "effect"];  // what an entry is called
+
+/** A value in words: names for combatants, nothing for an id this page cannot name. */
+function say(v) {
+  if (v === null || v === undefined) return null;
+  if (typeof v === "boolean") return v ? "yes" : null;
+  if (typeof v === "string") return v === "" ? null : (UUID.test(v) ? nameOf(v) : v);
+  if (typeof v === "number") return String(v);
+  if (Array.isArray(v)) {
+    const parts = v.map(sayItem).filter(Boolean);
+    return parts.length ? parts.join(", ") : null;
+  }
+  if (NAMED.some((k) => typeof v[k] === "string")) return sayItem(v);
+  const parts = Object.entries(v).map(([k, x]) => {
+    if (x !== null && typeof x === "object") return sayItem(x) ? `${words(k)} (${sayItem(x)})` : words(k);
+    const s = say(x);
+    return s === null ? null : (s === "yes" ? words(k) : `${words(k)} ${s}`);
+  }).filter(Boolean);
+  return parts.length ? parts.join(", ") : null;
+}
+
+/** One entry of a list: its name where it has one, else its plain values, briefly. */
+function sayItem(x) {
+  if (x === null || typeof x !== "object") return say(x);
+  for (const k of NAMED) {
+    if (typeof x[k] === "string" && !UUID.test(x[k])) return x[k];
+  }
+  const flat = Object.entries(x).filter(([, v]) => v === null || typeof v !== "object").slice(0, 4)
+    .map(([k, v]) => [k, say(v)]).filter(([, s]) => s !== null);
+  return flat.length ? flat.map(([k, s]) => (s === "yes" ? words(k) : `${words(k)} ${s}`)).join(" ") : null;
+}
+
+function pair(k, v) { return el("div", {}, el("dt", {}, words(k)), el("dd", {}, v)); }
+
+function drawCard() {
+  const me = combatants()[myId];
+  if (!me) { $("#me").replaceChildren(el("p", { class: "status" }, "Your character is not at the table yet.")); return; }
+  const sheet = me.sheet || {};
+  const seen = tableFields();
+  const vitals = [];
+  const flags = [];
+  const scalars = [];
+  const lines = [];
+  for (const [k, v] of Object.entries(sheet)) {
+    if (seen.has(k)) {
+      if (typeof v === "boolean") { if (v) flags.push(words(k)); } else vitals.push([k, say(v) ?? "none"]);
+      continue;
+    }
+    if (v === null || v === undefined || v === false) continue;
+    if (typeof v === "boolean") scalars.push([k, "yes"]);  // a trait of the sheet, not a condition
+    else if (typeof v === "object") { const s = say(v); if (s) lines.push([k, s]); }
+    else { const s = say(v); if (s !== null) scalars.push([k, s]); }
+  }
+  $("#me").replaceChildren(el("div", { class: "card" },
+    el("p", { class: "card-name" }, el("strong", {}, me.name), " ", el("span", { class: "side" }, `(${me.side})`),
+      me.initiative !== null && me.initiative !== undefined ? el("span", { class: "side" }, ` · initiative ${me.initiative}`) : null),
+    el("p", { class: "pills" }, resourcePills(me), flags.map((f) => el("span", { class: "pill cond" }, f))),
+    vitals.length ? el("dl", { class: "kv vitals", "aria-label": "As the table sees you" }, vitals.map(([k, v]) => pair(k, v))) : null,
+    scalars.length ? el("dl", { class: "kv", "aria-label": "Sheet" }, scalars.map(([k, v]) => pair(k, v))) : null,
+    lines.length ? el("ul", { class: "lines" }, lines.map(([k, v]) => el("li", {}, el("strong", {}, words(k)), `: ${v}`))) : null));
 }
 
 start().catch(fail);

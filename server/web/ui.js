@@ -202,7 +202,8 @@ export async function renderLog(api, enc, where, { retcon } = {}) {
   where.scrollTop = where.scrollHeight;
 }
 
-/** The timeline, inline, where the server draws one; nothing at all where it does not (404). */
+/** The timeline, inline, where the server draws one; nothing at all where it does not (404).
+ * Below it, a link that opens it alone in a tab (the token as `?token=`: a tab sends no header). */
 export async function renderTimeline(api, enc, where) {
   const svg = await api.timeline(enc);
   const section = where.closest("section") || where;
@@ -214,6 +215,12 @@ export async function renderTimeline(api, enc, where) {
   for (const s of node.querySelectorAll("script")) s.remove();
   where.replaceChildren(document.importNode(node, true));
   where.hidden = false;
+  let tab = section.querySelector("a.timeline-tab");
+  if (!tab) {
+    tab = el("a", { class: "timeline-tab", target: "_blank", rel: "noopener noreferrer" }, "Open the timeline in a new tab");
+    where.after(el("p", {}, tab));
+  }
+  tab.href = api.timelineUrl(enc);  // the GM may run another encounter, with another token
 }
 
 /** A prompt's buttons: one tap answers, each choice with its cost. */

@@ -29,9 +29,9 @@ def run(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
 
 
 @contextmanager
-def serving(env: dict[str, str], *options: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """``fracas serve`` on a free port (``options``: more of its flags); its output in ``stdout``."""
-    port = free_port()
+def serving(env: dict[str, str], *options: str, port: int | None = None) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``fracas serve`` on ``port`` or a free one (``options``: more of its flags); its output in ``stdout``."""
+    port = port or free_port()
     proc = subprocess.Popen(
         [FRACAS, "serve", "--port", str(port), *options], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         text=True,

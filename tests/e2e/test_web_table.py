@@ -10,6 +10,7 @@ import json
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -24,14 +25,16 @@ pytestmark = pytest.mark.skipif(
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SHOTS = Path(__file__).resolve().parents[2] / ".test-artifacts" / "screenshots"
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / ".test-artifacts" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
 
 @pytest.fixture
 def env(database_url: str) -> dict[str, str]:
-    return {**os.environ, "DATABASE_URL": database_url}
+    # the server serves this checkout's pages (not those of wherever the `fracas` script was installed from)
+    return {**os.environ, "DATABASE_URL": database_url, "PYTHONPATH": str(ROOT)}
 
 
 AXE = Path(__file__).resolve().parent / "vendor" / "axe-core-4.14.1" / "axe.min.js"  # tests/e2e/vendor/README.md
@@ -50,6 +53,35 @@ def accessible(page, name: str) -> None:
              + "; ".join(f"{n['target']} {n.get('failureSummary', '')!r}" for n in v["nodes"][:4])
              for v in result["violations"]]
     assert not found, f"{name}:\n" + "\n".join(found)
+
+
+class Relay:
+    """The page's live stream through the test: held back on demand (a phone whose updates
+    are late), then let through."""
+
+    def __init__(self) -> None:
+        self.holding = False
+        self.held: list[Any] = []
+        self.page_side = None
+
+    def route(self, ws) -> None:
+        self.page_side = ws
+        server = ws.connect_to_server()
+
+        def down(message) -> None:
+            if self.holding:
+                self.held.append(message)
+            else:
+                ws.send(message)
+
+        server.on_message(down)
+        ws.on_message(lambda message: server.send(message))
+
+    def release(self) -> None:
+        self.holding = False
+        for message in self.held:
+            self.page_side.send(message)
+        self.held.clear()
 
 
 def shoot(page, name: str) -> None:
@@ -121,6 +153,8 @@ def test_a_fight_at_the_web_table(env: dict[str, str]) -> None:
         assert all("#" in h and "token=" in h.split("#", 1)[1] for h in hrefs)  # never in the path or query
 
         mira = browser.new_context(viewport=PHONE).new_page()
+        mira_stream = Relay()  # her live updates, held back below (a phone a little late)
+        mira.route_web_socket(re.compile(r"/live\?"), mira_stream.route)
         mira.goto(mira_link)
         bram_ctx = browser.new_context(viewport=PHONE)
         bram = bram_ctx.new_page()
@@ -153,11 +187,13 @@ def test_a_fight_at_the_web_table(env: dict[str, str]) -> None:
         prompt = defender_page.locator("#prompts .prompt")
         expect(prompt).to_be_visible()
         expect(prompt).to_contain_text("AP")  # each choice with its cost
+        expect(defender_page.locator("#banner-h")).to_have_text("Your turn")  # the fight waits on him
         choices = prompt.get_by_role("button")
         assert choices.count() >= 2
         shoot(defender_page, "player-prompt")
         choices.first.press("Enter")  # one key answers, as one tap does (the button focused, then Enter)
-        expect(defender_page.locator("#prompts")).to_contain_text("Nothing waits for you")
+        expect(defender_page.locator("#prompts .prompt")).to_have_count(0)  # answered: gone
+        expect(defender_page.locator("#decisions")).to_be_hidden()
         expect(watch.locator("#log")).to_contain_text(defender)
         # the timeline follows live: the attack is marked, in round 1, on the spectator's and players' pages
         for page in (watch, defender_page):
@@ -178,18 +214,33 @@ def test_a_fight_at_the_web_table(env: dict[str, str]) -> None:
         bram_ctx.set_offline(False)
         expect(bram.locator("#table")).to_contain_text("Orc Ambusher", timeout=15000)
 
-        # his list holds only the commands a player may send (as the ruleset lists them), each
-        # for his own combatant; a refusal is explained with the server's message
-        offered = bram.locator("#command-type option").evaluate_all("os => os.map(o => o.value)")
+        # his buttons are his next moves, no more: each an action the server offers his token,
+        # of a command a player may send (as the ruleset lists them), for his own combatant
+        bram_token = bram_link.split("token=", 1)[1]
+        enc = bram_link.split("enc=", 1)[1].split("&", 1)[0]
+        moves = httpx.get(f"{base}/encounters/{enc}/actions", headers={"Authorization": f"Bearer {bram_token}"}).json()
+        shown = bram.locator("button[data-action]").evaluate_all("bs => bs.map(b => [b.dataset.action, b.textContent])")
+        assert sorted(shown) == sorted([a["id"], a["label"]] for a in moves["actions"])
         listed = httpx.get(f"{base}/rulesets/places-of-power").json()["commands"]
-        assert offered == [c["type"] for c in listed if "player" in c["senders"]]
-        assert "Attack" in offered and not {"RemoveCombatant", "RollInitiative", "Retcon", "SetHits"} & set(offered)
-        bram.select_option("#command-type", "EndTurn")
-        expect(bram.locator("#cmd-EndTurn-combatant_id option:checked")).to_have_text("Bram")
-        bram.click("#command-form button[type=submit]")  # it is Mira's turn
-        expect(bram.locator("#problem")).to_be_visible()
-        expect(bram.locator("#problem")).to_contain_text("turn")
-        accessible(bram, "a player's page showing a refusal")
+        may = {c["type"] for c in listed if "player" in c["senders"]}
+        assert all(a["command"]["type"] in may and a["kind"] in ("decision", "move") for a in moves["actions"])
+        assert not bram.locator("select, textarea").count()  # no list of commands, no JSON to type
+
+        # a refusal is explained with the server's message, under the button tapped: Mira's page is
+        # a little late (her live updates held back) when the GM ends her turn, and she taps End the turn
+        end = mira.get_by_role("button", name="End the turn")
+        expect(end).to_be_visible()
+        mira_stream.holding = True
+        command(gm, "EndTurn", combatant_id="Mira")
+        expect(gm.locator("#problem")).to_be_hidden()
+        end.click()
+        refusal = mira.locator(".act-item", has=end).locator(".refusal")
+        expect(refusal).to_be_visible()
+        expect(refusal).to_contain_text("turn")
+        accessible(mira, "a player's page showing a refusal")
+        mira_stream.release()
+        expect(mira.get_by_role("button", name="End the turn")).to_have_count(0)
+        expect(mira.locator("#banner-h")).to_have_text("Waiting for Bram")
         browser.close()
 
 
