@@ -175,7 +175,8 @@ class Wakeup:
                         await conn.execute("SELECT pg_notify($1, $2)", self.channel, payload,
                                            timeout=self.timeout_seconds)
                     self.announced += 1
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as e:
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError,
+                    TimeoutError) as e:  # a connection terminated mid-NOTIFY raises the internal one
                 log.warning("could not announce commits (%s): readers will poll", e)
                 return
 
@@ -188,7 +189,7 @@ class Wakeup:
     async def stop(self) -> None:
         if self._sender is not None:
             self._sender.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._sender
             self._sender = None
         if self._task is not None:
