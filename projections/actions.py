@@ -72,7 +72,8 @@ def _for_gm(ruleset: Ruleset, state: EncounterState) -> NextMoves:
     elif state.status == "active" and not waiting:
         waiting.append(GM_MOVE)  # nothing the rules name: the GM moves the fight on
     actions = _tried(ruleset, state, unique(offers))
-    return NextMoves(version=state.version, over=over, waiting_on=_dedupe(waiting), actions=actions)
+    return NextMoves(version=state.version, over=over, waiting_on=_dedupe(waiting), actions=actions,
+                     out_of_fight=_out(ruleset, state))
 
 
 def _for_table(ruleset: Ruleset, state: EncounterState, viewer: Viewer) -> NextMoves:
@@ -114,7 +115,13 @@ def _for_table(ruleset: Ruleset, state: EncounterState, viewer: Viewer) -> NextM
     elif over and state.status != "ended":
         waiting.append(Waiting(combatant_id=None, who="gm", what="the fight is over: the GM ends the encounter"))
     actions = _tried(ruleset, state, unique(offers), hidden) if viewer.role == "player" else []
-    return NextMoves(version=state.version, over=over, waiting_on=_dedupe(waiting), actions=actions)
+    return NextMoves(version=state.version, over=over, waiting_on=_dedupe(waiting), actions=actions,
+                     out_of_fight=_out(ruleset, seen))
+
+
+def _out(ruleset: Ruleset, state: EncounterState) -> list[str]:
+    """The combatants of ``state`` (the viewer's: as they see it) out of the fight, by the rules."""
+    return [c.id for c in sorted(state.combatants.values(), key=lambda c: c.seq) if ruleset.out_of_fight(state, c)]
 
 
 def _unseen_by_players(ruleset: Ruleset, state: EncounterState, decisions: list[Decision]) -> set[str]:

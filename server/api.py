@@ -338,7 +338,8 @@ async def get_encounter(request: Request, encounter_id: EncounterId) -> Response
                  "initiative, start, end) or `gm` (a ruling with free values: `parameters` is the JSON Schema of "
                  "the fields a client may change, each with its default). `cost`: what it spends, by resource "
                  "(`AP` where the game counts Action Points). A player's list names nothing hidden from them; "
-                 "a spectator is offered nothing. `id` is stable while the version stays the same.")
+                 "a spectator is offered nothing. `id` is stable while the version stays the same. `out_of_fight`: "
+                 "the combatants the caller sees whom the rules count out of the fight (what `over` is judged by).")
 async def get_actions(request: Request, encounter_id: EncounterId) -> Response[NextMoves]:
     enc = str(encounter_id)
     principal = await authorize(request, enc)

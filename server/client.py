@@ -108,6 +108,7 @@ class NextMoves(TypedDict):
     over: bool
     waiting_on: list[Waiting]
     actions: list[Action]
+    out_of_fight: list[str]
 Decide = Callable[[Json], "Json | None | Awaitable[Json | None]"]
 DEFAULT_URL = "http://127.0.0.1:8000"
 _decode = msgspec.json.decode

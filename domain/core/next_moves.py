@@ -91,12 +91,15 @@ class Waiting(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class NextMoves(msgspec.Struct, kw_only=True):
-    """What the fight waits on and what the viewer who asked may do now."""
+    """What the fight waits on and what the viewer who asked may do now; ``out_of_fight``: the
+    combatants the viewer sees whom the rules count out of the fight (``Ruleset.out_of_fight``:
+    what ``over`` is judged by), for a page to mark them."""
 
     version: int
     over: bool
     waiting_on: list[Waiting]
     actions: list[Action]
+    out_of_fight: list[str] = []
 
 
 # ------------------------------------------------------------------------ trial dice

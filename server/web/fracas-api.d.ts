@@ -847,6 +847,7 @@ export type NewWebhook = {
 
 export type NextMoves = {
   actions: Action[];
+  out_of_fight?: string[];
   over: boolean;
   version: number;
   waiting_on: Waiting[];

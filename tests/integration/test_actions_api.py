@@ -150,3 +150,20 @@ async def test_every_cost_is_named_in_the_rulesets_words(client, ruleset) -> Non
         r = await client.post(f"/encounters/{enc}/commands", json=end[0][1]["command"], headers=end[0][0])
         assert r.status_code == 200, r.text
     assert seen and seen <= set(words), (seen, words)
+
+
+async def test_who_is_out_of_the_fight_is_said_to_each_viewer_of_whom_they_see(client) -> None:
+    """Places of Power: "(hits: taken; 4 is Helpless)": a combatant the rules count out of the fight
+    (``Ruleset.out_of_fight``, what ``over`` is judged by) is listed in ``out_of_fight``, for a page
+    to mark; a player is told of those they see, never of a hidden one."""
+    enc, mira, bandit = await started_fight(client)
+    r = await client.post(f"/encounters/{enc}/combatants", json={
+        "name": "Lurker", "side": "enemies", "controller": "gm", "sheet": {}, "hidden": True})
+    lurker = r.json()["events"][0]["data"]["combatant_id"]
+    player = await mint(client, enc, "player", [mira])
+    assert (await actions(client, enc))["out_of_fight"] == []
+    for who in (bandit, lurker):
+        await command(client, enc, {"type": "SetHits", "combatant_id": who, "hits": 4})
+    assert (await actions(client, enc))["out_of_fight"] == [bandit, lurker]
+    mine = await actions(client, enc, player)
+    assert mine["out_of_fight"] == [bandit] and lurker not in str(mine)
