@@ -65,6 +65,7 @@ export class Fracas {
   command(enc: string, body: Command, options?: { ifMatch?: number }): Promise<CommandResult>;
   mintToken(enc: string, body: NewToken): Promise<IssuedToken>;
   tokens(enc: string): Promise<TokenView[]>;
+  revokeToken(enc: string, id: string): Promise<null>;
   /** The timeline SVG, or null where the server has none. */
   timeline(enc: string): Promise<string | null>;
   /** The timeline's address with this token as `?token=`: a link a browser tab opens. */

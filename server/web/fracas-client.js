@@ -124,6 +124,8 @@ export class Fracas {
   command(enc, body, { ifMatch } = {}) { return this.post(`/encounters/${enc}/commands`, body, { ifMatch }); }
   mintToken(enc, body) { return this.post(`/encounters/${enc}/tokens`, body); }
   tokens(enc) { return this.get(`/encounters/${enc}/tokens`); }
+  /** Revoke a token: its link stops working at once (its live streams are closed). */
+  revokeToken(enc, id) { return this.request("DELETE", `/encounters/${enc}/tokens/${id}`); }
 
   /** The fight's timeline as SVG text, or null where the server has no such route (404). */
   async timeline(enc) {

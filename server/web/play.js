@@ -8,6 +8,7 @@
 // its sheet), the table, the log.
 import { $, el, fragment, client, explain, renderTable, renderPresence, renderLog, renderTimeline,
   keepingFocus } from "./ui.js";
+import { Moves, byDecision, decisionGroup } from "./moves.js";
 
 const { enc, token, me: myId } = fragment();
 const api = client(token);
@@ -15,10 +16,6 @@ const problem = $("#problem");
 let state = null;
 let moves = null;     // { version, over, waiting_on, actions }: the next moves of this token
 let live = null;
-let panel = null;     // the dice entry open under an action: { id, extra: {group: n}, missing: [{sides, purpose}] }
-let refusal = null;   // the last refusal: { id, label, text }, shown under the action tapped
-let sending = null;   // the id of the action being sent
-let focusNext = null; // a control to focus once drawn (`data-focus`)
 
 const fail = (err) => explain(err, problem);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -117,51 +114,34 @@ function offered() {
   return ((moves && moves.actions) || []).filter((a) => a.kind === "decision" || a.kind === "move");
 }
 
-function takesDice(a) {
-  const policy = state && state.dice_policy;
-  return (policy === "reported" || policy === "mixed") && a.dice && a.dice.length > 0;
-}
+const buttons = new Moves({
+  api, enc, state: () => state, fail,
+  redraw: (force) => { if (force) drawnKey = null; drawActions(); },
+  tapped: () => { $("#done").textContent = ""; },
+  done: (a) => { $("#done").textContent = `Done: ${a.label}`; problem.hidden = true; },
+});
 
 let drawnKey = null;
 function drawActions() {
   if (!state) return;
   const list = offered();
-  const there = (id) => list.some((a) => a.id === id);
-  if (panel && !there(panel.id)) panel = null;
+  buttons.keep(list);
   const prompts = live ? [...live.prompts.values()].map((p) => [p.id, p.summary]) : [];
-  const key = JSON.stringify([list, prompts, state.dice_policy, Object.keys(combatants()).map(nameOf), panel, refusal, sending]);
+  const key = JSON.stringify([list, prompts, state.dice_policy, Object.keys(combatants()).map(nameOf), buttons.key()]);
   if (key === drawnKey) return;
   drawnKey = key;
-  const typed = Object.fromEntries([...document.querySelectorAll(".dice-entry input")].map((i) => [i.id, i.value]));
-  keepingFocus(() => {
-    const decisions = new Map();
-    for (const a of list.filter((x) => x.kind === "decision")) {
-      const k = a.decision || a.id;
-      if (!decisions.has(k)) decisions.set(k, []);
-      decisions.get(k).push(a);
-    }
+  buttons.drawing(() => keepingFocus(() => {
+    const decisions = byDecision(list);
     $("#decisions").hidden = decisions.size === 0;
-    $("#prompts").replaceChildren(...[...decisions].map(([k, acts], i) => {
-      const q = question(k, acts);
-      const said = acts.length === 1 && acts[0].label.replace(/\.$/, "") === q.replace(/\.$/, "");  // its one button says it
-      return el("div", { class: "prompt", role: "group", "aria-label": said ? q : null, "aria-labelledby": said ? null : `q-${i}` },
-        said ? null : el("p", { class: "question", id: `q-${i}` }, q), acts.map(item));
-    }));
+    const item = (a) => buttons.item(a);
+    $("#prompts").replaceChildren(...[...decisions].map(([k, acts], i) => decisionGroup(question(k, acts), acts, i, item)));
     const own = list.filter((x) => x.kind === "move");
     const actors = [...new Set(own.map((a) => a.combatant_id))];
-    const lost = refusal && !there(refusal.id)
-      ? el("p", { class: "refusal", role: "alert" }, `“${refusal.label}” was not sent: ${refusal.text}`) : null;
-    $("#actions").replaceChildren(lost || "", ...(own.length ? actors.map((cid) => el("div", { class: "moves" },
+    $("#actions").replaceChildren(buttons.lost(list) || "", ...(own.length ? actors.map((cid) => el("div", { class: "moves" },
       actors.length > 1 ? el("h3", {}, nameOf(cid) || "") : null,
       own.filter((a) => a.combatant_id === cid).map(item)))
       : [el("p", { class: "status" }, decisions.size ? "Decide above." : "Nothing to do now.")]));
-    for (const [id, v] of Object.entries(typed)) { const input = document.getElementById(id); if (input) input.value = v; }
-  });
-  if (focusNext) {
-    const target = [...document.querySelectorAll("[data-focus]")].find((n) => n.getAttribute("data-focus") === focusNext);
-    if (target) target.focus();
-    focusNext = null;
-  }
+  }));
 }
 
 /** The question a decision asks, in the server's words: its prompt's, or what the fight waits on. */
@@ -171,141 +151,6 @@ function question(decision, acts) {
   const w = ((moves && moves.waiting_on) || []).find((x) => x.combatant_id === acts[0].combatant_id);
   if (w) return w.what;
   return nameOf(acts[0].combatant_id) ? `${nameOf(acts[0].combatant_id)} decides` : "Your decision";
-}
-
-function refusalNote(a) {
-  return el("p", { class: "refusal", role: "alert", id: `refused-${a.id}` }, refusal.text);
-}
-
-/** One offered action: its button, and under it its dice entry or its refusal. */
-function item(a) {
-  const open = panel && panel.id === a.id;
-  const refused = refusal && refusal.id === a.id;
-  return el("div", { class: "act-item" },
-    el("button", {
-      type: "button", class: `act ${a.kind}`, "data-focus": `act:${a.id}`, "data-action": a.id,
-      "aria-expanded": takesDice(a) || open ? String(!!open) : null, "aria-busy": sending === a.id ? "true" : null,
-      "aria-describedby": refused && !open ? `refused-${a.id}` : null, onclick: () => tap(a),
-    }, a.label),
-    refused && !open ? refusalNote(a) : null,
-    open ? diceEntry(a) : null);
-}
-
-function tap(a) {
-  if (sending) return;
-  refusal = null;
-  $("#done").textContent = "";
-  if (takesDice(a)) {
-    panel = panel && panel.id === a.id ? null : { id: a.id, extra: {}, missing: [] };
-    if (panel) focusNext = `die:${a.id}:0:0`;
-    drawActions();
-    return;
-  }
-  send(a, null);
-}
-
-async function send(a, faces) {
-  sending = a.id;
-  drawActions();
-  try {
-    await api.command(enc, faces ? { ...a.command, dice: faces } : a.command);
-    panel = null;
-    refusal = null;
-    $("#done").textContent = `Done: ${a.label}`;
-    problem.hidden = true;
-  } catch (err) {
-    const details = (err.problem && err.problem.details) || {};
-    if (err.code === "dice_missing" && details.needed_sides && state.dice_policy !== "seeded") {
-      // one more die, hanging on how the others fell: asked for in the same place, then sent again
-      if (!panel || panel.id !== a.id) panel = { id: a.id, extra: {}, missing: [] };
-      panel.missing.push({ sides: details.needed_sides, purpose: details.purpose || "" });
-      focusNext = `die:${a.id}:m:${panel.missing.length - 1}`;
-    }
-    refusal = { id: a.id, label: a.label, text: (err && (err.detail || err.title || err.message)) || String(err) };
-    if (!err.status) fail(err);  // not the server's answer (the network): said at the top as well
-  } finally {
-    sending = null;
-    drawActions();
-  }
-}
-
-// ---- a reported roll: one field a die, labelled with what it is for ----
-
-function dieField(a, key, label, sides, required = true) {
-  const id = `die-${a.id}-${key.replace(/:/g, "-")}`;
-  return el("div", { class: "die" },
-    el("label", { for: id }, label, " ", el("span", { class: "range" }, `(d${sides}: 1 to ${sides})`)),
-    el("input", { id, type: "number", inputmode: "numeric", min: 1, max: sides, step: 1, required,
-                  "aria-required": required ? "true" : null, "data-focus": `die:${a.id}:${key}`,
-                  "data-die": required ? "face" : "extra" }));
-}
-
-function openRule(sides) {
-  return `An open roll: each die showing 1 or ${sides} is rolled again, and again while the new die shows `
-    + `that same face (a 1 and a ${sides} together among the first dice: no more). Add those dice here, in order.`;
-}
-
-function diceEntry(a) {
-  const form = el("form", { class: "dice-entry", novalidate: true, "aria-label": `Your dice for ${a.label}`,
-                            onsubmit: (e) => { e.preventDefault(); sendFaces(a, form); } });
-  form.append(el("p", { class: "status" }, "Roll, then type what each die shows."));
-  // one roll: the listed dice in a row with the same purpose and size (Novus's open 2d10 is listed
-  // as two dice); dice of one purpose are numbered, and an open roll's further dice follow it
-  const rolls = [];
-  a.dice.forEach((d) => {
-    const last = rolls[rolls.length - 1];
-    if (last && last.for === d.for && last.sides === d.sides && last.open === d.open) last.count += d.count;
-    else rolls.push({ ...d });
-  });
-  const alike = {};
-  for (const r of rolls) alike[r.for] = (alike[r.for] || 0) + r.count;
-  const nth = {};
-  rolls.forEach((r, g) => {
-    const group = el("div", { class: "die-group" });
-    for (let i = 0; i < r.count; i++) {
-      nth[r.for] = (nth[r.for] || 0) + 1;
-      group.append(dieField(a, `${g}:${i}`, alike[r.for] > 1 ? `${r.for} (${nth[r.for]} of ${alike[r.for]})` : r.for, r.sides));
-    }
-    if (r.open) {
-      group.append(el("p", { class: "rule" }, openRule(r.sides)));
-      const extra = panel.extra[g] || 0;
-      for (let j = 0; j < extra; j++) group.append(dieField(a, `${g}:x${j}`, `${r.for}: further die ${j + 1}`, r.sides, false));
-      group.append(el("button", { type: "button", class: "small", "data-focus": `more:${a.id}:${g}`, onclick: () => {
-        panel.extra[g] = extra + 1;
-        focusNext = `die:${a.id}:${g}:x${extra}`;
-        drawActions();
-      } }, `Add a d${r.sides}`));
-    }
-    form.append(group);
-  });
-  panel.missing.forEach((m, j) => form.append(dieField(a, `m:${j}`, m.purpose ? `One more die: ${m.purpose}` : "One more die", m.sides)));
-  form.append(el("div", { class: "dice-buttons" },
-    el("button", { type: "submit", class: "act send", "data-focus": `send:${a.id}`, "aria-busy": sending === a.id ? "true" : null },
-      "Send these dice"),
-    state.dice_policy === "mixed" ? el("button", { type: "button", class: "act", "data-focus": `server:${a.id}`,
-      onclick: () => { if (!sending) { refusal = null; send(a, null); } } }, "Let the server roll") : null,
-    el("button", { type: "button", class: "small", onclick: () => { panel = null; refusal = null; focusNext = `act:${a.id}`; drawActions(); } },
-      "Cancel")));
-  if (refusal && refusal.id === a.id) form.append(refusalNote(a));
-  return form;
-}
-
-function sendFaces(a, form) {
-  if (sending) return;
-  const faces = [];
-  for (const input of form.querySelectorAll("input[data-die]")) {
-    if (input.value.trim() === "") {
-      if (input.dataset.die === "extra") continue;
-      refusal = { id: a.id, label: a.label, text: `Type what the die for “${input.labels[0].firstChild.textContent.trim()}” shows.` };
-      focusNext = input.getAttribute("data-focus");
-      drawnKey = null;
-      drawActions();
-      return;
-    }
-    faces.push(Number(input.value));
-  }
-  refusal = null;
-  send(a, faces);
 }
 
 // ---- the character's card: what the state shows of this player's combatant ----

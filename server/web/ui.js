@@ -104,6 +104,13 @@ export function schemaForm(jsonSchema, { combatants = {}, skip = ["type"], value
     } else if (schema.type === "string") {
       control = el("input", { id, name, type: "text", value: typeof initial === "string" ? initial : "" });
       read = () => (control.value === "" ? undefined : control.value);
+    } else if (schema.properties && !schema.additionalProperties && !(nullable && (initial === null || initial === undefined))) {
+      // an object of named fields (a sheet's attributes): its own fields, in a group
+      const inner = schemaForm({ ...schema, $defs: defs }, { combatants, skip: [], idPrefix: id,
+        values: initial && typeof initial === "object" ? initial : {} });
+      fields.push([name, () => { const v = inner.read(); return Object.keys(v).length ? v : undefined; }, nullable]);
+      box.append(el("fieldset", { class: "field group" }, el("legend", {}, name.replace(/_/g, " ")), inner.form));
+      continue;
     } else {
       const shown = initial === undefined || initial === null ? "" : JSON.stringify(initial);
       control = el("textarea", { id, name, rows: 2, placeholder: "JSON" }, shown);
@@ -132,29 +139,61 @@ export function names(state) {
   return Object.fromEntries(Object.values(state.combatants || {}).map((c) => [c.id, c.name]));
 }
 
-function resources(c) {
-  const parts = [];
-  if (typeof c.action_points === "number") parts.push(["AP", c.action_points]);
-  const sheet = c.sheet || {};
-  for (const [k, v] of Object.entries(sheet)) {
-    if (typeof v === "number" && ["hits", "injuries", "hp", "health", "trauma", "wounds", "stress", "hit_points",
-      "energy", "mere", "hero_points", "fatigue", "harm"].some((w) => k.includes(w))) parts.push([k.replace(/_/g, " "), v]);
+// ---- a combatant's numbers and conditions, in the state's own words
+
+const flat = (x) => (Array.isArray(x) ? x : []);
+const words = (k) => k.replace(/_/g, " ");
+// the sheet's numbers that tell how a combatant is faring (the rulesets' own field names)
+const TOLL = ["hits", "injuries", "trauma", "wounds", "stress", "fatigue", "harm", "health", "energy", "hit_points",
+  "hero_points", "mere"];
+// the sheet's flags that are conditions, and those that put a combatant out of the fight
+const FLAGS = ["prone", "in_cover", "wounded", "dying", "dead", "unconscious", "helpless", "coma", "fled"];
+const OUT = new Set(["dying", "dead", "unconscious", "helpless", "coma", "fled", "helpless for fight"]);
+
+/** Resources and health as the state has them: [label, value] (a value out of its maximum as "5/8"). */
+export function numbers(c) {
+  const out = [];
+  const seen = new Set();
+  const put = (label, value) => {
+    if (seen.has(label.toLowerCase())) return;
+    seen.add(label.toLowerCase());
+    out.push([label, value]);
+  };
+  if (typeof c.action_points === "number") put("AP", c.action_points);
+  for (const [k, v] of Object.entries(c.resources || {})) if (typeof v === "number") put(k, v);
+  const s = c.sheet || {};
+  const num = (k) => typeof s[k] === "number";
+  const done = new Set();
+  for (const k of TOLL) {
+    if (done.has(k) || !num(k)) continue;
+    if (num(`current_${k}`)) { put(words(k), `${s[`current_${k}`]}/${s[k]}`); done.add(`current_${k}`); }
+    else if (num(`maximum_${k}`)) put(words(k), `${s[k]}/${s[`maximum_${k}`]}`);
+    else if (k === "hits" && num("hit_points")) { put(words(k), `${s.hits}/${s.hit_points}`); done.add("hit_points"); }
+    else put(words(k), s[k]);
+    done.add(k);
   }
-  for (const k of ["hp", "health", "hit_points", "energy", "trauma", "wounds"]) {
-    if (typeof c[k] === "number") parts.push([k.replace(/_/g, " "), c[k]]);
-  }
-  return parts;
+  return out;
 }
 
-function conditions(c) {
-  const sheet = c.sheet || {};
-  const out = [];
-  for (const k of ["conditions", "statuses"]) {
-    for (const x of sheet[k] || c[k] || []) out.push(typeof x === "string" ? x : (x.name || x.kind || x.status || JSON.stringify(x)));
-  }
-  if (sheet.prone || c.prone) out.push("prone");
-  if (sheet.dead || c.dead) out.push("dead");
+/** Conditions as the state names them, each once whatever its case ("Dead" and dead are one). */
+export function conditions(c) {
+  const s = c.sheet || {};
+  const out = new Map();
+  const add = (x) => {
+    const name = typeof x === "string" ? x : (x && typeof x === "object" ? (x.name || x.condition || x.status) : null);
+    if (typeof name === "string" && name.trim() && !out.has(name.trim().toLowerCase())) out.set(name.trim().toLowerCase(), name.trim());
+  };
+  for (const k of ["conditions", "statuses", "injuries"]) [...flat(s[k]), ...flat(c[k])].forEach(add);
+  for (const f of FLAGS) if (s[f] === true || c[f] === true) add(words(f));
+  if (s.helpless_for_fight === true) add("helpless");
   return out;
+}
+
+/** Whether the rules count `c` out of the fight: the server says so in the next moves
+ * (`out_of_fight`); before they have come, a condition that puts anyone out (dead, dying...). */
+export function outOfFight(c, moves) {
+  if (moves && Array.isArray(moves.out_of_fight)) return moves.out_of_fight.includes(c.id);
+  return [...conditions(c).keys()].some((k) => OUT.has(k));
 }
 
 /** The order of play and each combatant's card (whose turn, resources, conditions). */
@@ -172,8 +211,8 @@ export function renderTable(state, where, { extra } = {}) {
                           "data-combatant": id, "aria-current": id === turn ? "true" : null },
           el("strong", {}, c.name), " ", el("span", { class: "side" }, `(${c.side})`),
           c.hidden ? el("span", { class: "badge" }, "hidden") : null,
-          el("span", { class: "res" }, resources(c).map(([k, v]) => el("span", { class: "pill" }, `${k} ${v}`))),
-          el("span", { class: "cond" }, conditions(c).map((x) => el("span", { class: "pill cond" }, x))),
+          el("span", { class: "res" }, numbers(c).map(([k, v]) => el("span", { class: "pill" }, `${k} ${v}`))),
+          el("span", { class: "cond" }, [...conditions(c).values()].map((x) => el("span", { class: "pill cond" }, x))),
           extra ? extra(c) : null);
       })));
 }

@@ -7,7 +7,9 @@
 // hidden from the table (a `Redacted` event in the spectator's history): a hidden NPC leaves
 // no trace here. Every word shown about the fight is the server's (names, sides, resources,
 // conditions, what it waits on, the log's sentences).
-import { $, el, fragment, client, explain, renderTimeline } from "./ui.js";
+import { $, el, fragment, client, explain, renderTimeline, numbers, conditions, outOfFight } from "./ui.js";
+
+const flat = (x) => (Array.isArray(x) ? x : []);
 
 const { enc, token } = fragment();
 const api = client(token);
@@ -19,57 +21,9 @@ let moves = null;  // what the fight waits on: { over, waiting_on } (a spectator
 
 // ------------------------------------------------------------------------ the order of play
 
-const flat = (x) => (Array.isArray(x) ? x : []);
-const words = (k) => k.replace(/_/g, " ");
-// the sheet's numbers that tell how a combatant is faring (the rulesets' own field names)
-const TOLL = ["hits", "injuries", "trauma", "wounds", "stress", "fatigue", "harm", "health", "energy", "hit_points",
-  "hero_points", "mere"];
-// the sheet's flags that are conditions, and those that put a combatant out of the fight
-const FLAGS = ["prone", "in_cover", "wounded", "dying", "dead", "unconscious", "helpless", "coma", "fled"];
-const OUT = new Set(["dying", "dead", "unconscious", "helpless", "coma", "fled", "helpless for fight"]);
-
-/** Resources and health as the state has them: [label, value] (a value out of its maximum as "5/8"). */
-function numbers(c) {
-  const out = [];
-  const seen = new Set();
-  const put = (label, value) => {
-    if (seen.has(label.toLowerCase())) return;
-    seen.add(label.toLowerCase());
-    out.push([label, value]);
-  };
-  if (typeof c.action_points === "number") put("AP", c.action_points);
-  for (const [k, v] of Object.entries(c.resources || {})) if (typeof v === "number") put(k, v);
-  const s = c.sheet || {};
-  const num = (k) => typeof s[k] === "number";
-  const done = new Set();
-  for (const k of TOLL) {
-    if (done.has(k) || !num(k)) continue;
-    if (num(`current_${k}`)) { put(words(k), `${s[`current_${k}`]}/${s[k]}`); done.add(`current_${k}`); }
-    else if (num(`maximum_${k}`)) put(words(k), `${s[k]}/${s[`maximum_${k}`]}`);
-    else if (k === "hits" && num("hit_points")) { put(words(k), `${s.hits}/${s.hit_points}`); done.add("hit_points"); }
-    else put(words(k), s[k]);
-    done.add(k);
-  }
-  return out;
-}
-
-/** Conditions as the state names them, each once whatever its case ("Dead" and dead are one). */
-function conditions(c) {
-  const s = c.sheet || {};
-  const out = new Map();
-  const add = (x) => {
-    const name = typeof x === "string" ? x : (x && typeof x === "object" ? (x.name || x.condition || x.status) : null);
-    if (typeof name === "string" && name.trim() && !out.has(name.trim().toLowerCase())) out.set(name.trim().toLowerCase(), name.trim());
-  };
-  for (const k of ["conditions", "statuses", "injuries"]) [...flat(s[k]), ...flat(c[k])].forEach(add);
-  for (const f of FLAGS) if (s[f] === true || c[f] === true) add(words(f));
-  if (s.helpless_for_fight === true) add("helpless");
-  return out;
-}
-
 function row(c, current) {
   const conds = conditions(c);
-  const out = [...conds.keys()].some((k) => OUT.has(k));
+  const out = outOfFight(c, moves);
   return el("li", { class: `combatant${current ? " turn" : ""}${out ? " out" : ""}`, "aria-current": current ? "true" : null },
     el("span", { class: "who" }, el("strong", { class: "name" }, c.name), " ", el("span", { class: "side" }, c.side)),
     el("span", { class: "facts" },

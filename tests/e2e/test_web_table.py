@@ -6,7 +6,6 @@ fight is run by clicks and every page follows it live."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
@@ -95,10 +94,14 @@ def shoot(page, name: str) -> None:
     page.set_viewport_size(DESKTOP)
 
 
-def add(gm, name: str, side: str, controller: str, hidden: bool = False, **sheet: str) -> None:
-    """Add a combatant by the form; ``sheet``: fields of the form built from the sheet schema."""
-    if sheet and not gm.locator("#add-form details").get_attribute("open") == "":
-        gm.click("#add-form details summary")
+def add(gm, name: str, side: str, controller: str, hidden: bool = False, example: int | None = None,
+        **sheet: str) -> None:
+    """Add a combatant by the form; ``example``: started from the ruleset's example of that number
+    ("Start from"); ``sheet``: fields of the form built from the sheet schema."""
+    if example is not None:
+        gm.select_option("#add-from", f"example:{example}")
+    if sheet and gm.locator("#sheet-box").get_attribute("open") is None:
+        gm.click("#sheet-box summary")
     for field, value in sheet.items():
         gm.fill(f"#sheet-{field}", value)
     gm.fill("#add-name", name)
@@ -110,6 +113,9 @@ def add(gm, name: str, side: str, controller: str, hidden: bool = False, **sheet
 
 
 def command(gm, type_: str, **fields: str) -> None:
+    """Send a command from the console's "Every command" form (one click away: opened first)."""
+    if gm.locator("#every").get_attribute("open") is None:
+        gm.click("#every summary")
     gm.select_option("#command-type", type_)
     for name, value in fields.items():
         control = gm.locator(f"#cmd-{type_}-{name}")
@@ -118,8 +124,12 @@ def command(gm, type_: str, **fields: str) -> None:
         else:
             control.fill(value)
     # wait for the server's answer: the next command is sent only once this one is decided
-    with gm.expect_response(lambda r: r.url.endswith("/commands") and r.request.method == "POST"):
+    with gm.expect_response(lambda r: r.url.endswith("/commands") and r.request.method == "POST") as answer:
         gm.click("#command-form button[type=submit]")
+    if answer.value.ok:
+        from playwright.sync_api import expect
+
+        expect(gm.locator("#command-said")).to_be_hidden()
 
 
 def test_a_fight_at_the_web_table(env: dict[str, str]) -> None:
@@ -244,9 +254,7 @@ def test_a_fight_at_the_web_table(env: dict[str, str]) -> None:
         browser.close()
 
 
-_NOVUS_STATS = json.dumps({k: {"value": 10, "bonus": 0} for k in (
-    "charisma", "constitution", "dexterity", "intelligence", "speed", "strength", "willpower", "wisdom")})
-SHEETS = {"novus": {"stats": _NOVUS_STATS, "hit_points": "20"}}  # the sheet fields a ruleset requires
+SHEETS = {"novus": {"example": 0}}  # a ruleset that requires sheet fields: its example's
 
 
 @pytest.mark.parametrize("ruleset", ["health-trauma", "realms", "novus"])
@@ -276,8 +284,9 @@ def test_each_page_follows_a_short_fight_of_every_other_ruleset(env: dict[str, s
         command(gm, "RollInitiative")
         command(gm, "StartEncounter")
         expect(gm.locator("#problem")).to_be_hidden()
+        expect(gm.locator("#round")).to_contain_text("Round 1")
         for page in (gm, player, watch):
-            expect(page.locator("#table .round")).to_contain_text("Round 1")
+            expect(page.locator("#round, #table .round").first).to_contain_text("Round 1")
             expect(page.locator("#table")).to_contain_text("Raider")
         expect(watch.locator("#log")).to_contain_text("Raider")
         shoot(gm, f"{ruleset}-gm-console")
@@ -310,6 +319,7 @@ def test_the_gm_retcons_from_the_log_and_reveals_a_secret_roll_live_on_the_playe
         expect(mira.locator("#log")).to_contain_text("Toll Keeper joins")
 
         # the GM rolls initiative in secret: Mira's page tells her the NPCs rolled, not what
+        gm.click("#every summary")
         gm.select_option("#command-type", "RollInitiative")
         gm.set_checked("#cmd-RollInitiative-secret", True)
         gm.fill("#cmd-RollInitiative-dice", "[9, 3]")  # reported: Mira's die, then the GM's one die for the NPCs

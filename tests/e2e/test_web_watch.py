@@ -11,7 +11,6 @@ across a room, and the page uses the whole width, at 1920x1080 and at 1280x720.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
@@ -22,7 +21,7 @@ import pytest
 
 from tests.e2e import chromium
 from tests.e2e.test_cli import serving
-from tests.e2e.test_web_table import ARGS, SHEETS, accessible
+from tests.e2e.test_web_table import ARGS, accessible
 
 pytestmark = pytest.mark.skipif(
     not chromium.installed(),
@@ -56,12 +55,11 @@ class Table:
         self.enc = opened["encounter_id"]
         self.gm = {"Authorization": f"Bearer {opened['gm_token']['token']}"}
         examples = [e["body"] for e in info.get("examples") or []]
-        default = {k: json.loads(v) for k, v in SHEETS.get(ruleset, {}).items()}  # the form's fields, as JSON
         self.ids: dict[str, str] = {}
         for name, side, controller, hidden in cast:
             body = next((b for b in examples if (b["controller"] == "player") == (controller == "player")), {})
             added = self.post("/combatants", {"name": name, "side": side, "controller": controller,
-                                              "sheet": body.get("sheet") or default, "hidden": hidden})
+                                              "sheet": body["sheet"], "hidden": hidden})
             self.ids[name] = added["events"][0]["data"]["combatant_id"]
         pcs = [self.ids[name] for name, _, controller, _ in cast if controller == "player"]
         self.player = {"Authorization": "Bearer " + self.post("/tokens", {"role": "player", "combatant_ids": pcs})["token"]}
