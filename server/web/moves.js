@@ -91,6 +91,11 @@ export class Moves {
       this.done(a);
     } catch (err) {
       const details = (err.problem && err.problem.details) || {};
+      if (err.code === "dice_unused" && faces && Number.isInteger(details.used) && details.used < faces.length && !this.trimmed) {
+        // the dice rolled ahead that the fight did not need (a miss rolls no damage): sent again without them
+        this.trimmed = true;
+        try { return await this.send(a, faces.slice(0, details.used), body); } finally { this.trimmed = false; }
+      }
       if (err.code === "dice_missing" && details.needed_sides && this.state().dice_policy !== "seeded") {
         // one more die, hanging on how the others fell: asked for in the same place, then sent again
         if (!this.panel || this.panel.id !== a.id) this.panel = { id: a.id, extra: {}, missing: [] };
