@@ -34,10 +34,24 @@ PHONE = {"width": 390, "height": 844}
 TV = {"width": 1920, "height": 1080}
 MAX_STEPS = 160
 # where the rules have a hidden attacker's target decide a defence they cannot be shown, that
-# decision waits on the GM: Health/Trauma (every attack). (Places of Power: on a Partial Success
-# only, which the dice may not give in a short fight; Realms prompts the target of an unseen
-# attacker itself, as its Hidden rule says: the phone answers, as this test's log shows.)
-HIDDEN_ATTACK_DECIDED_BY_GM = {"health-trauma"}
+# decision waits on the GM: Health/Trauma (every attack) and Places of Power (on a Partial
+# Success: the hidden attacker's dice are typed to give one, below). Realms prompts the target of
+# an unseen attacker itself (its Hidden rule): the phone answers. Novus asks no decision of the
+# target (its Block is rolled in the attacker's resolution).
+HIDDEN_ATTACK_DECIDED_BY_GM = {"health-trauma", "places-of-power"}
+# the faces typed for an NPC's attack, where a ruleset needs given ones for the above:
+# Places of Power, "Normal - 9": the first two dice (the Attribute and Skill dice) made to total 9,
+# "from the target to one below the next level's value": a Partial Success, which the defender decides
+STEERED = {"places-of-power": {"Attack": 9}}
+
+
+def faces_totalling(total: int, sides: list[int]) -> list[int]:
+    """Two different faces of dice of these sides making ``total`` (none where they cannot)."""
+    for a in range(1, sides[0] + 1):
+        b = total - a
+        if 1 <= b <= sides[1] and a != b:
+            return [a, b]
+    return []
 
 
 def ids_in(value: Any) -> set[str]:
@@ -71,7 +85,8 @@ class Table:
         return self.get("/actions", headers)
 
 
-def tap(page, action: dict[str, Any], table: Table, rng: random.Random, policy: str) -> None:
+def tap(page, action: dict[str, Any], table: Table, rng: random.Random, policy: str,
+        total: int | None = None) -> None:
     """Tap the offered action's button; type its dice if the page asks (reported); wait until the
     fight moved on (a new version), else fail with what the page said under the button."""
     before = table.state()["version"]
@@ -82,10 +97,13 @@ def tap(page, action: dict[str, Any], table: Table, rng: random.Random, policy: 
         form = item.locator("form.dice-entry")
         form.wait_for()
         for _ in range(4):  # the listed dice, then any one more a `dice_missing` asks for
+            fields = form.locator("input[data-die=face]")
+            given = faces_totalling(total, [int(f.get_attribute("max")) for f in fields.all()[:2]]) if total else []
             for field in form.locator("input[data-die=face]").all():
                 if not field.input_value():
                     sides = int(field.get_attribute("max"))
-                    field.fill(str(rng.randint(2, sides - 1) if sides > 2 else rng.randint(1, sides)))
+                    face = given.pop(0) if given else rng.randint(2, sides - 1) if sides > 2 else rng.randint(1, sides)
+                    field.fill(str(face))
             form.get_by_role("button", name="Send these dice").click()
             if _moved(table, before):
                 return
@@ -118,8 +136,9 @@ def choose(table: Table, attacked: set[tuple[int, str]], sides: dict[str, str]) 
             return cid, boldest(decisions)
     gm = table.actions(table.gm)
     decisions = [a for a in gm["actions"] if a["kind"] == "decision"]
-    if decisions:  # the plainest answer: naming the fewest others (a Body Shield names who shields)
-        return "gm", min(decisions, key=lambda d: len(ids_in(d["command"]) & set(sides)))
+    if decisions:  # the plainest answer: the cheapest, naming the fewest others (a Body Shield names who shields)
+        return "gm", min(decisions, key=lambda d: (sum(v for v in d["cost"].values() if isinstance(v, int)),
+                                                   len(ids_in(d["command"]) & set(sides))))
     state = table.state()
     for w in gm["waiting_on"]:
         cid = w["combatant_id"]
@@ -250,11 +269,12 @@ def test_a_fight_at_the_table_by_clicks_alone(env: dict[str, str], ruleset: str)
             if action["kind"] == "decision" and who == "gm" and action["combatant_id"] in table.players:
                 gm_answered_for_a_player += 1  # a decision of a player's combatant the player cannot see
             taps.append(f"r{state['round']} {who if who == 'gm' else 'phone'}: {action['label']}")
-            tap(pages[who], action, table, rng, "reported")
+            steer = STEERED.get(ruleset, {}).get(action["command"]["type"]) if who == "gm" else None
+            tap(pages[who], action, table, rng, "reported", steer)
 
         state = table.state()
         assert state["round"] >= 3 or table.actions(table.gm)["over"], "two rounds are played"
-        assert phone_decisions, "a decision was answered on a phone"
+        assert phone_decisions, "a decision was answered on a phone; tapped:\n" + "\n".join(taps)
         if ruleset in HIDDEN_ATTACK_DECIDED_BY_GM:
             assert gm_answered_for_a_player, ("the hidden attacker's target's decision was answered from the console; "
                                               "tapped:\n" + "\n".join(taps) + f"\nthen: {table.actions(table.gm)}")
