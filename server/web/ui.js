@@ -181,12 +181,22 @@ export function conditions(c) {
   const out = new Map();
   const add = (x) => {
     const name = typeof x === "string" ? x : (x && typeof x === "object" ? (x.name || x.condition || x.status) : null);
-    if (typeof name === "string" && name.trim() && !out.has(name.trim().toLowerCase())) out.set(name.trim().toLowerCase(), name.trim());
+    if (typeof name !== "string" || !name.trim()) return;
+    const said = words(name.trim());
+    if (!out.has(said.toLowerCase())) out.set(said.toLowerCase(), said + lasting(x));
   };
   for (const k of ["conditions", "statuses", "injuries"]) [...flat(s[k]), ...flat(c[k])].forEach(add);
   for (const f of FLAGS) if (s[f] === true || c[f] === true) add(words(f));
   if (s.helpless_for_fight === true) add("helpless");
   return out;
+}
+
+/** How long a condition lasts, where the state says (a Status Effect's `lasts` and `turns`). */
+function lasting(x) {
+  if (!x || typeof x !== "object") return "";
+  if (x.lasts === "turns" && Number.isInteger(x.turns)) return ` (${x.turns} turn${x.turns === 1 ? "" : "s"} left)`;
+  if (x.lasts === "end_of_round") return " (this round)";
+  return "";
 }
 
 /** Whether the rules count `c` out of the fight: the server says so in the next moves
