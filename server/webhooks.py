@@ -133,14 +133,44 @@ async def resolve(url: str, allow_private: bool) -> Address:
         address = ipaddress.ip_address(str(info[4][0]).split("%")[0])
         if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
             address = address.ipv4_mapped
-        if not allow_private and not address.is_global:
-            return Address(f"{host} resolves to {address}, a private, loopback, link-local or reserved address "
-                           "(the operator may allow those with FRACAS_WEBHOOK_ALLOW_PRIVATE)")
+        if not allow_private:
+            carried = carried_ipv4(address)
+            if not address.is_global or any(not v4.is_global for v4 in carried):
+                inside = [str(v4) for v4 in carried if not v4.is_global]
+                said = f"{address}" + (f" (which carries {', '.join(inside)})" if inside else "")
+                return Address(f"{host} resolves to {said}, a private, loopback, link-local or reserved address "
+                               "(the operator may allow those with FRACAS_WEBHOOK_ALLOW_PRIVATE)")
         addresses.append(address)
     if not addresses:
         return Address(f"{host} does not resolve")
     # a host with both: its IPv4 address (the deliverer connects to one address, with no fallback)
     return Address(None, str(min(addresses, key=lambda a: a.version)))
+
+
+_IPV4_COMPATIBLE = ipaddress.ip_network("::/96")  # RFC 4291's deprecated "IPv4-compatible" ::a.b.c.d
+_NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))  # RFC 6052, RFC 8215
+
+
+def carried_ipv4(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address carries, by which a packet may reach them: IPv4-mapped and
+    IPv4-compatible (``::127.0.0.1``), NAT64 (``64:ff9b::7f00:1``: the last 32 bits), 6to4
+    (``2002:7f00:1::1``) and Teredo (its server and client). A webhook address is judged by
+    each, as that IPv4 address would be."""
+    if not isinstance(address, ipaddress.IPv6Address):
+        return []
+    low32 = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+    out: list[ipaddress.IPv4Address] = []
+    if address.ipv4_mapped is not None:
+        out.append(address.ipv4_mapped)
+    if address in _IPV4_COMPATIBLE and int(address) > 1:  # not :: nor ::1, themselves refused
+        out.append(low32)
+    if any(address in net for net in _NAT64):
+        out.append(low32)
+    if address.sixtofour is not None:
+        out.append(address.sixtofour)
+    if address.teredo is not None:
+        out.extend(address.teredo)
+    return out
 
 
 async def refused_address(url: str, allow_private: bool) -> str | None:

@@ -178,7 +178,12 @@ async def test_a_refused_address_is_refused_at_registration_with_a_clear_problem
         for url, why in (("http://127.0.0.1:9/hook", "loopback"), ("http://10.1.2.3/hook", "private"),
                          ("http://169.254.169.254/latest", "link-local"), ("http://localhost:9/", "private"),
                          ("ftp://example.org/x", "only http"), ("http://user:pw@example.org/", "credentials"),
-                         ("not a url", "only http")):
+                         ("not a url", "only http"),
+                         # issue 40: IPv6 forms that carry an IPv4 address are judged as that address
+                         ("http://[::127.0.0.1]:9/", "127.0.0.1"), ("http://[::ffff:10.0.0.1]/", "private"),
+                         ("http://[64:ff9b::7f00:1]/", "127.0.0.1"), ("http://[64:ff9b::a9fe:a9fe]/", "169.254.169.254"),
+                         ("http://[2002:7f00:1::1]/", "127.0.0.1"), ("http://[2002:a00:1::1]/", "10.0.0.1"),
+                         ("http://[64:ff9b:1::7f00:1]/", "private")):
             r = await client.post(f"/encounters/{enc}/webhooks", json={"url": url})
             assert r.status_code == 422, (url, r.text)
             assert r.json()["code"] == "webhook_address_refused" and why in r.json()["detail"], (url, r.json())
