@@ -26,6 +26,7 @@ from typing import Any
 import msgspec
 
 from domain.core.concerns import Shape, shape_of
+from domain.core.dice import roll_tag
 from domain.core.encounter import EncounterState
 from domain.core.ruleset import Registry, Ruleset
 from domain.rulesets import default_registry
@@ -80,12 +81,20 @@ class Scope:
     unseen_events: Mapping[int, list[str]] = field(default_factory=dict)
     visible_sheet_fields: tuple[str, ...] = ()
     shapes: Mapping[str, Shape] = field(default_factory=dict)
+    # seeded dice: their numbers are shown once the seed is revealed (the fight ended); until then
+    # each is a tag made with the seed (``roll_tag``), or nothing where the seed is not at hand
+    numbers_shown: bool = False
+    roll_key: bytes | None = None
+    encounter_id: str = ""
 
     @classmethod
-    def of(cls, state: EncounterState, viewer: Viewer) -> Scope:
+    def of(cls, state: EncounterState, viewer: Viewer, seed: bytes | None = None) -> Scope:
         own = viewer.combatant_ids
         ruleset = ruleset_of(state.ruleset)
         return cls(
+            numbers_shown=state.status == "ended",
+            roll_key=seed,
+            encounter_id=state.id,
             hidden=ruleset.hidden_from(state, own) if ruleset else frozenset(state.concealed) - own,
             own=own,
             secret_versions=frozenset(state.secret_versions),
@@ -143,6 +152,8 @@ def state_for(state: EncounterState, viewer: Viewer) -> Any:
         view["rules"] = rules_shape.prune(view.get("rules"), frozenset(), scope.sheet_is_private)
     for key in _GM_ONLY:
         view.pop(key, None)
+    if not scope.numbers_shown:  # dice kept in the state (a pending attack's) lose their numbers too
+        view = _unnumbered(view, scope)
     if state.initiative_version in scope.secret_versions:
         view["group_initiative"] = {}
     for cid, c in view["combatants"].items():
@@ -170,8 +181,26 @@ def event_data_for(version: int, data: dict[str, Any], scope: Scope) -> dict[str
                                                   scope.visible_sheet_fields)
     if version in scope.secret_versions:  # the event's own "secret" flag stays; its secret rolls go
         view = {k: _hide_secrets(v) for k, v in view.items()}
+    if not scope.numbers_shown:
+        view = {k: _unnumbered(v, scope) for k, v in view.items()}
     view.pop("seq", None)
     return view
+
+
+def _unnumbered(value: Any, scope: Scope) -> Any:
+    """Each seeded die without its roll number (``index``): in its place a ``roll`` tag where the
+    seed is at hand. The numbers run through every roll, the GM's unseen ones too: a player
+    could count what happened out of sight by their gaps."""
+    if isinstance(value, list):
+        return [_unnumbered(v, scope) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if "sides" in value and "face" in value and isinstance(value.get("index"), int):
+        die = {k: v for k, v in value.items() if k != "index"}
+        if scope.roll_key is not None:
+            die["roll"] = roll_tag(scope.roll_key, scope.encounter_id, value["index"])
+        return die
+    return {k: _unnumbered(v, scope) for k, v in value.items()}
 
 
 def metadata_for(metadata: dict[str, Any], viewer: Viewer) -> dict[str, Any]:

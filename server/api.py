@@ -420,7 +420,7 @@ async def list_events(
     rows = rows[:limit]
     views = [event_view(r) for r in rows]
     if not principal.viewer.sees_all:
-        views = visible_events(views, await service.current(enc), principal.viewer)
+        views = visible_events(views, await service.current(enc), principal.viewer, await service.roll_key(enc))
     page = EventPage(events=views, next_after=rows[-1]["version"] if rows else after, has_more=more)
     return Response(content=_encode(page), media_type=JSON)
 

@@ -101,11 +101,13 @@ class Write:
         return f"{self.principal.encounter_id}/{self.principal.token_id}"
 
 
-def visible_events(views: list[EventView], state: EncounterState, viewer: Viewer) -> list[EventView]:
-    """The events as ``viewer`` may see them, judged by the encounter's current state."""
+def visible_events(views: list[EventView], state: EncounterState, viewer: Viewer,
+                   seed: bytes | None = None) -> list[EventView]:
+    """The events as ``viewer`` may see them, judged by the encounter's current state; ``seed``
+    (``EncounterService.roll_key``) tags their seeded dice in place of the roll numbers."""
     if viewer.sees_all:
         return views
-    scope = Scope.of(state, viewer)
+    scope = Scope.of(state, viewer, seed)
     out = []
     for v in views:
         data = event_data_for(v.version, msgspec.json.decode(v.data), scope)
@@ -242,6 +244,10 @@ class EncounterService:
             entry.state = state
             entry.last_hash = bytes(rows[-1]["hash"])
         return True
+
+    async def roll_key(self, encounter_id: str) -> bytes:
+        """What tags the seeded dice a viewer sees in place of their numbers (``visible_events``)."""
+        return (await self._entry(encounter_id)).seed
 
     async def current(self, encounter_id: str) -> EncounterState:
         entry = await self._entry(encounter_id)
@@ -556,7 +562,8 @@ class EncounterService:
             CommandResult(
                 encounter_id=encounter_id,
                 version=state.version,
-                events=visible_events(self._views(rows), state, viewer),
+                events=visible_events(self._views(rows), state, viewer,
+                                      self._cache[encounter_id].seed if encounter_id in self._cache else None),
                 state=state_for(state, viewer),
             )
         )

@@ -328,6 +328,7 @@ class Feed:
         self._shown: dict[Any, tuple[bytes, Presence]] = {}
         self._action_docs: dict[bytes, Any] = {}  # next moves sent, by their JSON without the version: to patch from
         self._task: asyncio.Task[None] | None = None
+        self.seed: bytes | None = None  # tags the seeded dice a viewer sees (``visible_events``)
 
     # ------------------------------------------------------------------- running
 
@@ -426,6 +427,8 @@ class Feed:
     async def _read(self) -> tuple[EncounterState, list[EventView]]:
         service = self.live.service
         state = await service.current(self.encounter_id)
+        if self.seed is None:
+            self.seed = await service.roll_key(self.encounter_id)
         head = self.head
         if head is None or state.version <= head.version:
             return state, []
@@ -473,7 +476,7 @@ class Feed:
         r = self._viewing_of(viewer, head).rendered
         cached = r.events.get(view.version)
         if cached is None:
-            shown = visible_events([view], head, viewer)[0]
+            shown = visible_events([view], head, viewer, self.seed)[0]
             cached = item(EventMessage(version=view.version, event=shown))
             if len(r.events) < 4 * self.live.settings.recent_events:
                 r.events[view.version] = cached

@@ -79,6 +79,7 @@ def document(app: Litestar, registry: Any) -> None:
         if body == "commands":
             _document_commands(getattr(openapi.paths[path], method), rulesets, by_ruleset)
     _document_events(openapi, rulesets, by_ruleset)
+    _document_roll_tags(openapi)
     document_odds(openapi, rulesets)
     openapi.components.schemas = dict(sorted(openapi.components.schemas.items()))
 
@@ -142,3 +143,17 @@ def _document_events(openapi: Any, rulesets: list[Any], by_ruleset: dict[str, Ru
                        + "). Shown to a player or a spectator, what they may not see is left out of it, and a "
                        "`Redacted` event's payload is `{}`.",
     }
+
+
+def _document_roll_tags(openapi: Any) -> None:
+    """A die as a player or spectator sees it while the seed is secret: a ``roll`` tag in place of
+    its ``index`` (``projections.visibility``: the numbers would count the rolls out of sight)."""
+    die = openapi.components.schemas.get("DieRoll")
+    if isinstance(die, dict):
+        die.setdefault("properties", {})["roll"] = {
+            "type": "string",
+            "description": "Shown to a player or spectator in place of `index` until the fight ends and the "
+                           "seed is revealed: a tag that tells nothing of how many rolls came before. With the "
+                           "seed, `HMAC-SHA256(seed, \"{encounter_id}:roll:{index}\")`, its first 16 hex "
+                           "digits, gives each number's tag.",
+        }

@@ -574,7 +574,8 @@ class Deliverer:
             return [], claim.after, state.version
         viewer = GM if claim.view == "gm" else Viewer("spectator")
         history = await self._history(enc, upto)
-        fresh = visible_events(history[claim.after:upto], state, viewer)
+        seed = await service.roll_key(enc)
+        fresh = visible_events(history[claim.after:upto], state, viewer, seed)
         ruleset = await service.ruleset_of(enc)
         # the log's lines: told on from where this webhook's last delivery left the story, or told
         # afresh up to it when that is not known here (another process delivered, or the view changed)
@@ -582,7 +583,7 @@ class Deliverer:
         told = self._tellers.pop((claim.webhook_id, enc), None)
         if told is None or told.version != claim.after or told.hidden != hidden:
             told = Told(Teller(ruleset), claim.after, hidden)
-            past = visible_events(history[:claim.after], state, viewer)
+            past = visible_events(history[:claim.after], state, viewer, seed)
             told.teller.tell([log_event(v, ruleset) for v in past])
         entries = told.teller.tell([log_event(v, ruleset) for v in fresh])
         told.version = upto

@@ -34,6 +34,8 @@ class DieRoll(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ``index`` is the seeded roll number (for audit), ``None`` for a reported die. ``by``: the
     combatant who rolled it (``None``: the GM for a group, or a roll of no one's); ``purpose``
     names the rule it was rolled for, never a combatant (who sees whom is decided by ``by``).
+    A viewer who may not see every roll is shown, while the seed is secret, a ``roll`` tag in
+    place of ``index`` (``roll_tag``: the numbers would count the unseen rolls).
     """
 
     sides: int
@@ -48,6 +50,19 @@ class DieRoll(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class Dice(Protocol):
     def roll(self, sides: int, purpose: str, by: str | None = None) -> DieRoll: ...
+
+
+def roll_tag(seed: bytes, encounter_id: str, index: int) -> str:
+    """What a viewer who may not see every roll is shown of seeded roll ``index`` instead of its
+    number: a tag that tells nothing of how many rolls came before (the numbers would count the
+    rolls made out of sight). Once the seed is revealed, anyone finds each tag's number again
+    (``roll_number``) and re-derives its face."""
+    return hmac.new(seed, f"{encounter_id}:roll:{index}".encode(), hashlib.sha256).hexdigest()[:16]
+
+
+def roll_number(seed: bytes, encounter_id: str, tag: str, rolls: int) -> int | None:
+    """The number of the roll whose tag is ``tag``, among the first ``rolls`` (None: none)."""
+    return next((i for i in range(rolls) if hmac.compare_digest(roll_tag(seed, encounter_id, i), tag)), None)
 
 
 def seeded_face(seed: bytes, encounter_id: str, index: int, sides: int) -> int:

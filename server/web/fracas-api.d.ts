@@ -196,12 +196,16 @@ export type DieFinding = {
  * ``index`` is the seeded roll number (for audit), ``None`` for a reported die. ``by``: the
  * combatant who rolled it (``None``: the GM for a group, or a roll of no one's); ``purpose``
  * names the rule it was rolled for, never a combatant (who sees whom is decided by ``by``).
+ * A viewer who may not see every roll is shown, while the seed is secret, a ``roll`` tag in
+ * place of ``index`` (``roll_tag``: the numbers would count the unseen rolls).
  */
 export type DieRoll = {
   by?: string | null;
   face: number;
   index?: number | null;
   purpose: string;
+  /** Shown to a player or spectator in place of `index` until the fight ends and the seed is revealed: a tag that tells nothing of how many rolls came before. With the seed, `HMAC-SHA256(seed, "{encounter_id}:roll:{index}")`, its first 16 hex digits, gives each number's tag. */
+  roll?: string;
   sides: number;
   source: "reported" | "seeded";
 };
