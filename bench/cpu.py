@@ -202,11 +202,13 @@ def count(args: argparse.Namespace) -> int:
         print("--instructions needs valgrind (Debian: apt-get install valgrind)")
         return 2
     per = {}
-    os.environ["FRACAS_WEBHOOK_SETTLE"] = "30"  # see the module's docstring
     for who in ("fracas", "bare"):
         n, _ = instructions.run("bench.cpu", "--repeat", "1", "--commands", str(args.commands), "--concurrency",
                              str(args.concurrency), "--encounters", str(args.encounters),
-                             *(["--bare"] if who == "bare" else []))
+                             *(["--bare"] if who == "bare" else []),
+                             # see the module's docstring; the counted process's alone (set here, the
+                             # contract test handed it to every later e2e server: issue 40)
+                             env={"FRACAS_WEBHOOK_SETTLE": "30"})
         per[who] = n / args.commands
         print(f"{who}: {per[who]:,.0f} instructions per command (c={args.concurrency}, {args.commands} commands, "
               "counted by callgrind)", flush=True)

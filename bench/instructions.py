@@ -49,17 +49,18 @@ def counted() -> Iterator[None]:
         _toggle("off")
 
 
-def run(module: str, *args: str) -> tuple[int, str]:
+def run(module: str, *args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
     """``python -m module *args`` under callgrind: the instructions its ``counted`` blocks executed,
     and what it printed. Hash randomisation off, so set iteration (and with it the work) is the same
-    every run."""
+    every run. ``env``: more settings for that process only (never this one's environment: a test
+    calling this in pytest's process would hand them to every server started after it)."""
     if not available():
         raise RuntimeError("counting instructions needs valgrind (Debian: apt-get install valgrind)")
     with tempfile.TemporaryDirectory(prefix="fracas-callgrind-") as tmp:
         done = subprocess.run(
             ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={tmp}/out.%p",
              sys.executable, "-m", module, *args],
-            capture_output=True, text=True, env={**os.environ, ENV: "1", "PYTHONHASHSEED": "0"},
+            capture_output=True, text=True, env={**os.environ, **(env or {}), ENV: "1", "PYTHONHASHSEED": "0"},
         )
     found = [int(n.replace(",", "")) for n in re.findall(r"Collected : ([\d,]+)", done.stderr)]
     if done.returncode != 0 or not found:

@@ -33,6 +33,23 @@ os.environ.setdefault("FRACAS_RATE_LIMIT", "0")
 os.environ.setdefault("FRACAS_GC_THRESHOLD", "0")
 
 
+def _settings() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k.startswith("FRACAS_") or k == "DATABASE_URL"}
+
+
+@pytest.fixture(autouse=True)
+def _settings_left_as_they_were() -> Iterator[None]:
+    """A test that leaves a Fracas setting changed in this process's environment fails (monkeypatch
+    restores its own before this looks): the servers the e2e tests start later copy the environment,
+    and one left by a bench (FRACAS_WEBHOOK_SETTLE=30) made their deliveries 30 s late (issue 40)."""
+    before = _settings()
+    yield
+    after = _settings()
+    if after != before:
+        changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+        pytest.fail(f"the test left these settings changed in the test process's environment: {changed}")
+
+
 def with_database(dsn: str, name: str) -> str:
     parts = urlsplit(dsn)
     return urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, parts.fragment))

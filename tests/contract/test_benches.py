@@ -4,6 +4,7 @@ ruleset in the benchmarks"), and what they print is sane. Nothing is timed here.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import re
 import shutil
@@ -126,10 +127,14 @@ def test_bench_append_loads_every_ruleset_over_http_without_a_refusal(capsys: py
 def test_bench_cpu_counts_the_instructions_of_a_command_and_of_the_ceiling(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """``--instructions``: callgrind counts the measured load only, for Fracas and the bare app."""
+    """``--instructions``: callgrind counts the measured load only, for Fracas and the bare app.
+    Its settings go to the counted processes only: this test runs it in pytest's process, whose
+    environment every later e2e server is started with (a leaked 30 s settle was issue 40's stall)."""
+    environment = dict(os.environ)
     with pytest.raises(SystemExit) as done:
         cpu.main(["--instructions", "--commands", "30", "--encounters", "2"])
     assert done.value.code == 0
+    assert dict(os.environ) == environment, "the bench changed the environment of the process that ran it"
     out = capsys.readouterr().out
     fracas, bare = (int(re.search(rf"^{who}: ([\d,]+) instructions per command", out, re.MULTILINE)
                         .group(1).replace(",", "")) for who in ("fracas", "bare"))  # type: ignore[union-attr]

@@ -1,26 +1,25 @@
 """Issue 24: "a server killed mid-delivery resumes from its checkpoint". ``fracas serve`` as
 deployed delivers a webhook; it is killed (SIGKILL) while the receiver holds its first
 delivery; a new server on the same database delivers again once the dead one's claim lapses,
-from the last version the receiver acknowledged: every event arrives, in order, none missing."""
+from the last version the receiver acknowledged: every event arrives, in order, none missing.
+Before the kill, each delivery comes within PROMPT_SECONDS of its event: no request is needed
+to make the idle server deliver."""
 
 from __future__ import annotations
 
 import threading
 import time
-import warnings
+from pathlib import Path
 
 import httpx
 
 from tests.e2e.test_cli import env, serving  # noqa: F401  (env is a fixture)
 from tests.integration.receiver import HANG, receiving
 
-# Open (session 14's note): about one full run in three here, a delivery's progress stopped until
-# another request reached the server (the first answer's 200 was logged by the server 30 s late,
-# at the moment the test's next request came). This test checks the checkpoint after a kill; a
-# delivery that has not come after STALL_SECONDS is reported as a warning with what waits in
-# each TCP queue, and the server is sent one more request, so that the stall, whatever its cause,
-# is seen in every run's summary without hiding what this test is for.
-STALL_SECONDS = 10.0
+# On an otherwise idle server a delivery comes within this long after its event: the deliverer
+# is woken by the commit and waits only its settle (0.05 s). It once came 30 s late in full runs:
+# a bench left FRACAS_WEBHOOK_SETTLE=30 in pytest's environment, which this server copied (issue 40).
+PROMPT_SECONDS = 2.0
 
 
 def test_a_server_killed_mid_delivery_delivers_again_from_its_checkpoint(env: dict[str, str]) -> None:  # noqa: F811
@@ -41,28 +40,19 @@ def test_a_server_killed_mid_delivery_delivers_again_from_its_checkpoint(env: di
                     "controller": controller, "sheet": {"initiative_modifier": 1}})
                 assert r.status_code == 201, r.text
                 since = time.monotonic()
-                stalled: str | None = None
                 while len(receiver.arrived) < arrived:  # the first acknowledged, the second held
                     waited = time.monotonic() - since
-                    if stalled is None and waited > STALL_SECONDS:
+                    if waited > PROMPT_SECONDS:
                         # read before anything else reaches the server: what waits in each TCP queue
                         sockets = tcp_queues(receiver.port)
                         came = [round(t - since, 3) for t in receiver.arrived_at]
-                        stalled = (f"delivery {arrived} had not come {waited:.1f} s after {name} was added (arrived "
-                                   f"{receiver.arrived} at {came} s; answered {[r.answered for r in receiver.received]}); "
-                                   f"the connections to the receiver: {sockets}")
-                        httpx.get(f"{base}/health")  # another request to the server (see STALL_SECONDS)
-                        poked = time.monotonic()
-                    elif stalled is not None and time.monotonic() - poked > 5:
-                        httpx.get(f"{base}/health")  # once was not always enough (issue 40's stall): again
-                        poked = time.monotonic()
-                    if waited > 60:
                         hooks = httpx.get(f"{base}/encounters/{enc}/webhooks", headers=gm).text
-                        raise AssertionError(f"{stalled}; no delivery 30 s after; the webhook: {hooks}; "
-                                             "the server said:\n" + "".join(log[-60:]))
-                    time.sleep(0.05)
-                if stalled is not None:
-                    warnings.warn(f"{stalled}; it came after the server was sent another request", stacklevel=1)
+                        raise AssertionError(
+                            f"delivery {arrived} had not come {waited:.1f} s after {name} was added (arrived "
+                            f"{receiver.arrived} at {came} s; answered {[r.answered for r in receiver.received]}); "
+                            f"the connections to the receiver: {sockets}; the webhook: {hooks}; "
+                            "the server said:\n" + "".join(log[-60:]))
+                    time.sleep(0.02)
             checkpoint = receiver.versions()[-1]  # what the receiver acknowledged before the kill
             proc.kill()  # SIGKILL, mid-delivery
             proc.wait(timeout=20)
@@ -93,7 +83,7 @@ def tcp_queues(port: int) -> list[str]:
     found = []
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         try:
-            lines = open(table).read().splitlines()[1:]
+            lines = Path(table).read_text().splitlines()[1:]
         except OSError:
             continue
         for line in lines:
