@@ -40,6 +40,15 @@ EXCHANGE_STEPS: dict[str, tuple[str, str]] = {
     "pull": ("PullYourPunch", "pull"),
     "mishap": ("ResolveMishap", "result"),
 }
+# what each stage asks, in the game's words (a prompt's question and a refusal's reason: no ids)
+EXCHANGE_WORDS: dict[str, str] = {
+    "defence": "defend against an attack",
+    "riposte": "defend against a riposte",
+    "critical": "choose what the Critical Success adds",
+    "spend": "spend the extra Successes on Damage or Precision",
+    "pull": "pull the punch or let the lethal blow land",
+    "mishap": "settle the Critical Miss (a mishap)",
+}
 # how a check's Penalty Points may be paid: "a check is paid in difficulty or dice"
 CHECK_PENALTIES = ("IncreaseDifficulty", "StepDownDie:0", "StepDownDie:1")
 
@@ -73,8 +82,9 @@ def _exchange(ruleset: Any, state: EncounterState) -> list[Decision]:
     return [Decision(
         id=f"exchange:{ex.id}:{ex.stage}", kind="attack_exchange", combatant_id=who, command=command, body=body,
         choice_field=field, choices=tuple(choices), stage=ex.stage, blocks_turn_end=True,
-        refusal=Refusal(code="exchange_pending", message=f"Attack {ex.id} is still waiting for a decision."),
-        summary=f"Attack {ex.id}: {command}",
+        refusal=Refusal(code="exchange_pending",
+                        message=f"An attack is still waiting for a decision: {EXCHANGE_WORDS[ex.stage]}."),
+        summary=EXCHANGE_WORDS[ex.stage][0].upper() + EXCHANGE_WORDS[ex.stage][1:],
     )]
 
 

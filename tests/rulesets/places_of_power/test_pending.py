@@ -93,7 +93,7 @@ def test_an_attack_prompts_the_defenders_player_to_defend_and_blocks_the_turn() 
     with pytest.raises(RuleViolation) as refused:
         f.end_turn()
     assert (refused.value.code, refused.value.message) == (
-        "exchange_pending", f"Attack {ex.id} is still waiting for a decision.")
+        "exchange_pending", "An attack is still waiting for a decision: defend against an attack.")
 
 
 def test_a_wounded_defenders_choices_carry_the_penalty_points_they_pay() -> None:
