@@ -14,7 +14,8 @@ SECTIONS = [
     _row("Combat", "enforced", "The chapter: an encounter of the health-trauma ruleset."),
     _row("Structure of Combat", "enforced", "Initiative, rounds and turns below, in core's encounter lifecycle."),
     _row("Initiative", "partial", "Each participant makes an Initiative Test: a player their own (HTRollInitiativeTest, "
-         "before the GM's RollInitiative), the GM's RollInitiative the rest (the NPCs, and any player who has not); "
+         "before the GM's RollInitiative; refused once the fight has begun and for the dead), the GM's RollInitiative "
+         "the rest (the NPCs, and any player who has not); "
          "the order is descending, ties to the higher bonus, then the first added.",
          "Ours: the Initiative Test is 1D20 (initiative_die) + the sheet's initiative_bonus: the text gives no formula."),
     _row("Rounds", "enforced", "Rounds run from the top of initiative down; a new round begins once each has ended "

@@ -239,7 +239,10 @@ class HealthTrauma(Ruleset):
                 return [RulesSet(data=settings.merged(r.data, command.data, HealthTraumaData,
                                                       "The Health/Trauma data"))]
             case RollInitiativeTest():
-                c = self.combatant(state, command.combatant_id)
+                c, _ = self._living(state, command.combatant_id)
+                if state.status != "setup":  # "make an Initiative Test before Combat begins"
+                    raise RuleViolation("ht_combat_begun", f"The fight has begun: {c.name}'s Initiative Test is made "
+                                        "before Combat begins, not during it.")
                 if c.id in self.tests_made(state):
                     raise RuleViolation("ht_initiative_tested", f"{c.name} has made their Initiative Test: the GM's "
                                         "RollInitiative orders everyone next.")

@@ -62,6 +62,19 @@ def test_players_make_their_own_initiative_test_and_the_gm_rolls_the_rest() -> N
     assert f.ruleset.replay(f.events) == f.state
 
 
+def test_the_initiative_test_is_made_before_combat_begins_and_never_by_the_dead() -> None:
+    """"Each participant in Combat will make an Initiative Test before Combat begins." "The
+    character is dead.\""""
+    f = started()
+    refused = f.refused(RollInitiativeTest(combatant_id="mira", dice=[7]))
+    assert refused.code == "ht_combat_begun" and "before Combat begins" in refused.message
+    f.send(Attack(combatant_id="mira", target="bandit", dice=[10, 5]))  # the Bandit at 0: dying
+    f.send(RollInjury(combatant_id="bandit", dice=[1]))
+    f.send(Attack(combatant_id="mira", target="bandit", dice=[10, 5]))  # 5 Trauma: dead
+    assert f.body("bandit").dead
+    assert f.refused(RollInitiativeTest(combatant_id="bandit", dice=[7])).code == "ht_dead"
+
+
 def test_a_turn_is_quarter_half_and_full_actions_with_one_quick_action() -> None:
     """"Most actions will be listed as Quarter (1/4), Half (1/2), or Full (1) Actions." "You get
     one Free Quick Action during each of your turns\""""
