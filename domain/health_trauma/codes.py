@@ -5,6 +5,7 @@ from domain.core.errors import ruleset_codes
 OWN_CODES = ruleset_codes({
     "ht_initiative_tested": "The character has made their Initiative Test: the GM's RollInitiative orders everyone next.",
     "ht_combat_begun": "Initiative Tests are made before Combat begins: the fight has begun.",
+    "ht_initiative_order": "Initiative Tests are placed in descending order: the GM orders only equal results.",
     "ht_dead": "The character is dead: death is final, and no command brings them back.",
     "ht_in_coma": "The character is in a coma until their Trauma is reduced to 0, and cannot act.",
     "ht_stunned": "The character is Stunned (a failed Fear save) and can't act on this turn.",

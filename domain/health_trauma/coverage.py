@@ -16,7 +16,8 @@ SECTIONS = [
     _row("Initiative", "partial", "Each participant makes an Initiative Test: a player their own (HTRollInitiativeTest, "
          "before the GM's RollInitiative; refused once the fight has begun and for the dead), the GM's RollInitiative "
          "the rest (the NPCs, and any player who has not); "
-         "the order is descending, ties to the higher bonus, then the first added.",
+         "the order is descending, ties to the higher bonus, then the first added; the GM's SetTurnOrder may reorder "
+         "equal results only (one who joined the fight without a test after those with one).",
          "Ours: the Initiative Test is 1D20 (initiative_die) + the sheet's initiative_bonus: the text gives no formula."),
     _row("Rounds", "enforced", "Rounds run from the top of initiative down; a new round begins once each has ended "
          "their turn."),

@@ -134,6 +134,19 @@ class HealthTrauma(Ruleset):
             entries.append(Entry(c.id, roll.total, c.seq, tiebreak=c.sheet.initiative_bonus))
         return InitiativeRolled(rolls=rolled, order=order_descending(entries))
 
+    def check_turn_order(self, state: EncounterState, order: list[str]) -> None:
+        """"These results will be placed in descending order": the GM orders only equal results
+        (one who joined without a test acts after those with one, as they were placed)."""
+        def result(cid: str) -> float:
+            total = state.combatants[cid].initiative
+            return float("-inf") if total is None else total
+        for before, after in zip(order, order[1:]):
+            if result(before) < result(after):
+                a, b = state.combatants[before], state.combatants[after]
+                raise RuleViolation("ht_initiative_order", f"{called_of(a)[:1].upper()}{called_of(a)[1:]} cannot act "
+                                    f"before {called_of(b)}: Initiative Tests are placed in descending order, and "
+                                    "only equal results are the GM's to order.")
+
     @staticmethod
     def tests_made(state: EncounterState) -> dict[str, InitiativeRoll]:
         """The Initiative Tests made since the last initiative roll, by combatant still here."""

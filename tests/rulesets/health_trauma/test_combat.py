@@ -7,7 +7,7 @@ import pytest
 
 from domain.core import reactions
 from domain.core.dice import SeededDice
-from domain.core.encounter import AddCombatant, RollInitiative
+from domain.core.encounter import AddCombatant, RollInitiative, SetTurnOrder, StartEncounter
 from domain.health_trauma.data import HealthTraumaData
 from domain.health_trauma.events import (
     Attack, AttackRolled, Died, Harmed, Heal, InjuryRolled, RollInitiativeTest, RollInjury, SetHealthTraumaRules,
@@ -42,6 +42,27 @@ def test_initiative_is_in_descending_order() -> None:
                         sheet={**BANDIT, "initiative_bonus": 4}))
     f.send(RollInitiative(dice=[9, 6]))  # Mira 9, the Bandit 6 + 4 = 10
     assert f.state.order == ["bandit", "mira"]
+
+
+def test_the_gm_orders_ties_and_only_ties() -> None:
+    """"These results will be placed in descending order to Track who acts when.\""""
+    f = Fight()
+    f.send(AddCombatant(combatant_id="mira", name="Mira", side="party", controller="player", sheet=MIRA))
+    f.send(AddCombatant(combatant_id="bandit", name="Bandit", side="enemies", controller="gm", sheet=BANDIT))
+    f.send(AddCombatant(combatant_id="raider", name="Raider", side="enemies", controller="gm", sheet=BANDIT))
+    f.send(RollInitiative(dice=[9, 12, 9]))  # the Bandit 12; Mira and the Raider tied at 9
+    assert f.state.order == ["bandit", "mira", "raider"]
+    f.send(SetTurnOrder(order=["bandit", "raider", "mira"]))  # a tie: the GM's to order
+    assert f.state.order == ["bandit", "raider", "mira"]
+    refused = f.refused(SetTurnOrder(order=["raider", "bandit", "mira"]))
+    assert refused.code == "ht_initiative_order"
+    assert refused.message.startswith("The Raider cannot act before the Bandit: ")
+    f.send(StartEncounter())
+    assert f.refused(SetTurnOrder(order=["mira", "raider", "bandit"])).code == "ht_initiative_order"
+    f.send(AddCombatant(combatant_id="wolf", name="Wolf", side="enemies", controller="gm", sheet=BANDIT))
+    assert f.state.order[-1] == "wolf"  # one who joins without a test acts after those with one
+    assert f.refused(SetTurnOrder(order=["wolf", "bandit", "mira", "raider"])).code == "ht_initiative_order"
+    f.send(SetTurnOrder(order=["bandit", "mira", "raider", "wolf"]))
 
 
 def test_players_make_their_own_initiative_test_and_the_gm_rolls_the_rest() -> None:
