@@ -24,11 +24,14 @@ SECTIONS = [
     _row("Turn", "enforced", "A turn is four quarters: Quarter 1, Half 2, Full 4; one Quick Action each turn and one "
          "Reaction between turns (refilled at the end of one's turn), each refused once used.",
          "Ours: the action list (Move, Crawl, Aim, Draw a weapon, Brace) and an attack as a Half action: the text's list is missing."),
-    _row("Attacking", "partial", "In range only (distance 0 is base to base, else within the weapon's Range or Reach); "
+    _row("Attacking", "partial", "With the readied weapon only (the sheet's readied one, its first by default, until "
+         "an action that draws a weapon readies another: HTTakeAction Draw a weapon with its weapon); "
+         "in range only (distance 0 is base to base, else within the readied weapon's Range or Reach); "
          "the opposed test; on a hit the weapon's Damage less Protection reduces health. The target's Reaction, if "
          "left, is offered while the attack waits, or passing to keep it (a React with Pass, or PassReaction).",
          "Ours: 1D20 + combat skill - penalty against 1D20 + Guard, higher total hits (the Test Number's formula is missing).",
-         "Ours: the Dodge Reaction (+2 Guard): the text names Reactions but lists none."),
+         "Ours: the Dodge Reaction (+2 Guard): the text names Reactions but lists none.",
+         "Ours: one weapon is readied at a time; drawing one (a Quick Action) makes it the readied one."),
     _row("Health, Injury, Dying, and Death", "enforced", "The section: health, healing, Wounded, Trauma, dying, death below."),
     _row("Health", "enforced", "Maximum health is five plus Physique, with the sheet's health_adjustment "
          "(\"Certain Abilites may change effect this\"), less Trauma. The served state shows each combatant's "

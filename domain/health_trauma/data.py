@@ -32,7 +32,8 @@ class Band(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True
 class ActionRule(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """One action of the list the text points at ("Most actions will be listed as Quarter (1/4),
     Half (1/2), or Full (1) Actions"): its size, whether it is a Move (``crawl``: one of "the
-    Crawl Move Actions"), and whether it needs arms or legs (for the maimed)."""
+    Crawl Move Actions"), whether it needs arms or legs (for the maimed), and whether it readies
+    a weapon of the sheet (``draws``: "Draw a weapon"; the one drawn is then the readied one)."""
 
     name: str
     size: Size
@@ -40,6 +41,7 @@ class ActionRule(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_onl
     crawl: bool = False
     needs_arms: bool = False
     needs_legs: bool = False
+    draws: bool = False
 
 
 class ReactionRule(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -59,7 +61,7 @@ def _actions() -> list[ActionRule]:
     return [ActionRule(name="Move", size="half", move=True, needs_legs=True),
             ActionRule(name="Crawl", size="half", move=True, crawl=True),
             ActionRule(name="Aim", size="quarter"),
-            ActionRule(name="Draw a weapon", size="quick", needs_arms=True),
+            ActionRule(name="Draw a weapon", size="quick", needs_arms=True, draws=True),
             ActionRule(name="Brace", size="full")]
 
 
@@ -79,7 +81,7 @@ class HealthTraumaData(msgspec.Struct, frozen=True, forbid_unknown_fields=True, 
     - ``save_die``: MSvs/BSvs "vs N" (ours: "Mental/Body Save versus N"): 1D``save_die`` + the
       sheet's save bonus - penalty succeeds on a total above N.
     - ``reactions``: the Reactions a target may take against an attack (ours: Dodge, +2 Guard).
-    - ``actions``: the action list (ours), ``attack_needs_arms``: whether both arms maimed stops attacks.
+    - ``actions``: the action list (ours; "Draw a weapon" readies another weapon), ``attack_needs_arms``: whether both arms maimed stops attacks.
     - ``trauma_death``: "taken Trauma equal or greater than their maximum Health" read against the
       maximum before Trauma (ours: ``maximum_before_trauma``, five plus Physique, adjusted) or the
       maximum Trauma has lowered (``lowered_maximum``: death once Trauma reaches half the first).

@@ -29,7 +29,7 @@ from domain.health_trauma import body as bodies
 from domain.health_trauma.body import ARMS, LEGS, Body
 from domain.health_trauma import moves as next_moves
 from domain.health_trauma.codes import OWN_CODES
-from domain.health_trauma.data import DEFAULT_DATA, HealthTraumaData, Size
+from domain.health_trauma.data import DEFAULT_DATA, ActionRule, HealthTraumaData, Size
 from domain.health_trauma.events import (
     COMMANDS, EVENTS, ActionTaken, Attack, AttackDeclared, AttackRolled, Died, FearSave, FearSaveDue, GutWoundSave, Harmed,
     Heal, Healed, InitiativeTestRolled, InjuryRolled, Reacted, Recuperate, Recuperated, RollFearSave, RollInitiativeTest,
@@ -38,6 +38,7 @@ from domain.health_trauma.events import (
 from domain.health_trauma.odds import AttackOdds, AttackOddsQuery, attack_odds
 from domain.health_trauma.sheet import HealthTraumaSheet
 from domain.health_trauma.shown import VISIBLE, with_health_shown
+from domain.health_trauma.upcasting import HT_SCHEMA_VERSIONS, HT_UPCASTERS
 
 replace = msgspec.structs.replace
 
@@ -69,6 +70,8 @@ class HealthTraumaRules(msgspec.Struct, kw_only=True):
     # the Initiative Tests players made for the GM's next RollInitiative (at ``tested_at``: the versions)
     initiative_tests: dict[CombatantId, InitiativeRoll] = msgspec.field(default_factory=dict)
     tested_at: dict[CombatantId, int] = msgspec.field(default_factory=dict)
+    # the weapon each has drawn during the fight ("Draw a weapon"): their readied one now
+    readied: dict[CombatantId, str] = msgspec.field(default_factory=dict)
     attack: PendingAttack | None = None
     window: reactions.ReactionWindow | None = None
 
@@ -79,6 +82,15 @@ rules: Callable[[EncounterState], HealthTraumaRules] = operator.attrgetter("rule
 
 def body_of(state: EncounterState, cid: str) -> Body:
     return rules(state).bodies.get(cid) or Body()
+
+
+def readied_of(state: EncounterState, cid: str) -> str:
+    """The name of ``cid``'s readied weapon: the one last drawn, else the sheet's readied one (or its first)."""
+    drawn = rules(state).readied.get(cid)
+    if drawn is not None:
+        return drawn
+    sheet = state.combatants[cid].sheet
+    return sheet.readied or sheet.weapons[0].name
 
 
 class HealthTrauma(Ruleset):
@@ -95,6 +107,8 @@ class HealthTrauma(Ruleset):
     odds_operation_id = "getAttackOdds"
     # players and spectators see an NPC's wound level and conditions, not its sheet (domain/health_trauma/shown.py)
     visible_sheet_fields = VISIBLE
+    schema_versions = HT_SCHEMA_VERSIONS  # old payloads read through domain/health_trauma/upcasting.py
+    upcasters = HT_UPCASTERS
 
     def odds(self, query: AttackOddsQuery) -> AttackOdds:
         """The chance an attack hits, for the numbers asked (our default Attack Test)."""
@@ -231,7 +245,9 @@ class HealthTrauma(Ruleset):
 
     def moves(self, state: EncounterState, combatant_id: str) -> list[Offer]:
         r = rules(state)
-        return next_moves.moves(state, r.data, r.bodies, combatant_id)
+        if combatant_id not in state.combatants:
+            return []
+        return next_moves.moves(state, r.data, r.bodies, combatant_id, readied_of(state, combatant_id))
 
     def rulings(self, state: EncounterState) -> list[Offer]:
         r = rules(state)
@@ -311,8 +327,9 @@ class HealthTrauma(Ruleset):
                 if action.move and not action.crawl and bodies.lost_both(b, LEGS) or (
                         action.needs_legs and bodies.lost_both(b, LEGS)):
                     raise RuleViolation("ht_crawl_only", f"Both of {c.name}'s legs are maimed: only the Crawl Move Actions.")
+                drawn = self._drawn(state, c, action, command.weapon)
                 self._afford(c, action.size, action.name)
-                return [ActionTaken(combatant_id=c.id, action=action.name, size=action.size)]
+                return [ActionTaken(combatant_id=c.id, action=action.name, size=action.size, weapon=drawn)]
             case reactions.React():
                 c = self.combatant(state, command.combatant_id)
                 window = reactions.check_answer(r.window, command.window, c.id, c.name)
@@ -354,6 +371,22 @@ class HealthTrauma(Ruleset):
         if b.dazed and not move:
             raise RuleViolation("ht_dazed_move_only", f"{c.name} is Dazed and may only take the move action until treated.")
 
+    @staticmethod
+    def _drawn(state: EncounterState, c: Combatant, action: ActionRule, weapon: str | None) -> str | None:
+        """The weapon an action that draws one readies ("Draw a weapon"): one of the sheet's, not
+        the one already readied; an action that draws none names none."""
+        if not action.draws:
+            if weapon is not None:
+                raise RuleViolation("ht_draws_no_weapon", f"{action.name} draws no weapon: send it without one.")
+            return None
+        names = [w.name for w in c.sheet.weapons]
+        if weapon is None or weapon not in names:
+            raise RuleViolation("ht_unknown_weapon", f"{action.name}: name one of {c.name}'s weapons "
+                                f"({', '.join(names)}).")
+        if weapon == readied_of(state, c.id):
+            raise RuleViolation("ht_already_readied", f"{c.name}'s {weapon} is already readied.")
+        return weapon
+
     def _afford(self, c: Combatant, size: Size, what: str) -> None:
         if size == "quick":
             self.check_resource(c, QUICK, 1, f"{what} ({SIZE_WORDS[size]})")
@@ -375,9 +408,13 @@ class HealthTrauma(Ruleset):
                                 combatant_id=cmd.target)
         if target.id == c.id or body_of(state, target.id).dead:
             raise RuleViolation("ht_not_a_target", f"{c.name} needs another combatant, not yet dead, to attack.")
-        weapon = c.sheet.weapon(cmd.weapon)
+        readied = readied_of(state, c.id)
+        weapon = c.sheet.weapon(cmd.weapon or readied)
         if weapon is None:
             raise RuleViolation("ht_unknown_weapon", f"{c.name} has no weapon “{cmd.weapon}”.")
+        if weapon.name != readied:  # "within your readied weapons listed Range or Reach"
+            raise RuleViolation("ht_not_readied", f"{c.name}'s {weapon.name} is not readied ({readied} is): "
+                                "draw it first (an action that draws a weapon, such as Draw a weapon).")
         if cmd.distance < 0 or cmd.distance > weapon.range:
             reach = "base to base contact" if weapon.range == 0 else f"{weapon.range} spaces"
             raise RuleViolation("ht_out_of_range", f"{target.name} is {cmd.distance} spaces away; {weapon.name} "
@@ -502,7 +539,11 @@ class HealthTrauma(Ruleset):
                 combatants = {**state.combatants, cid: replace(state.combatants[cid], initiative=event.roll.total)}
                 return replace(state, combatants=combatants, rules=tests)
             case ActionTaken():
-                return self._spend(state, event.combatant_id, event.size)
+                state = self._spend(state, event.combatant_id, event.size)
+                if event.weapon is None:
+                    return state
+                r = rules(state)
+                return replace(state, rules=replace(r, readied={**r.readied, event.combatant_id: event.weapon}))
             case AttackDeclared():
                 state = self._spend(state, event.combatant_id, event.size)
                 return replace(state, rules=replace(rules(state), attack=PendingAttack(
@@ -595,7 +636,8 @@ class HealthTrauma(Ruleset):
         return replace(state, rules=replace(
             r, attack=attack, window=window, bodies={k: v for k, v in r.bodies.items() if k != cid},
             initiative_tests={k: v for k, v in r.initiative_tests.items() if k != cid},
-            tested_at={k: v for k, v in r.tested_at.items() if k != cid}))
+            tested_at={k: v for k, v in r.tested_at.items() if k != cid},
+            readied={k: v for k, v in r.readied.items() if k != cid}))
 
     def conceal_rules(self, state: EncounterState, hidden: frozenset[str]) -> HealthTraumaRules:
         r = rules(state)
@@ -608,7 +650,8 @@ class HealthTrauma(Ruleset):
             window = None
         return replace(r, bodies={k: v for k, v in r.bodies.items() if k not in hidden}, window=window, attack=attack,
                        initiative_tests={k: v for k, v in r.initiative_tests.items() if k not in hidden},
-                       tested_at={k: v for k, v in r.tested_at.items() if k not in hidden})
+                       tested_at={k: v for k, v in r.tested_at.items() if k not in hidden},
+                       readied={k: v for k, v in r.readied.items() if k not in hidden})
 
     # ---------------------------------------------------------- what it tells
 

@@ -14,6 +14,7 @@ from domain.health_trauma.events import (
     TakeAction,
 )
 from domain.health_trauma.body import wounded
+from domain.health_trauma.ruleset import HealthTrauma
 from tests.rulesets.decider import SEED
 from tests.rulesets.health_trauma.fight import BANDIT, ENCOUNTER, MIRA, Fight, started, types
 
@@ -104,8 +105,9 @@ def test_a_turn_is_quarter_half_and_full_actions_with_one_quick_action() -> None
     f.send(TakeAction(combatant_id="mira", action="Aim"))  # a Quarter
     assert f.refused(TakeAction(combatant_id="mira", action="Move")).code == "not_enough_resource"
     f.send(TakeAction(combatant_id="mira", action="Aim"))  # the last Quarter
-    f.send(TakeAction(combatant_id="mira", action="Draw a weapon"))  # the Quick Action
-    assert f.refused(TakeAction(combatant_id="mira", action="Draw a weapon")).code == "not_enough_resource"
+    f.send(TakeAction(combatant_id="mira", action="Draw a weapon", weapon="Bow"))  # the Quick Action
+    assert f.refused(TakeAction(combatant_id="mira", action="Draw a weapon", weapon="Sword")).code == \
+        "not_enough_resource"
     assert f.refused(TakeAction(combatant_id="mira", action="Juggle")).code == "ht_unknown_action"
     f.end_turn("mira")
     f.send(TakeAction(combatant_id="bandit", action="Brace"))  # a Full
@@ -118,8 +120,27 @@ def test_an_attack_needs_the_target_in_range() -> None:
     f = started()
     assert f.refused(Attack(combatant_id="mira", target="bandit", distance=2)).code == "ht_out_of_range"
     assert f.refused(Attack(combatant_id="mira", target="bandit", weapon="Axe")).code == "ht_unknown_weapon"
+    f.send(TakeAction(combatant_id="mira", action="Draw a weapon", weapon="Bow"))
     rolled = f.send(Attack(combatant_id="mira", target="bandit", weapon="Bow", distance=8, dice=[1, 3]))
     assert types(rolled) == ["HTAttackDeclared", "HTAttackRolled", "HTHarmed"] and f.health("bandit") == 2
+
+
+def test_an_attack_is_made_with_the_readied_weapon_and_drawing_another_readies_it() -> None:
+    """"within your readied weapons listed Range or Reach": the sheet's readied weapon (its
+    first by default) until the "Draw a weapon" action (a Quick Action, ours) readies another."""
+    f = started()
+    refused = f.refused(Attack(combatant_id="mira", target="bandit", weapon="Bow", distance=8))
+    assert refused.code == "ht_not_readied" and refused.message.startswith("Mira's Bow is not readied (Sword is)")
+    assert f.refused(TakeAction(combatant_id="mira", action="Draw a weapon")).code == "ht_unknown_weapon"
+    assert f.refused(TakeAction(combatant_id="mira", action="Draw a weapon", weapon="Sword")).code == \
+        "ht_already_readied"
+    assert f.refused(TakeAction(combatant_id="mira", action="Aim", weapon="Bow")).code == "ht_draws_no_weapon"
+    [drawn] = f.send(TakeAction(combatant_id="mira", action="Draw a weapon", weapon="Bow"))
+    assert drawn.weapon == "Bow" and f.held("mira")["quick action"] == 0
+    assert f.refused(Attack(combatant_id="mira", target="bandit", weapon="Sword")).code == "ht_not_readied"
+    rolled = f.send(Attack(combatant_id="mira", target="bandit", distance=8, dice=[10, 3]))  # the Bow, by default
+    assert rolled[1].weapon == "Bow"
+    assert f.ruleset.shown(f.state).combatants["mira"].sheet.readied == "Bow"
 
 
 def test_a_hit_deals_the_weapons_damage_less_protection() -> None:
@@ -246,3 +267,14 @@ def test_the_gms_data_is_checked() -> None:
                         HealthTraumaData)
     with pytest.raises(msgspec.ValidationError, match="maim_table"):
         msgspec.convert({"maim_table": ["arm"]}, HealthTraumaData)
+
+
+def test_a_fight_set_before_actions_could_draw_still_draws_with_its_draw_a_weapon() -> None:
+    """"within your readied weapons listed Range or Reach": an HTRulesSet stored before actions
+    said whether they draw (schema 1) is read with its "Draw a weapon" drawing, as the default's does."""
+    ruleset = HealthTrauma()
+    old = {"type": "HTRulesSet", "data": {**msgspec.to_builtins(HealthTraumaData()), "actions": [
+        {"name": "Draw a weapon", "size": "quick", "needs_arms": True}, {"name": "Aim", "size": "quarter"}]}}
+    event = ruleset.decode_event("HTRulesSet", 1, msgspec.json.encode(old))
+    assert [a.draws for a in event.data.actions] == [True, False]
+    assert ruleset.schema_versions["HTRulesSet"] == 2

@@ -116,7 +116,7 @@ def leaks(moves: NextMoves) -> bool:
 # ------------------------------------------------------------------------- moves
 
 
-def test_on_ones_turn_an_attack_on_each_foe_with_each_weapon_and_each_action_of_the_list() -> None:
+def test_on_ones_turn_an_attack_on_each_foe_with_the_readied_weapon_and_each_action_of_the_list() -> None:
     """"Attacking an enemy is an Opposed Test that pits your combat skill against your Target's
     Guard. First, you must be in range of your target. This is either in base to base contact with
     the target or within your readied weapons listed Range or Reach." / "Most actions will be
@@ -124,11 +124,15 @@ def test_on_ones_turn_an_attack_on_each_foe_with_each_weapon_and_each_action_of_
     t = fight(raider=True)
     labels = t.labels(MIRA_SEES)
     assert labels == [  # the foes in the turn order (the Raider's initiative is the higher)
-        "Attack the Raider with the Sword (2 turn quarters)", "Attack the Raider with the Bow (2 turn quarters)",
-        "Attack the Bandit with the Sword (2 turn quarters)", "Attack the Bandit with the Bow (2 turn quarters)",
+        "Attack the Raider with the Sword (2 turn quarters)", "Attack the Bandit with the Sword (2 turn quarters)",
         "Move, a Half action (2 turn quarters)", "Crawl, a Half action (2 turn quarters)",
-        "Aim, a Quarter action (1 turn quarters)", "Draw a weapon, a Quick Action (1 quick action)",
+        "Aim, a Quarter action (1 turn quarters)", "Draw a weapon: the Bow, a Quick Action (1 quick action)",
         "Brace, a Full action (4 turn quarters)", "End the turn"]
+    draw = t.action("Draw a weapon: the Bow, a Quick Action (1 quick action)", MIRA_SEES)
+    assert draw.command == {"type": "HTTakeAction", "combatant_id": "mira", "action": "Draw a weapon", "weapon": "Bow"}
+    t.send(draw.command, MIRA_SEES)
+    assert t.labels(MIRA_SEES)[:2] == ["Attack the Raider with the Bow (2 turn quarters)",
+                                       "Attack the Bandit with the Bow (2 turn quarters)"]
     bow = t.action("Attack the Bandit with the Bow (2 turn quarters)", MIRA_SEES)
     assert bow.command == {"type": "HTAttack", "combatant_id": "mira", "target": "bandit", "weapon": "Bow",
                            "distance": 0}
@@ -144,15 +148,15 @@ def test_on_ones_turn_an_attack_on_each_foe_with_each_weapon_and_each_action_of_
     t.send(t.action("Move, a Half action (2 turn quarters)", MIRA_SEES).command, MIRA_SEES)
     assert not any(label.startswith("Attack") for label in t.labels(MIRA_SEES))  # one left: no Half action
     t.send(t.action("Aim, a Quarter action (1 turn quarters)", MIRA_SEES).command, MIRA_SEES)
-    # the turn's four quarters spent: only the Quick Action is left
-    assert t.labels(MIRA_SEES) == ["Draw a weapon, a Quick Action (1 quick action)", "End the turn"]
+    # the turn's four quarters spent (and the Quick Action): only ending the turn is left
+    assert t.labels(MIRA_SEES) == ["End the turn"]
 
 
 def test_the_gms_action_list_is_what_is_offered() -> None:
     """"Most actions will be listed as ...": the list is the GM's (``SetHealthTraumaRules``)."""
     t = fight(data={**PLAIN, "actions": [{"name": "Sprint", "size": "full", "move": True},
                                          {"name": "Shout a warning", "size": "quick"}]})
-    assert t.labels(MIRA_SEES)[2:] == ["Sprint, a Full action (4 turn quarters)",
+    assert t.labels(MIRA_SEES)[1:] == ["Sprint, a Full action (4 turn quarters)",
                                        "Shout a warning, a Quick Action (1 quick action)", "End the turn"]
     t.send({"type": "EndTurn", "combatant_id": "mira"}, MIRA_SEES)
     # the NPC's turn: the GM is offered it, the player nothing
@@ -398,7 +402,8 @@ def test_the_examples_are_offered_to_the_gm_in_setup() -> None:
 # ------------------------------------------------------------------------ autoplay
 
 SEEDS = range(50)
-OVER_AT_LEAST = 44  # measured: 46 of 50 in each policy (a hidden foe never revealed outlasts 400 steps)
+OVER_AT_LEAST = 39  # measured: 41 of 50 in each policy (a hidden foe never revealed outlasts 400 steps;
+# an attack is made with the readied weapon only, and drawing another takes a Quick Action)
 
 
 @pytest.mark.parametrize("policy", ["seeded", "reported"])
