@@ -51,7 +51,7 @@ SECTIONS = [
          "Mortal Blow. Each result's rule: lucky escape; -X until Trauma is 0; reeling (Fear MSvs at each turn's "
          "start once stabilised or healed, Stunned on a failure; a coma if rolled again); maimed (1D6 table; the "
          "same part again removed with 3 + 1D3 Trauma; both arms, legs, eyes); gut wound (BSvs Damage Taken, "
-         "Dazed and move only until HTTreatWound); HTStabilise ends dying.",
+         "Dazed and move only, no Reaction, until HTTreatWound); HTStabilise ends dying.",
          "Ours: the chart's bands 1-3 lucky escape, 4-6 sliced muscle, 7-9 reeling, 10-12 maimed, 13-15 gut wound, 16+ Mortal Blow.",
          "Ours: X = 1; the 1D6 table left arm, right arm, left leg, right leg, left eye, right eye.",
          "Ours: MSvs/BSvs N is 1D10 + the sheet's save bonus - penalty, passed above N; the Fear save is against the "

@@ -337,6 +337,7 @@ class HealthTrauma(Ruleset):
                     return [reactions.ReactionPassed(window=window.id, combatant_id=c.id),
                             *self._resolve(state, 0, None, dice)]
                 reactions.check_reaction(window, command.reaction)
+                self._able(c, body_of(state, c.id))  # Dazed: "may only take the move action"
                 self.check_resource(c, REACTION, 1, "a Reaction")
                 rule = r.data.reaction(command.reaction)
                 bonus = rule.guard_bonus if rule else 0
@@ -424,7 +425,7 @@ class HealthTrauma(Ruleset):
         declared = AttackDeclared(combatant_id=c.id, target=target.id, weapon=weapon.name, distance=cmd.distance,
                                   size=size)
         tb = body_of(state, target.id)
-        if r.data.reactions and held(target).get(REACTION, 0) >= 1 and not (tb.coma or tb.stunned):
+        if r.data.reactions and held(target).get(REACTION, 0) >= 1 and not (tb.coma or tb.stunned or tb.dazed):
             return [declared, reactions.open_window(
                 f"attack:{state.version + 1}", c.id, [target.id], tuple(x.name for x in r.data.reactions),
                 f"{called_of(c)}'s attack on {called_of(target)}")]

@@ -233,6 +233,24 @@ def test_the_target_may_dodge_or_pass_keeping_its_reaction() -> None:
     assert t.state.combatants["mira"].resources["reaction"] == 0
 
 
+def test_a_dazed_target_takes_no_reaction() -> None:
+    """"The Character is considered Dazed and may only take the move action until they receive
+    medical treatment": no Reaction is offered to a Dazed target, and one sent is refused."""
+    t = fight(data={"defence_die": 0}, bandit_first=True)
+    t.with_body("mira", Body(dazed=True, gut_wound=True))
+    events = t.send(t.action("Attack Mira with the Club (2 turn quarters)").command)
+    assert any(isinstance(e, AttackRolled) for e in events) and t.state.rules.window is None
+    assert t.labels(MIRA_SEES) == []  # nothing to answer: the attack went on at once
+    t = fight(data={"defence_die": 0}, bandit_first=True)
+    t.send(t.action("Attack Mira with the Club (2 turn quarters)").command)
+    window = t.state.rules.window.id
+    t.with_body("mira", Body(dazed=True, gut_wound=True))  # as if Dazed while it waits: refused all the same
+    refused = t.refused({"type": "React", "combatant_id": "mira", "window": window, "reaction": "Dodge"}, MIRA_SEES)
+    assert refused.code == "ht_dazed_move_only" and "may only take the move action" in refused.message
+    t.send({"type": "React", "combatant_id": "mira", "window": window, "reaction": "Pass"}, MIRA_SEES)
+    assert t.state.rules.window is None
+
+
 def test_a_hidden_attackers_attack_goes_on_the_gm_answers_for_the_target() -> None:
     """A hidden NPC attacks a player: the Reaction window waits on the target, whose player may not
     be told of it; the GM is offered the answer, the player nothing naming it, and the fight goes on."""
