@@ -53,7 +53,9 @@ SECTIONS = [
          "same part again removed with 3 + 1D3 Trauma; both arms, legs, eyes); gut wound (BSvs Damage Taken, "
          "Dazed and move only, no Reaction, until HTTreatWound); HTStabilise ends dying.",
          "Ours: the chart's bands 1-3 lucky escape, 4-6 sliced muscle, 7-9 reeling, 10-12 maimed, 13-15 gut wound, 16+ Mortal Blow.",
-         "Ours: X = 1; the 1D6 table left arm, right arm, left leg, right leg, left eye, right eye.",
+         "Ours: X = 1; the 1D6 table left arm, right arm, left leg, right leg, left eye, right eye, each marked as "
+         "one of the arms, legs or eyes (a GM's table marks its own parts: \"both your arms\" is every part it "
+         "marks as an arm).",
          "Ours: MSvs/BSvs N is 1D10 + the sheet's save bonus - penalty, passed above N; the Fear save is against the "
          "character's Trauma when it is made (fear_save_against: or their Trauma when the result was rolled, or the "
          "damage of the hit that put them into the dying state).",

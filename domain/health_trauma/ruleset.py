@@ -26,7 +26,7 @@ from domain.core.resources import Resource, Resources, held
 from domain.core.ruleset import CommandInfo, Ruleset
 from domain.core.tally import Exchange, Tally, attack_tallies
 from domain.health_trauma import body as bodies
-from domain.health_trauma.body import ARMS, LEGS, Body
+from domain.health_trauma.body import Body
 from domain.health_trauma import moves as next_moves
 from domain.health_trauma.codes import OWN_CODES
 from domain.health_trauma.data import DEFAULT_DATA, ActionRule, HealthTraumaData, Size
@@ -322,10 +322,10 @@ class HealthTrauma(Ruleset):
                                         f"list ({', '.join(a.name for a in r.data.actions)}).")
                 b = body_of(state, c.id)
                 self._able(c, b, move=action.move)
-                if action.needs_arms and bodies.lost_both(b, ARMS):
+                if action.needs_arms and bodies.lost_both(b, r.data.pair("arm")):
                     raise RuleViolation("ht_needs_arms", f"Both of {c.name}'s arms are maimed: no {action.name}.")
-                if action.move and not action.crawl and bodies.lost_both(b, LEGS) or (
-                        action.needs_legs and bodies.lost_both(b, LEGS)):
+                legs = bodies.lost_both(b, r.data.pair("leg"))
+                if legs and (action.move and not action.crawl or action.needs_legs):
                     raise RuleViolation("ht_crawl_only", f"Both of {c.name}'s legs are maimed: only the Crawl Move Actions.")
                 drawn = self._drawn(state, c, action, command.weapon)
                 self._afford(c, action.size, action.name)
@@ -401,7 +401,7 @@ class HealthTrauma(Ruleset):
             raise RuleViolation("ht_attack_waiting", "An attack waits for its target's Reaction: answer it (or the GM closes it) first.")
         b = body_of(state, c.id)
         self._able(c, b)
-        if r.data.attack_needs_arms and bodies.lost_both(b, ARMS):
+        if r.data.attack_needs_arms and bodies.lost_both(b, r.data.pair("arm")):
             raise RuleViolation("ht_needs_arms", f"Both of {c.name}'s arms are maimed: they cannot attack.")
         target = state.combatants.get(cmd.target)
         if target is None:
@@ -492,7 +492,7 @@ class HealthTrauma(Ruleset):
             event = replace(event, coma=True)  # "If this result is rolled again ... falls into a coma"
         elif result == "maimed":
             part_die = dice.roll(6, "maimed part", c.id)
-            part = data.maim_table[part_die.face - 1]
+            part = data.part(part_die.face)
             event = replace(event, part_die=part_die, part=part)
             if part in b.maimed or part in b.removed:  # "roll the same result, that part is removed"
                 extra = dice.roll(3, "removed part Trauma", c.id)

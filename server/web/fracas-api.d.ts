@@ -604,7 +604,9 @@ export type HealthTrauma_Healed = {
  *   (ours: 1-3 lucky escape, 4-6 sliced muscle, 7-9 reeling, 10-12 maimed, 13-15 gut wound,
  *   16+ Mortal Blow, in the text's order of severity).
  * - ``penalty_x``: X of the sliced muscle's "-X modifier" (ours: 1).
- * - ``maim_table``: the 1D6 parts (ours: left/right arm, leg, eye).
+ * - ``maim_table``: the 1D6 parts, each with the pair it is one of (``arm``, ``leg``, ``eye``: what
+ *   "both your arms/legs/eyes" counts; ours: left/right arm, leg, eye). A plain name is one of
+ *   a pair only as "left arm", "right arm", "left leg", ... are.
  * - ``save_die``: MSvs/BSvs "vs N" (ours: "Mental/Body Save versus N"): 1D``save_die`` + the
  *   sheet's save bonus - penalty succeeds on a total above N.
  * - ``reactions``: the Reactions a target may take against an attack (ours: Dodge, +2 Guard).
@@ -627,7 +629,7 @@ export type HealthTrauma_HealthTraumaData = {
   fear_save_against?: "injuring_damage" | "trauma" | "trauma_at_injury";
   initiative_die?: number;
   injury_chart?: HealthTrauma_Band[];
-  maim_table?: string[];
+  maim_table?: (string | HealthTrauma_MaimedPart)[];
   penalty_x?: number;
   reactions?: HealthTrauma_ReactionRule[];
   save_die?: number;
@@ -655,6 +657,15 @@ export type HealthTrauma_InjuryRolled = {
   total: number;
   trauma?: number;
   type: "HTInjuryRolled";
+};
+
+/**
+ * A face of the 1D6 maimed-part table: the part, and which of "both your arms", "both your
+ * legs" or "both your eyes" it is one of (``pair``; none: neither).
+ */
+export type HealthTrauma_MaimedPart = {
+  name: string;
+  pair?: ("arm" | "eye" | "leg") | null;
 };
 
 export type HealthTrauma_Reacted = {
