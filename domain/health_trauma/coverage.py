@@ -20,7 +20,7 @@ SECTIONS = [
          "equal results only (one who joined the fight without a test after those with one).",
          "Ours: the Initiative Test is 1D20 (initiative_die) + the sheet's initiative_bonus: the text gives no formula."),
     _row("Rounds", "enforced", "Rounds run from the top of initiative down; a new round begins once each has ended "
-         "their turn."),
+         "their turn; a dead character's turn ends as it comes (skipped)."),
     _row("Turn", "enforced", "A turn is four quarters: Quarter 1, Half 2, Full 4; one Quick Action each turn and one "
          "Reaction between turns (refilled at the end of one's turn), each refused once used.",
          "Ours: the action list (Move, Crawl, Aim, Draw a weapon, Brace) and an attack as a Half action: the text's list is missing."),

@@ -14,7 +14,9 @@ from domain.core.concerns import CombatantId
 from domain.core.coverage import Section
 from domain.core.demo import DemoFight
 from domain.core.dice import Dice
-from domain.core.encounter import Combatant, CombatantRemoved, Command, EncounterState, Event, InitiativeRoll, InitiativeRolled
+from domain.core.encounter import (
+    Combatant, CombatantRemoved, Command, EncounterState, Event, InitiativeRoll, InitiativeRolled, RoundStarted, TurnEnded,
+)
 from domain.core.errors import RuleViolation
 from domain.core.initiative import Entry, order_descending
 from domain.core.log import Sentence
@@ -182,11 +184,30 @@ class HealthTrauma(Ruleset):
         return state
 
     def at_turn_start(self, state: EncounterState, combatant_id: str, dice: Dice) -> list[Event]:
-        """"At the start of the character's turn they must take a Fear MSvs Trauma"."""
+        """"At the start of the character's turn they must take a Fear MSvs Trauma"; the dead's turn
+        is skipped."""
         b = body_of(state, combatant_id)
+        if b.dead:
+            return self._skip_dead(state, combatant_id, dice)
         if b.reeling != "active" or b.dead or b.coma or combatant_id not in state.combatants:
             return []
         return [FearSaveDue(combatant_id=combatant_id)]  # the character rolls it (HTRollFearSave)
+
+    def _skip_dead(self, state: EncounterState, cid: str, dice: Dice) -> list[Event]:
+        """"The character is dead": their turn ends as it comes (and the round with it when it was
+        the last), so nobody ends it for them; unless nobody in the order is alive."""
+        if cid not in state.combatants or all(body_of(state, x).dead for x in state.order if x != cid):
+            return []
+        c = state.combatants[cid]
+        after = self.budget(c).at_turn_end(c.action_points)
+        ended = TurnEnded(combatant_id=cid, action_points=after if after != c.action_points else None)
+        events: list[Event] = [ended]
+        if all(x in {*state.acted, cid} for x in state.order):
+            nxt = state.round + 1
+            grants = {x: self.budget(o).at_round_start(after if x == cid else o.action_points, nxt)
+                      for x, o in state.combatants.items()}
+            events.append(RoundStarted(round=nxt, action_points=grants))
+        return self.with_steps(state, events, dice)
 
     def at_round_end(self, state: EncounterState, dice: Dice) -> list[Event]:
         """"A dying character takes one point of damage at the end of each round"."""

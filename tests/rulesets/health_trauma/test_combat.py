@@ -239,6 +239,35 @@ def test_death_when_trauma_reaches_the_maximum_health_and_death_is_final() -> No
     assert f.refused(Attack(combatant_id="mira", target="bandit", dice=[10, 5])).code == "ht_not_a_target"
 
 
+def test_the_dead_are_skipped_in_the_order() -> None:
+    """"Each participant in combat will get one Turn per round" / "The character is dead": a dead
+    character's turn ends as it comes; nobody has to end it for them, round after round."""
+    f = Fight()
+    f.send(SetHealthTraumaRules(data=HealthTraumaData(defence_die=0, reactions=[])))
+    for cid, side, controller, sheet in (("mira", "party", "player", MIRA), ("bandit", "enemies", "gm", BANDIT),
+                                         ("raider", "enemies", "gm", BANDIT)):
+        f.send(AddCombatant(combatant_id=cid, name=cid.title(), side=side, controller=controller, sheet=sheet))
+    f.send(RollInitiative(dice=[15, 10, 5]))
+    f.send(StartEncounter())
+    f.send(Attack(combatant_id="mira", target="raider", dice=[10, 5]))  # the Raider at 0: dying
+    f.send(RollInjury(combatant_id="raider", dice=[1]))
+    f.send(Attack(combatant_id="mira", target="raider", dice=[10, 5]))  # 5 Trauma: dead
+    assert f.body("raider").dead and f.state.order == ["mira", "bandit", "raider"]
+    f.end_turn("mira")
+    ended = f.end_turn("bandit")  # the Raider, last, is skipped: the round ends with the Bandit's turn
+    assert [(type(e).__name__, getattr(e, "combatant_id", None)) for e in ended] == [
+        ("TurnEnded", "bandit"), ("TurnEnded", "raider"), ("RoundStarted", None)]
+    assert (f.state.round, f.state.turn) == (2, "mira")
+    assert f.refused(msgspec.convert({"type": "EndTurn", "combatant_id": "raider"},
+                                     f.ruleset.command_type)).code == "not_your_turn"
+    f.send(Attack(combatant_id="mira", target="bandit", dice=[10, 5]))  # the Bandit at 0: dying
+    f.send(RollInjury(combatant_id="bandit", dice=[1]))
+    f.send(Attack(combatant_id="mira", target="bandit", dice=[10, 5]))  # dead too
+    ended = f.end_turn("mira")  # both skipped, round after round: Mira's turn again
+    assert types(ended) == ["TurnEnded", "TurnEnded", "TurnEnded", "RoundStarted"]
+    assert (f.state.round, f.state.turn) == (3, "mira")
+
+
 @pytest.mark.parametrize(("reading", "dead"), [("maximum_before_trauma", False), ("lowered_maximum", True)])
 def test_which_maximum_trauma_is_measured_against_is_the_gms_reading(reading: str, dead: bool) -> None:
     """"if they have taken Trauma equal or greater than their maximum Health": against five plus

@@ -420,7 +420,7 @@ def test_the_examples_are_offered_to_the_gm_in_setup() -> None:
 # ------------------------------------------------------------------------ autoplay
 
 SEEDS = range(50)
-OVER_AT_LEAST = 39  # measured: 41 of 50 in each policy (a hidden foe never revealed outlasts 400 steps;
+OVER_AT_LEAST = 41  # measured: 44 and 43 of 50 (a hidden foe never revealed outlasts 400 steps;
 # an attack is made with the readied weapon only, and drawing another takes a Quick Action)
 
 
