@@ -10,9 +10,6 @@ from domain.core.concerns import KEY, SheetValue
 from domain.health_trauma.sheet import HealthTraumaSheet
 
 Reeling = Literal["none", "pending", "active"]
-ARMS = ("left arm", "right arm")
-LEGS = ("left leg", "right leg")
-EYES = ("left eye", "right eye")
 
 
 class Body(msgspec.Struct, frozen=True, kw_only=True):
@@ -63,17 +60,18 @@ def wounded(sheet: HealthTraumaSheet, body: Body) -> bool:
     return current(sheet, body) * 2 < maximum(sheet, body)
 
 
-def lost_both(body: Body, parts: tuple[str, str]) -> bool:
+def lost_both(body: Body, parts: tuple[str, ...]) -> bool:
+    """Every part of a pair (the GM's table says which: ``HealthTraumaData.pair``) maimed or removed."""
     gone = {*body.maimed, *body.removed}
-    return all(p in gone for p in parts)
+    return bool(parts) and all(p in gone for p in parts)
 
 
-def blinded(body: Body) -> bool:
+def blinded(body: Body, eyes: tuple[str, ...]) -> bool:
     """"If both your eyes are maimed, you are Blinded as long as the injuries persist"."""
-    return lost_both(body, EYES)
+    return lost_both(body, eyes)
 
 
-def conditions(sheet: HealthTraumaSheet, body: Body) -> list[str]:
+def conditions(sheet: HealthTraumaSheet, body: Body, eyes: tuple[str, ...]) -> list[str]:
     """The conditions shown on the character, in the text's words."""
     out = []
     if body.dead:
@@ -88,6 +86,6 @@ def conditions(sheet: HealthTraumaSheet, body: Body) -> list[str]:
         out.append("Stunned")
     if body.dazed:
         out.append("Dazed")
-    if blinded(body):
+    if blinded(body, eyes):
         out.append("Blinded")
     return out

@@ -22,7 +22,7 @@ class SetHealthTraumaRules(Command, tag="SetHealthTraumaRules"):
 
 
 class Attack(Command, tag="HTAttack"):
-    """Attack ``target`` with a readied weapon (default: the sheet's readied one) at
+    """Attack ``target`` with the readied weapon (default: it; another is refused) at
     ``distance`` spaces (0: base to base): "an Opposed Test that pits your combat skill
     against your Target's Guard"."""
 
@@ -43,11 +43,13 @@ class RollInitiativeTest(Command, tag="HTRollInitiativeTest"):
 
 
 class TakeAction(Command, tag="HTTakeAction"):
-    """Take an action of the encounter's action list (a Quarter, Half, Full or Quick one)."""
+    """Take an action of the encounter's action list (a Quarter, Half, Full or Quick one);
+    ``weapon``: the sheet's weapon an action that draws one readies ("Draw a weapon")."""
 
     actor_field = "combatant_id"
     combatant_id: CombatantId
     action: str
+    weapon: str | None = None
 
 
 class RollInjury(Command, tag="HTRollInjury"):
@@ -113,9 +115,12 @@ class InitiativeTestRolled(Event, tag="HTInitiativeTestRolled"):
 
 
 class ActionTaken(Event, tag="HTActionTaken"):
+    """An action taken; ``weapon``: the weapon it drew, now the readied one."""
+
     combatant_id: CombatantId
     action: str
     size: Size
+    weapon: str | None = None
 
 
 class AttackDeclared(Event, tag="HTAttackDeclared"):

@@ -102,7 +102,8 @@ SENTENCES: dict[str, Sentence] = {
     "HTRulesSet": lambda d, s: "The GM sets the encounter's Health/Trauma data.",
     "HTInitiativeTestRolled": _test,
     "HTActionTaken": lambda d, s: (f"{s.Who(d.get('combatant_id'))} takes the {d.get('action')} action "
-                                   f"({SIZES.get(d.get('size'), d.get('size'))})."),
+                                   f"({SIZES.get(d.get('size'), d.get('size'))})"
+                                   + (f": the {d['weapon']} is readied." if d.get("weapon") else ".")),
     "HTAttackDeclared": lambda d, s: (f"{s.Who(d.get('combatant_id'))} attacks {s.who(d.get('target'))} with the "
                                       f"{d.get('weapon')} ({SIZES.get(d.get('size'), d.get('size'))})."),
     "HTReacted": lambda d, s: f"{s.Who(d.get('combatant_id'))} reacts: {d.get('reaction')}.",

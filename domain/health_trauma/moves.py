@@ -22,15 +22,17 @@ from domain.health_trauma.data import HealthTraumaData
 SIZE_LABEL = {"quarter": "a Quarter action", "half": "a Half action", "full": "a Full action",
               "quick": "a Quick Action"}
 
-# at most this many attack buttons (each foe with each weapon): those standing first, in the turn order
+# at most this many attack buttons (each foe with the readied weapon): those standing first, in the turn order
 MOST_ATTACKS = 48
 
 
-def moves(state: EncounterState, data: HealthTraumaData, bodies: dict[str, Body], cid: str) -> list[Offer]:
+def moves(state: EncounterState, data: HealthTraumaData, bodies: dict[str, Body], cid: str,
+          readied: str) -> list[Offer]:
     """What ``cid`` may try now: before the fight (initiative not yet rolled) a player's own
-    Initiative Test; on their turn an attack on each foe not yet dead with each weapon of the
-    sheet ("within your readied weapons listed Range or Reach": ``distance`` varies, 0 is base
-    to base), then each action of the encounter's list."""
+    Initiative Test; on their turn an attack on each foe not yet dead with the ``readied``
+    weapon ("within your readied weapons listed Range or Reach": ``distance`` varies, 0 is base
+    to base), then each action of the encounter's list (one that draws a weapon: each other
+    weapon of the sheet)."""
     c = state.combatants.get(cid)
     if c is None:
         return []
@@ -43,17 +45,20 @@ def moves(state: EncounterState, data: HealthTraumaData, bodies: dict[str, Body]
         return []
     out: list[Offer] = []
     for foe in _foes(state, bodies, c):
-        for weapon in c.sheet.weapons:
-            out.append(Offer(
-                label=f"Attack {called_of(foe)} with the {weapon.name}",
-                command={"type": "HTAttack", "combatant_id": cid, "target": foe.id, "weapon": weapon.name,
-                         "distance": 0},
-                combatant_id=cid, vary=("distance",)))
+        out.append(Offer(
+            label=f"Attack {called_of(foe)} with the {readied}",
+            command={"type": "HTAttack", "combatant_id": cid, "target": foe.id, "weapon": readied, "distance": 0},
+            combatant_id=cid, vary=("distance",)))
     out = out[:MOST_ATTACKS]
     for action in data.actions:
-        out.append(Offer(label=f"{action.name}, {SIZE_LABEL[action.size]}",
-                         command={"type": "HTTakeAction", "combatant_id": cid, "action": action.name},
-                         combatant_id=cid))
+        body = {"type": "HTTakeAction", "combatant_id": cid, "action": action.name}
+        if not action.draws:
+            out.append(Offer(label=f"{action.name}, {SIZE_LABEL[action.size]}", command=body, combatant_id=cid))
+            continue
+        for weapon in c.sheet.weapons:
+            if weapon.name != readied:
+                out.append(Offer(label=f"{action.name}: the {weapon.name}, {SIZE_LABEL[action.size]}",
+                                 command={**body, "weapon": weapon.name}, combatant_id=cid))
     return out
 
 

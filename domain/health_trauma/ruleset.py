@@ -14,7 +14,9 @@ from domain.core.concerns import CombatantId
 from domain.core.coverage import Section
 from domain.core.demo import DemoFight
 from domain.core.dice import Dice
-from domain.core.encounter import Combatant, CombatantRemoved, Command, EncounterState, Event, InitiativeRoll, InitiativeRolled
+from domain.core.encounter import (
+    Combatant, CombatantRemoved, Command, EncounterState, Event, InitiativeRoll, InitiativeRolled, RoundStarted, TurnEnded,
+)
 from domain.core.errors import RuleViolation
 from domain.core.initiative import Entry, order_descending
 from domain.core.log import Sentence
@@ -26,10 +28,10 @@ from domain.core.resources import Resource, Resources, held
 from domain.core.ruleset import CommandInfo, Ruleset
 from domain.core.tally import Exchange, Tally, attack_tallies
 from domain.health_trauma import body as bodies
-from domain.health_trauma.body import ARMS, LEGS, Body
+from domain.health_trauma.body import Body
 from domain.health_trauma import moves as next_moves
 from domain.health_trauma.codes import OWN_CODES
-from domain.health_trauma.data import DEFAULT_DATA, HealthTraumaData, Size
+from domain.health_trauma.data import DEFAULT_DATA, ActionRule, HealthTraumaData, Size
 from domain.health_trauma.events import (
     COMMANDS, EVENTS, ActionTaken, Attack, AttackDeclared, AttackRolled, Died, FearSave, FearSaveDue, GutWoundSave, Harmed,
     Heal, Healed, InitiativeTestRolled, InjuryRolled, Reacted, Recuperate, Recuperated, RollFearSave, RollInitiativeTest,
@@ -38,6 +40,7 @@ from domain.health_trauma.events import (
 from domain.health_trauma.odds import AttackOdds, AttackOddsQuery, attack_odds
 from domain.health_trauma.sheet import HealthTraumaSheet
 from domain.health_trauma.shown import VISIBLE, with_health_shown
+from domain.health_trauma.upcasting import HT_SCHEMA_VERSIONS, HT_UPCASTERS
 
 replace = msgspec.structs.replace
 
@@ -69,6 +72,8 @@ class HealthTraumaRules(msgspec.Struct, kw_only=True):
     # the Initiative Tests players made for the GM's next RollInitiative (at ``tested_at``: the versions)
     initiative_tests: dict[CombatantId, InitiativeRoll] = msgspec.field(default_factory=dict)
     tested_at: dict[CombatantId, int] = msgspec.field(default_factory=dict)
+    # the weapon each has drawn during the fight ("Draw a weapon"): their readied one now
+    readied: dict[CombatantId, str] = msgspec.field(default_factory=dict)
     attack: PendingAttack | None = None
     window: reactions.ReactionWindow | None = None
 
@@ -79,6 +84,15 @@ rules: Callable[[EncounterState], HealthTraumaRules] = operator.attrgetter("rule
 
 def body_of(state: EncounterState, cid: str) -> Body:
     return rules(state).bodies.get(cid) or Body()
+
+
+def readied_of(state: EncounterState, cid: str) -> str:
+    """The name of ``cid``'s readied weapon: the one last drawn, else the sheet's readied one (or its first)."""
+    drawn = rules(state).readied.get(cid)
+    if drawn is not None:
+        return drawn
+    sheet = state.combatants[cid].sheet
+    return sheet.readied or sheet.weapons[0].name
 
 
 class HealthTrauma(Ruleset):
@@ -95,6 +109,8 @@ class HealthTrauma(Ruleset):
     odds_operation_id = "getAttackOdds"
     # players and spectators see an NPC's wound level and conditions, not its sheet (domain/health_trauma/shown.py)
     visible_sheet_fields = VISIBLE
+    schema_versions = HT_SCHEMA_VERSIONS  # old payloads read through domain/health_trauma/upcasting.py
+    upcasters = HT_UPCASTERS
 
     def odds(self, query: AttackOddsQuery) -> AttackOdds:
         """The chance an attack hits, for the numbers asked (our default Attack Test)."""
@@ -134,6 +150,19 @@ class HealthTrauma(Ruleset):
             entries.append(Entry(c.id, roll.total, c.seq, tiebreak=c.sheet.initiative_bonus))
         return InitiativeRolled(rolls=rolled, order=order_descending(entries))
 
+    def check_turn_order(self, state: EncounterState, order: list[str]) -> None:
+        """"These results will be placed in descending order": the GM orders only equal results
+        (one who joined without a test acts after those with one, as they were placed)."""
+        def result(cid: str) -> float:
+            total = state.combatants[cid].initiative
+            return float("-inf") if total is None else total
+        for before, after in zip(order, order[1:]):
+            if result(before) < result(after):
+                a, b = state.combatants[before], state.combatants[after]
+                raise RuleViolation("ht_initiative_order", f"{called_of(a)[:1].upper()}{called_of(a)[1:]} cannot act "
+                                    f"before {called_of(b)}: Initiative Tests are placed in descending order, and "
+                                    "only equal results are the GM's to order.")
+
     @staticmethod
     def tests_made(state: EncounterState) -> dict[str, InitiativeRoll]:
         """The Initiative Tests made since the last initiative roll, by combatant still here."""
@@ -155,11 +184,30 @@ class HealthTrauma(Ruleset):
         return state
 
     def at_turn_start(self, state: EncounterState, combatant_id: str, dice: Dice) -> list[Event]:
-        """"At the start of the character's turn they must take a Fear MSvs Trauma"."""
+        """"At the start of the character's turn they must take a Fear MSvs Trauma"; the dead's turn
+        is skipped."""
         b = body_of(state, combatant_id)
+        if b.dead:
+            return self._skip_dead(state, combatant_id, dice)
         if b.reeling != "active" or b.dead or b.coma or combatant_id not in state.combatants:
             return []
         return [FearSaveDue(combatant_id=combatant_id)]  # the character rolls it (HTRollFearSave)
+
+    def _skip_dead(self, state: EncounterState, cid: str, dice: Dice) -> list[Event]:
+        """"The character is dead": their turn ends as it comes (and the round with it when it was
+        the last), so nobody ends it for them; unless nobody in the order is alive."""
+        if cid not in state.combatants or all(body_of(state, x).dead for x in state.order if x != cid):
+            return []
+        c = state.combatants[cid]
+        after = self.budget(c).at_turn_end(c.action_points)
+        ended = TurnEnded(combatant_id=cid, action_points=after if after != c.action_points else None)
+        events: list[Event] = [ended]
+        if all(x in {*state.acted, cid} for x in state.order):
+            nxt = state.round + 1
+            grants = {x: self.budget(o).at_round_start(after if x == cid else o.action_points, nxt)
+                      for x, o in state.combatants.items()}
+            events.append(RoundStarted(round=nxt, action_points=grants))
+        return self.with_steps(state, events, dice)
 
     def at_round_end(self, state: EncounterState, dice: Dice) -> list[Event]:
         """"A dying character takes one point of damage at the end of each round"."""
@@ -218,7 +266,9 @@ class HealthTrauma(Ruleset):
 
     def moves(self, state: EncounterState, combatant_id: str) -> list[Offer]:
         r = rules(state)
-        return next_moves.moves(state, r.data, r.bodies, combatant_id)
+        if combatant_id not in state.combatants:
+            return []
+        return next_moves.moves(state, r.data, r.bodies, combatant_id, readied_of(state, combatant_id))
 
     def rulings(self, state: EncounterState) -> list[Offer]:
         r = rules(state)
@@ -239,7 +289,10 @@ class HealthTrauma(Ruleset):
                 return [RulesSet(data=settings.merged(r.data, command.data, HealthTraumaData,
                                                       "The Health/Trauma data"))]
             case RollInitiativeTest():
-                c = self.combatant(state, command.combatant_id)
+                c, _ = self._living(state, command.combatant_id)
+                if state.status != "setup":  # "make an Initiative Test before Combat begins"
+                    raise RuleViolation("ht_combat_begun", f"The fight has begun: {c.name}'s Initiative Test is made "
+                                        "before Combat begins, not during it.")
                 if c.id in self.tests_made(state):
                     raise RuleViolation("ht_initiative_tested", f"{c.name} has made their Initiative Test: the GM's "
                                         "RollInitiative orders everyone next.")
@@ -290,13 +343,14 @@ class HealthTrauma(Ruleset):
                                         f"list ({', '.join(a.name for a in r.data.actions)}).")
                 b = body_of(state, c.id)
                 self._able(c, b, move=action.move)
-                if action.needs_arms and bodies.lost_both(b, ARMS):
+                if action.needs_arms and bodies.lost_both(b, r.data.pair("arm")):
                     raise RuleViolation("ht_needs_arms", f"Both of {c.name}'s arms are maimed: no {action.name}.")
-                if action.move and not action.crawl and bodies.lost_both(b, LEGS) or (
-                        action.needs_legs and bodies.lost_both(b, LEGS)):
+                legs = bodies.lost_both(b, r.data.pair("leg"))
+                if legs and (action.move and not action.crawl or action.needs_legs):
                     raise RuleViolation("ht_crawl_only", f"Both of {c.name}'s legs are maimed: only the Crawl Move Actions.")
+                drawn = self._drawn(state, c, action, command.weapon)
                 self._afford(c, action.size, action.name)
-                return [ActionTaken(combatant_id=c.id, action=action.name, size=action.size)]
+                return [ActionTaken(combatant_id=c.id, action=action.name, size=action.size, weapon=drawn)]
             case reactions.React():
                 c = self.combatant(state, command.combatant_id)
                 window = reactions.check_answer(r.window, command.window, c.id, c.name)
@@ -304,6 +358,7 @@ class HealthTrauma(Ruleset):
                     return [reactions.ReactionPassed(window=window.id, combatant_id=c.id),
                             *self._resolve(state, 0, None, dice)]
                 reactions.check_reaction(window, command.reaction)
+                self._able(c, body_of(state, c.id))  # Dazed: "may only take the move action"
                 self.check_resource(c, REACTION, 1, "a Reaction")
                 rule = r.data.reaction(command.reaction)
                 bonus = rule.guard_bonus if rule else 0
@@ -338,6 +393,22 @@ class HealthTrauma(Ruleset):
         if b.dazed and not move:
             raise RuleViolation("ht_dazed_move_only", f"{c.name} is Dazed and may only take the move action until treated.")
 
+    @staticmethod
+    def _drawn(state: EncounterState, c: Combatant, action: ActionRule, weapon: str | None) -> str | None:
+        """The weapon an action that draws one readies ("Draw a weapon"): one of the sheet's, not
+        the one already readied; an action that draws none names none."""
+        if not action.draws:
+            if weapon is not None:
+                raise RuleViolation("ht_draws_no_weapon", f"{action.name} draws no weapon: send it without one.")
+            return None
+        names = [w.name for w in c.sheet.weapons]
+        if weapon is None or weapon not in names:
+            raise RuleViolation("ht_unknown_weapon", f"{action.name}: name one of {c.name}'s weapons "
+                                f"({', '.join(names)}).")
+        if weapon == readied_of(state, c.id):
+            raise RuleViolation("ht_already_readied", f"{c.name}'s {weapon} is already readied.")
+        return weapon
+
     def _afford(self, c: Combatant, size: Size, what: str) -> None:
         if size == "quick":
             self.check_resource(c, QUICK, 1, f"{what} ({SIZE_WORDS[size]})")
@@ -351,7 +422,7 @@ class HealthTrauma(Ruleset):
             raise RuleViolation("ht_attack_waiting", "An attack waits for its target's Reaction: answer it (or the GM closes it) first.")
         b = body_of(state, c.id)
         self._able(c, b)
-        if r.data.attack_needs_arms and bodies.lost_both(b, ARMS):
+        if r.data.attack_needs_arms and bodies.lost_both(b, r.data.pair("arm")):
             raise RuleViolation("ht_needs_arms", f"Both of {c.name}'s arms are maimed: they cannot attack.")
         target = state.combatants.get(cmd.target)
         if target is None:
@@ -359,9 +430,13 @@ class HealthTrauma(Ruleset):
                                 combatant_id=cmd.target)
         if target.id == c.id or body_of(state, target.id).dead:
             raise RuleViolation("ht_not_a_target", f"{c.name} needs another combatant, not yet dead, to attack.")
-        weapon = c.sheet.weapon(cmd.weapon)
+        readied = readied_of(state, c.id)
+        weapon = c.sheet.weapon(cmd.weapon or readied)
         if weapon is None:
             raise RuleViolation("ht_unknown_weapon", f"{c.name} has no weapon “{cmd.weapon}”.")
+        if weapon.name != readied:  # "within your readied weapons listed Range or Reach"
+            raise RuleViolation("ht_not_readied", f"{c.name}'s {weapon.name} is not readied ({readied} is): "
+                                "draw it first (an action that draws a weapon, such as Draw a weapon).")
         if cmd.distance < 0 or cmd.distance > weapon.range:
             reach = "base to base contact" if weapon.range == 0 else f"{weapon.range} spaces"
             raise RuleViolation("ht_out_of_range", f"{target.name} is {cmd.distance} spaces away; {weapon.name} "
@@ -371,7 +446,7 @@ class HealthTrauma(Ruleset):
         declared = AttackDeclared(combatant_id=c.id, target=target.id, weapon=weapon.name, distance=cmd.distance,
                                   size=size)
         tb = body_of(state, target.id)
-        if r.data.reactions and held(target).get(REACTION, 0) >= 1 and not (tb.coma or tb.stunned):
+        if r.data.reactions and held(target).get(REACTION, 0) >= 1 and not (tb.coma or tb.stunned or tb.dazed):
             return [declared, reactions.open_window(
                 f"attack:{state.version + 1}", c.id, [target.id], tuple(x.name for x in r.data.reactions),
                 f"{called_of(c)}'s attack on {called_of(target)}")]
@@ -438,7 +513,7 @@ class HealthTrauma(Ruleset):
             event = replace(event, coma=True)  # "If this result is rolled again ... falls into a coma"
         elif result == "maimed":
             part_die = dice.roll(6, "maimed part", c.id)
-            part = data.maim_table[part_die.face - 1]
+            part = data.part(part_die.face)
             event = replace(event, part_die=part_die, part=part)
             if part in b.maimed or part in b.removed:  # "roll the same result, that part is removed"
                 extra = dice.roll(3, "removed part Trauma", c.id)
@@ -486,7 +561,11 @@ class HealthTrauma(Ruleset):
                 combatants = {**state.combatants, cid: replace(state.combatants[cid], initiative=event.roll.total)}
                 return replace(state, combatants=combatants, rules=tests)
             case ActionTaken():
-                return self._spend(state, event.combatant_id, event.size)
+                state = self._spend(state, event.combatant_id, event.size)
+                if event.weapon is None:
+                    return state
+                r = rules(state)
+                return replace(state, rules=replace(r, readied={**r.readied, event.combatant_id: event.weapon}))
             case AttackDeclared():
                 state = self._spend(state, event.combatant_id, event.size)
                 return replace(state, rules=replace(rules(state), attack=PendingAttack(
@@ -579,7 +658,8 @@ class HealthTrauma(Ruleset):
         return replace(state, rules=replace(
             r, attack=attack, window=window, bodies={k: v for k, v in r.bodies.items() if k != cid},
             initiative_tests={k: v for k, v in r.initiative_tests.items() if k != cid},
-            tested_at={k: v for k, v in r.tested_at.items() if k != cid}))
+            tested_at={k: v for k, v in r.tested_at.items() if k != cid},
+            readied={k: v for k, v in r.readied.items() if k != cid}))
 
     def conceal_rules(self, state: EncounterState, hidden: frozenset[str]) -> HealthTraumaRules:
         r = rules(state)
@@ -592,7 +672,8 @@ class HealthTrauma(Ruleset):
             window = None
         return replace(r, bodies={k: v for k, v in r.bodies.items() if k not in hidden}, window=window, attack=attack,
                        initiative_tests={k: v for k, v in r.initiative_tests.items() if k not in hidden},
-                       tested_at={k: v for k, v in r.tested_at.items() if k not in hidden})
+                       tested_at={k: v for k, v in r.tested_at.items() if k not in hidden},
+                       readied={k: v for k, v in r.readied.items() if k not in hidden})
 
     # ---------------------------------------------------------- what it tells
 

@@ -36,21 +36,25 @@ class ShownSheet(HealthTraumaSheet, frozen=True, kw_only=True):
     conditions: list[str] = []
 
 
-def shown_sheet(sheet: HealthTraumaSheet, body: Body) -> ShownSheet:
+def shown_sheet(sheet: HealthTraumaSheet, body: Body, eyes: tuple[str, ...], drawn: str | None = None) -> ShownSheet:
+    """``eyes``: the parts the GM's table names as eyes (Blinded); ``drawn``: the weapon drawn
+    during the fight, shown as the readied one."""
     base = {f: getattr(sheet, f) for f in HealthTraumaSheet.__struct_fields__}
+    if drawn is not None:
+        base["readied"] = drawn
     return ShownSheet(**base, health=bodies.current(sheet, body), maximum_health=bodies.maximum(sheet, body),
                       trauma=body.trauma, wounded=not body.dead and bodies.wounded(sheet, body), dying=body.dying,
-                      dead=body.dead, injuries=list(body.injuries), conditions=bodies.conditions(sheet, body))
+                      dead=body.dead, injuries=list(body.injuries), conditions=bodies.conditions(sheet, body, eyes))
 
 
 def with_health_shown(state: EncounterState) -> EncounterState:
     """``state`` with each combatant's sheet as shown (see the module's docstring)."""
-    bodies_now = state.rules.bodies
+    bodies_now, drawn, eyes = state.rules.bodies, state.rules.readied, state.rules.data.pair("eye")
     combatants = {}
     for cid, c in state.combatants.items():
         sheet = c.sheet
         if isinstance(sheet, ShownSheet) or not isinstance(sheet, HealthTraumaSheet):
             combatants[cid] = c
             continue
-        combatants[cid] = msgspec.structs.replace(c, sheet=shown_sheet(sheet, bodies_now.get(cid) or Body()))
+        combatants[cid] = msgspec.structs.replace(c, sheet=shown_sheet(sheet, bodies_now.get(cid) or Body(), eyes, drawn.get(cid)))
     return msgspec.structs.replace(state, combatants=combatants)

@@ -266,7 +266,8 @@ COMBAT_CHAPTER: list[Section] = [
                 "move still to make; failure keeps them in melee for the round."),
     Section(heading="Critical Miss - Melee", support="enforced",
             how="The GM picks or rolls the D6 mishap; each result applies its effect. After 2, RegainBalance "
-                "(1 AP) gives Evade, Parry and Dive back; after 4 against a shield the attacker is also Prone.",
+                "(1 AP) gives Evade, Parry and Dive back, offered in the next moves while it applies (on one's "
+                "turn, and out of turn: when attacked); after 4 against a shield the attacker is also Prone.",
             readings=[
                 "2: the Action Point to regain the balance may be spent any time in that round, on one's own turn "
                 "or when attacked (before choosing the defence); a Wounded or Afflicted combatant pays its Penalty "

@@ -160,23 +160,27 @@ def moves(ruleset: Any, state: EncounterState, combatant_id: str) -> list[Offer]
     c = state.combatants.get(combatant_id)
     if c is None or state.status != "active":
         return []
-    heroic = list(_hero_points(state, c))
+    off_turn = combatant_id not in ruleset.acting(state)
+    heroic = [] if off_turn else list(_hero_points(state, c))
     if not _able(c) or any(st.due for st in statuses(c)):
         return heroic  # nothing else may be tried: a due Bleeding or Burning is settled first (a decision)
     out: list[Offer] = []
     owed = penalty_owed(state, c.id)
     candidates: list[Offer] = []
-    if rules(state).exchange is None:
+    if off_turn:  # out of turn (``may_act``): only the balance a mishap took
+        candidates += _regain(state, c)
+    elif rules(state).exchange is None:
         candidates += _attacks(state, c)
         candidates += _spells(state, c)
-    candidates += _non_lethal(state, c)
-    candidates += _grapple_moves(state, c)
-    candidates += _movement(state, c)
-    candidates += _common_actions(state, c)
-    candidates += _care(state, c)
-    candidates += _others(state, c)
-    if c.controller == "gm":
-        candidates += _npc_only(c)
+    if not off_turn:
+        candidates += _non_lethal(state, c)
+        candidates += _grapple_moves(state, c)
+        candidates += _movement(state, c)
+        candidates += _common_actions(state, c)
+        candidates += _care(state, c)
+        candidates += _others(state, c)
+        if c.controller == "gm":
+            candidates += _npc_only(c)
     for offer in candidates:
         if _base_cost(state, c, offer.command) > c.action_points:
             continue  # "If you do not have enough Action Points to pay the cost of a given action then you
@@ -508,12 +512,23 @@ def _others(state: EncounterState, c: Combatant) -> Iterator[Offer]:
         attribute = _best_attribute(c, ("strength", "agility"))
         yield _move("Break loose", c, {"type": "BreakLoose", "combatant_id": c.id, "attribute": attribute},
                     ("attribute",))
-    if _off_balance(state, c):
-        yield _move("Regain your balance", c, {"type": "RegainBalance", "combatant_id": c.id})
+    yield from _regain(state, c)
     for rec in rules(state).checks.values():
         if rec.combatant_id == c.id and rec.status == "rolled" and rec.outcome == "Failure" and not rec.rerolled:
             yield _move(f"Re-roll check {rec.id}: {rec.attribute.title()} + {rec.skill}", c,
                         {"type": "ReRoll", "combatant_id": c.id, "check": rec.id})
+
+
+def may_act(state: EncounterState) -> list[str]:
+    """Who may move out of turn: one a mishap 2 left off balance this round ("You can spend an
+    Action Point to regain your balance, otherwise you cannot use Evade, Parry, or Dive for the
+    rest of this round"), any time in it, when attacked above all."""
+    return [c.id for c in sorted(state.combatants.values(), key=lambda c: c.seq) if _off_balance(state, c)]
+
+
+def _regain(state: EncounterState, c: Combatant) -> Iterator[Offer]:
+    if _off_balance(state, c):
+        yield _move("Regain your balance", c, {"type": "RegainBalance", "combatant_id": c.id})
 
 
 def _npc_only(c: Combatant) -> Iterator[Offer]:

@@ -191,6 +191,9 @@ class PlacesOfPower(Ruleset):
     def moves(self, state: EncounterState, combatant_id: str) -> list[Offer]:
         return next_moves.moves(self, state, combatant_id)
 
+    def may_act(self, state: EncounterState) -> list[str]:
+        return next_moves.may_act(state)
+
     def rulings(self, state: EncounterState) -> list[Offer]:
         return next_moves.rulings(state)
 

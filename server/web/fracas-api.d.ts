@@ -388,10 +388,12 @@ export type Health = {
 /**
  * One action of the list the text points at ("Most actions will be listed as Quarter (1/4),
  * Half (1/2), or Full (1) Actions"): its size, whether it is a Move (``crawl``: one of "the
- * Crawl Move Actions"), and whether it needs arms or legs (for the maimed).
+ * Crawl Move Actions"), whether it needs arms or legs (for the maimed), and whether it readies
+ * a weapon of the sheet (``draws``: "Draw a weapon"; the one drawn is then the readied one).
  */
 export type HealthTrauma_ActionRule = {
   crawl?: boolean;
+  draws?: boolean;
   move?: boolean;
   name: string;
   needs_arms?: boolean;
@@ -399,15 +401,17 @@ export type HealthTrauma_ActionRule = {
   size: "full" | "half" | "quarter" | "quick";
 };
 
+/** An action taken; ``weapon``: the weapon it drew, now the readied one. */
 export type HealthTrauma_ActionTaken = {
   action: string;
   combatant_id: string;
   size: "full" | "half" | "quarter" | "quick";
   type: "HTActionTaken";
+  weapon?: string | null;
 };
 
 /**
- * Attack ``target`` with a readied weapon (default: the sheet's readied one) at
+ * Attack ``target`` with the readied weapon (default: it; another is refused) at
  * ``distance`` spaces (0: base to base): "an Opposed Test that pits your combat skill
  * against your Target's Guard".
  */
@@ -604,11 +608,13 @@ export type HealthTrauma_Healed = {
  *   (ours: 1-3 lucky escape, 4-6 sliced muscle, 7-9 reeling, 10-12 maimed, 13-15 gut wound,
  *   16+ Mortal Blow, in the text's order of severity).
  * - ``penalty_x``: X of the sliced muscle's "-X modifier" (ours: 1).
- * - ``maim_table``: the 1D6 parts (ours: left/right arm, leg, eye).
+ * - ``maim_table``: the 1D6 parts, each with the pair it is one of (``arm``, ``leg``, ``eye``: what
+ *   "both your arms/legs/eyes" counts; ours: left/right arm, leg, eye). A plain name is one of
+ *   a pair only as "left arm", "right arm", "left leg", ... are.
  * - ``save_die``: MSvs/BSvs "vs N" (ours: "Mental/Body Save versus N"): 1D``save_die`` + the
  *   sheet's save bonus - penalty succeeds on a total above N.
  * - ``reactions``: the Reactions a target may take against an attack (ours: Dodge, +2 Guard).
- * - ``actions``: the action list (ours), ``attack_needs_arms``: whether both arms maimed stops attacks.
+ * - ``actions``: the action list (ours; "Draw a weapon" readies another weapon), ``attack_needs_arms``: whether both arms maimed stops attacks.
  * - ``trauma_death``: "taken Trauma equal or greater than their maximum Health" read against the
  *   maximum before Trauma (ours: ``maximum_before_trauma``, five plus Physique, adjusted) or the
  *   maximum Trauma has lowered (``lowered_maximum``: death once Trauma reaches half the first).
@@ -627,7 +633,7 @@ export type HealthTrauma_HealthTraumaData = {
   fear_save_against?: "injuring_damage" | "trauma" | "trauma_at_injury";
   initiative_die?: number;
   injury_chart?: HealthTrauma_Band[];
-  maim_table?: string[];
+  maim_table?: (string | HealthTrauma_MaimedPart)[];
   penalty_x?: number;
   reactions?: HealthTrauma_ReactionRule[];
   save_die?: number;
@@ -655,6 +661,15 @@ export type HealthTrauma_InjuryRolled = {
   total: number;
   trauma?: number;
   type: "HTInjuryRolled";
+};
+
+/**
+ * A face of the 1D6 maimed-part table: the part, and which of "both your arms", "both your
+ * legs" or "both your eyes" it is one of (``pair``; none: neither).
+ */
+export type HealthTrauma_MaimedPart = {
+  name: string;
+  pair?: ("arm" | "eye" | "leg") | null;
 };
 
 export type HealthTrauma_Reacted = {
@@ -742,12 +757,16 @@ export type HealthTrauma_Stabilised = {
   type: "HTStabilised";
 };
 
-/** Take an action of the encounter's action list (a Quarter, Half, Full or Quick one). */
+/**
+ * Take an action of the encounter's action list (a Quarter, Half, Full or Quick one);
+ * ``weapon``: the sheet's weapon an action that draws one readies ("Draw a weapon").
+ */
 export type HealthTrauma_TakeAction = {
   action: string;
   combatant_id: string;
   dice?: number[] | null;
   type: "HTTakeAction";
+  weapon?: string | null;
 };
 
 /** Medical treatment of a gut wound: no longer Dazed (the BSvs stays until recovered). */

@@ -24,7 +24,8 @@ def moves(ruleset: Ruleset, state: EncounterState, rng: random.Random) -> list[C
     if turn is None or turn not in state.combatants:
         return []
     others = [o for o in state.combatants if o != turn]
-    out: list[Command] = [TakeAction(combatant_id=turn, action=rng.choice(["Move", "Crawl", "Aim", "Brace"]))]
+    out: list[Command] = [TakeAction(combatant_id=turn, action=rng.choice(["Move", "Crawl", "Aim", "Brace"])),
+                          TakeAction(combatant_id=turn, action="Draw a weapon", weapon=rng.choice(["Blade", "Bow"]))]
     if others:
         target = rng.choice(others)
         out += [Attack(combatant_id=turn, target=target, weapon=rng.choice(["Blade", "Bow"]),

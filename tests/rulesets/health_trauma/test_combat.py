@@ -7,13 +7,14 @@ import pytest
 
 from domain.core import reactions
 from domain.core.dice import SeededDice
-from domain.core.encounter import AddCombatant, RollInitiative
+from domain.core.encounter import AddCombatant, RollInitiative, SetTurnOrder, StartEncounter
 from domain.health_trauma.data import HealthTraumaData
 from domain.health_trauma.events import (
     Attack, AttackRolled, Died, Harmed, Heal, InjuryRolled, RollInitiativeTest, RollInjury, SetHealthTraumaRules,
     TakeAction,
 )
 from domain.health_trauma.body import wounded
+from domain.health_trauma.ruleset import HealthTrauma
 from tests.rulesets.decider import SEED
 from tests.rulesets.health_trauma.fight import BANDIT, ENCOUNTER, MIRA, Fight, started, types
 
@@ -44,6 +45,27 @@ def test_initiative_is_in_descending_order() -> None:
     assert f.state.order == ["bandit", "mira"]
 
 
+def test_the_gm_orders_ties_and_only_ties() -> None:
+    """"These results will be placed in descending order to Track who acts when.\""""
+    f = Fight()
+    f.send(AddCombatant(combatant_id="mira", name="Mira", side="party", controller="player", sheet=MIRA))
+    f.send(AddCombatant(combatant_id="bandit", name="Bandit", side="enemies", controller="gm", sheet=BANDIT))
+    f.send(AddCombatant(combatant_id="raider", name="Raider", side="enemies", controller="gm", sheet=BANDIT))
+    f.send(RollInitiative(dice=[9, 12, 9]))  # the Bandit 12; Mira and the Raider tied at 9
+    assert f.state.order == ["bandit", "mira", "raider"]
+    f.send(SetTurnOrder(order=["bandit", "raider", "mira"]))  # a tie: the GM's to order
+    assert f.state.order == ["bandit", "raider", "mira"]
+    refused = f.refused(SetTurnOrder(order=["raider", "bandit", "mira"]))
+    assert refused.code == "ht_initiative_order"
+    assert refused.message.startswith("The Raider cannot act before the Bandit: ")
+    f.send(StartEncounter())
+    assert f.refused(SetTurnOrder(order=["mira", "raider", "bandit"])).code == "ht_initiative_order"
+    f.send(AddCombatant(combatant_id="wolf", name="Wolf", side="enemies", controller="gm", sheet=BANDIT))
+    assert f.state.order[-1] == "wolf"  # one who joins without a test acts after those with one
+    assert f.refused(SetTurnOrder(order=["wolf", "bandit", "mira", "raider"])).code == "ht_initiative_order"
+    f.send(SetTurnOrder(order=["bandit", "mira", "raider", "wolf"]))
+
+
 def test_players_make_their_own_initiative_test_and_the_gm_rolls_the_rest() -> None:
     """"Players will roll for their characters while the Game Master rolls for Non-Player
     Characters. These results will be placed in descending order\""""
@@ -62,6 +84,19 @@ def test_players_make_their_own_initiative_test_and_the_gm_rolls_the_rest() -> N
     assert f.ruleset.replay(f.events) == f.state
 
 
+def test_the_initiative_test_is_made_before_combat_begins_and_never_by_the_dead() -> None:
+    """"Each participant in Combat will make an Initiative Test before Combat begins." "The
+    character is dead.\""""
+    f = started()
+    refused = f.refused(RollInitiativeTest(combatant_id="mira", dice=[7]))
+    assert refused.code == "ht_combat_begun" and "before Combat begins" in refused.message
+    f.send(Attack(combatant_id="mira", target="bandit", dice=[10, 5]))  # the Bandit at 0: dying
+    f.send(RollInjury(combatant_id="bandit", dice=[1]))
+    f.send(Attack(combatant_id="mira", target="bandit", dice=[10, 5]))  # 5 Trauma: dead
+    assert f.body("bandit").dead
+    assert f.refused(RollInitiativeTest(combatant_id="bandit", dice=[7])).code == "ht_dead"
+
+
 def test_a_turn_is_quarter_half_and_full_actions_with_one_quick_action() -> None:
     """"Most actions will be listed as Quarter (1/4), Half (1/2), or Full (1) Actions." "You get
     one Free Quick Action during each of your turns\""""
@@ -70,8 +105,9 @@ def test_a_turn_is_quarter_half_and_full_actions_with_one_quick_action() -> None
     f.send(TakeAction(combatant_id="mira", action="Aim"))  # a Quarter
     assert f.refused(TakeAction(combatant_id="mira", action="Move")).code == "not_enough_resource"
     f.send(TakeAction(combatant_id="mira", action="Aim"))  # the last Quarter
-    f.send(TakeAction(combatant_id="mira", action="Draw a weapon"))  # the Quick Action
-    assert f.refused(TakeAction(combatant_id="mira", action="Draw a weapon")).code == "not_enough_resource"
+    f.send(TakeAction(combatant_id="mira", action="Draw a weapon", weapon="Bow"))  # the Quick Action
+    assert f.refused(TakeAction(combatant_id="mira", action="Draw a weapon", weapon="Sword")).code == \
+        "not_enough_resource"
     assert f.refused(TakeAction(combatant_id="mira", action="Juggle")).code == "ht_unknown_action"
     f.end_turn("mira")
     f.send(TakeAction(combatant_id="bandit", action="Brace"))  # a Full
@@ -84,8 +120,27 @@ def test_an_attack_needs_the_target_in_range() -> None:
     f = started()
     assert f.refused(Attack(combatant_id="mira", target="bandit", distance=2)).code == "ht_out_of_range"
     assert f.refused(Attack(combatant_id="mira", target="bandit", weapon="Axe")).code == "ht_unknown_weapon"
+    f.send(TakeAction(combatant_id="mira", action="Draw a weapon", weapon="Bow"))
     rolled = f.send(Attack(combatant_id="mira", target="bandit", weapon="Bow", distance=8, dice=[1, 3]))
     assert types(rolled) == ["HTAttackDeclared", "HTAttackRolled", "HTHarmed"] and f.health("bandit") == 2
+
+
+def test_an_attack_is_made_with_the_readied_weapon_and_drawing_another_readies_it() -> None:
+    """"within your readied weapons listed Range or Reach": the sheet's readied weapon (its
+    first by default) until the "Draw a weapon" action (a Quick Action, ours) readies another."""
+    f = started()
+    refused = f.refused(Attack(combatant_id="mira", target="bandit", weapon="Bow", distance=8))
+    assert refused.code == "ht_not_readied" and refused.message.startswith("Mira's Bow is not readied (Sword is)")
+    assert f.refused(TakeAction(combatant_id="mira", action="Draw a weapon")).code == "ht_unknown_weapon"
+    assert f.refused(TakeAction(combatant_id="mira", action="Draw a weapon", weapon="Sword")).code == \
+        "ht_already_readied"
+    assert f.refused(TakeAction(combatant_id="mira", action="Aim", weapon="Bow")).code == "ht_draws_no_weapon"
+    [drawn] = f.send(TakeAction(combatant_id="mira", action="Draw a weapon", weapon="Bow"))
+    assert drawn.weapon == "Bow" and f.held("mira")["quick action"] == 0
+    assert f.refused(Attack(combatant_id="mira", target="bandit", weapon="Sword")).code == "ht_not_readied"
+    rolled = f.send(Attack(combatant_id="mira", target="bandit", distance=8, dice=[10, 3]))  # the Bow, by default
+    assert rolled[1].weapon == "Bow"
+    assert f.ruleset.shown(f.state).combatants["mira"].sheet.readied == "Bow"
 
 
 def test_a_hit_deals_the_weapons_damage_less_protection() -> None:
@@ -184,6 +239,35 @@ def test_death_when_trauma_reaches_the_maximum_health_and_death_is_final() -> No
     assert f.refused(Attack(combatant_id="mira", target="bandit", dice=[10, 5])).code == "ht_not_a_target"
 
 
+def test_the_dead_are_skipped_in_the_order() -> None:
+    """"Each participant in combat will get one Turn per round" / "The character is dead": a dead
+    character's turn ends as it comes; nobody has to end it for them, round after round."""
+    f = Fight()
+    f.send(SetHealthTraumaRules(data=HealthTraumaData(defence_die=0, reactions=[])))
+    for cid, side, controller, sheet in (("mira", "party", "player", MIRA), ("bandit", "enemies", "gm", BANDIT),
+                                         ("raider", "enemies", "gm", BANDIT)):
+        f.send(AddCombatant(combatant_id=cid, name=cid.title(), side=side, controller=controller, sheet=sheet))
+    f.send(RollInitiative(dice=[15, 10, 5]))
+    f.send(StartEncounter())
+    f.send(Attack(combatant_id="mira", target="raider", dice=[10, 5]))  # the Raider at 0: dying
+    f.send(RollInjury(combatant_id="raider", dice=[1]))
+    f.send(Attack(combatant_id="mira", target="raider", dice=[10, 5]))  # 5 Trauma: dead
+    assert f.body("raider").dead and f.state.order == ["mira", "bandit", "raider"]
+    f.end_turn("mira")
+    ended = f.end_turn("bandit")  # the Raider, last, is skipped: the round ends with the Bandit's turn
+    assert [(type(e).__name__, getattr(e, "combatant_id", None)) for e in ended] == [
+        ("TurnEnded", "bandit"), ("TurnEnded", "raider"), ("RoundStarted", None)]
+    assert (f.state.round, f.state.turn) == (2, "mira")
+    assert f.refused(msgspec.convert({"type": "EndTurn", "combatant_id": "raider"},
+                                     f.ruleset.command_type)).code == "not_your_turn"
+    f.send(Attack(combatant_id="mira", target="bandit", dice=[10, 5]))  # the Bandit at 0: dying
+    f.send(RollInjury(combatant_id="bandit", dice=[1]))
+    f.send(Attack(combatant_id="mira", target="bandit", dice=[10, 5]))  # dead too
+    ended = f.end_turn("mira")  # both skipped, round after round: Mira's turn again
+    assert types(ended) == ["TurnEnded", "TurnEnded", "TurnEnded", "RoundStarted"]
+    assert (f.state.round, f.state.turn) == (3, "mira")
+
+
 @pytest.mark.parametrize(("reading", "dead"), [("maximum_before_trauma", False), ("lowered_maximum", True)])
 def test_which_maximum_trauma_is_measured_against_is_the_gms_reading(reading: str, dead: bool) -> None:
     """"if they have taken Trauma equal or greater than their maximum Health": against five plus
@@ -212,3 +296,14 @@ def test_the_gms_data_is_checked() -> None:
                         HealthTraumaData)
     with pytest.raises(msgspec.ValidationError, match="maim_table"):
         msgspec.convert({"maim_table": ["arm"]}, HealthTraumaData)
+
+
+def test_a_fight_set_before_actions_could_draw_still_draws_with_its_draw_a_weapon() -> None:
+    """"within your readied weapons listed Range or Reach": an HTRulesSet stored before actions
+    said whether they draw (schema 1) is read with its "Draw a weapon" drawing, as the default's does."""
+    ruleset = HealthTrauma()
+    old = {"type": "HTRulesSet", "data": {**msgspec.to_builtins(HealthTraumaData()), "actions": [
+        {"name": "Draw a weapon", "size": "quick", "needs_arms": True}, {"name": "Aim", "size": "quarter"}]}}
+    event = ruleset.decode_event("HTRulesSet", 1, msgspec.json.encode(old))
+    assert [a.draws for a in event.data.actions] == [True, False]
+    assert ruleset.schema_versions["HTRulesSet"] == 2

@@ -148,12 +148,42 @@ def test_both_legs_maimed_only_crawl_and_both_eyes_blinded() -> None:
         dying(f, 1, part)
         f.send(Stabilise(combatant_id="bandit"))
     b = f.body("bandit")
-    assert b.maimed == ["left leg", "right leg", "left eye", "right eye"] and blinded(b)
-    assert "Blinded" in conditions(f.state.combatants["bandit"].sheet, b)
+    eyes = f.state.rules.data.pair("eye")
+    assert b.maimed == ["left leg", "right leg", "left eye", "right eye"] and blinded(b, eyes)
+    assert "Blinded" in conditions(f.state.combatants["bandit"].sheet, b, eyes)
     if f.state.turn == "mira":
         f.end_turn("mira")
     assert f.refused(TakeAction(combatant_id="bandit", action="Move")).code == "ht_crawl_only"
     f.send(TakeAction(combatant_id="bandit", action="Crawl"))
+
+
+def test_the_gms_maim_table_says_which_parts_are_arms_legs_and_eyes() -> None:
+    """"A part of you has been mangled to the point of uselessness. Roll 1D6 and consult the table."
+    "If both your arms are maimed you cannot use Actions that would require them. Likewise, if both
+    your legs are maimed you may only use the Crawl Move Actions. If both your eyes are maimed, you
+    are Blinded": the GM's table (its names in any words) says which parts are arms, legs and eyes."""
+    table = [{"name": "Linker Arm", "pair": "arm"}, {"name": "Rechter Arm", "pair": "arm"},
+             {"name": "Linkes Bein", "pair": "leg"}, {"name": "Rechtes Bein", "pair": "leg"},
+             {"name": "Linkes Auge", "pair": "eye"}, {"name": "Schwanz"}]
+    f = started(data=msgspec.convert({"defence_die": 0, "reactions": [], "maim_table": table, "injury_chart": [
+        {"least": 1, "result": "maimed"}]}, HealthTraumaData), bandit={**BANDIT, "physique": 25})
+    for part in (1, 2, 3, 4, 5, 6):
+        dying(f, 1, part)
+        f.send(Stabilise(combatant_id="bandit"))
+    b = f.body("bandit")
+    assert b.maimed == ["Linker Arm", "Rechter Arm", "Linkes Bein", "Rechtes Bein", "Linkes Auge", "Schwanz"]
+    # the one eye of this table maimed: both eyes, as the table counts them
+    shown = f.ruleset.shown(f.state).combatants["bandit"].sheet
+    assert "Blinded" in shown.conditions
+    if f.state.turn == "mira":
+        f.end_turn("mira")
+    assert f.refused(Attack(combatant_id="bandit", target="mira", dice=[10, 1])).code == "ht_needs_arms"
+    assert f.refused(TakeAction(combatant_id="bandit", action="Move")).code == "ht_crawl_only"
+    f.send(TakeAction(combatant_id="bandit", action="Crawl"))
+    # a table of plain names: a part is one of a pair only by the default's names ("left arm", ...)
+    data = msgspec.convert({"maim_table": ["Linker Arm", "Rechter Arm", "left leg", "right leg", "x", "y"]},
+                           HealthTraumaData)
+    assert (data.pair("arm"), data.pair("leg"), data.pair("eye")) == ((), ("left leg", "right leg"), ())
 
 
 def test_a_gut_wound_dazes_and_asks_a_bsvs_each_time_damage_is_taken() -> None:

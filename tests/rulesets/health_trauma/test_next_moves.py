@@ -116,7 +116,7 @@ def leaks(moves: NextMoves) -> bool:
 # ------------------------------------------------------------------------- moves
 
 
-def test_on_ones_turn_an_attack_on_each_foe_with_each_weapon_and_each_action_of_the_list() -> None:
+def test_on_ones_turn_an_attack_on_each_foe_with_the_readied_weapon_and_each_action_of_the_list() -> None:
     """"Attacking an enemy is an Opposed Test that pits your combat skill against your Target's
     Guard. First, you must be in range of your target. This is either in base to base contact with
     the target or within your readied weapons listed Range or Reach." / "Most actions will be
@@ -124,11 +124,15 @@ def test_on_ones_turn_an_attack_on_each_foe_with_each_weapon_and_each_action_of_
     t = fight(raider=True)
     labels = t.labels(MIRA_SEES)
     assert labels == [  # the foes in the turn order (the Raider's initiative is the higher)
-        "Attack the Raider with the Sword (2 turn quarters)", "Attack the Raider with the Bow (2 turn quarters)",
-        "Attack the Bandit with the Sword (2 turn quarters)", "Attack the Bandit with the Bow (2 turn quarters)",
+        "Attack the Raider with the Sword (2 turn quarters)", "Attack the Bandit with the Sword (2 turn quarters)",
         "Move, a Half action (2 turn quarters)", "Crawl, a Half action (2 turn quarters)",
-        "Aim, a Quarter action (1 turn quarters)", "Draw a weapon, a Quick Action (1 quick action)",
+        "Aim, a Quarter action (1 turn quarters)", "Draw a weapon: the Bow, a Quick Action (1 quick action)",
         "Brace, a Full action (4 turn quarters)", "End the turn"]
+    draw = t.action("Draw a weapon: the Bow, a Quick Action (1 quick action)", MIRA_SEES)
+    assert draw.command == {"type": "HTTakeAction", "combatant_id": "mira", "action": "Draw a weapon", "weapon": "Bow"}
+    t.send(draw.command, MIRA_SEES)
+    assert t.labels(MIRA_SEES)[:2] == ["Attack the Raider with the Bow (2 turn quarters)",
+                                       "Attack the Bandit with the Bow (2 turn quarters)"]
     bow = t.action("Attack the Bandit with the Bow (2 turn quarters)", MIRA_SEES)
     assert bow.command == {"type": "HTAttack", "combatant_id": "mira", "target": "bandit", "weapon": "Bow",
                            "distance": 0}
@@ -144,15 +148,15 @@ def test_on_ones_turn_an_attack_on_each_foe_with_each_weapon_and_each_action_of_
     t.send(t.action("Move, a Half action (2 turn quarters)", MIRA_SEES).command, MIRA_SEES)
     assert not any(label.startswith("Attack") for label in t.labels(MIRA_SEES))  # one left: no Half action
     t.send(t.action("Aim, a Quarter action (1 turn quarters)", MIRA_SEES).command, MIRA_SEES)
-    # the turn's four quarters spent: only the Quick Action is left
-    assert t.labels(MIRA_SEES) == ["Draw a weapon, a Quick Action (1 quick action)", "End the turn"]
+    # the turn's four quarters spent (and the Quick Action): only ending the turn is left
+    assert t.labels(MIRA_SEES) == ["End the turn"]
 
 
 def test_the_gms_action_list_is_what_is_offered() -> None:
     """"Most actions will be listed as ...": the list is the GM's (``SetHealthTraumaRules``)."""
     t = fight(data={**PLAIN, "actions": [{"name": "Sprint", "size": "full", "move": True},
                                          {"name": "Shout a warning", "size": "quick"}]})
-    assert t.labels(MIRA_SEES)[2:] == ["Sprint, a Full action (4 turn quarters)",
+    assert t.labels(MIRA_SEES)[1:] == ["Sprint, a Full action (4 turn quarters)",
                                        "Shout a warning, a Quick Action (1 quick action)", "End the turn"]
     t.send({"type": "EndTurn", "combatant_id": "mira"}, MIRA_SEES)
     # the NPC's turn: the GM is offered it, the player nothing
@@ -227,6 +231,24 @@ def test_the_target_may_dodge_or_pass_keeping_its_reaction() -> None:
     t.send(t.action("Attack Mira with the Club (2 turn quarters)").command)
     t.send(t.action("Dodge (1 reaction)", MIRA_SEES).command, MIRA_SEES)
     assert t.state.combatants["mira"].resources["reaction"] == 0
+
+
+def test_a_dazed_target_takes_no_reaction() -> None:
+    """"The Character is considered Dazed and may only take the move action until they receive
+    medical treatment": no Reaction is offered to a Dazed target, and one sent is refused."""
+    t = fight(data={"defence_die": 0}, bandit_first=True)
+    t.with_body("mira", Body(dazed=True, gut_wound=True))
+    events = t.send(t.action("Attack Mira with the Club (2 turn quarters)").command)
+    assert any(isinstance(e, AttackRolled) for e in events) and t.state.rules.window is None
+    assert t.labels(MIRA_SEES) == []  # nothing to answer: the attack went on at once
+    t = fight(data={"defence_die": 0}, bandit_first=True)
+    t.send(t.action("Attack Mira with the Club (2 turn quarters)").command)
+    window = t.state.rules.window.id
+    t.with_body("mira", Body(dazed=True, gut_wound=True))  # as if Dazed while it waits: refused all the same
+    refused = t.refused({"type": "React", "combatant_id": "mira", "window": window, "reaction": "Dodge"}, MIRA_SEES)
+    assert refused.code == "ht_dazed_move_only" and "may only take the move action" in refused.message
+    t.send({"type": "React", "combatant_id": "mira", "window": window, "reaction": "Pass"}, MIRA_SEES)
+    assert t.state.rules.window is None
 
 
 def test_a_hidden_attackers_attack_goes_on_the_gm_answers_for_the_target() -> None:
@@ -398,7 +420,8 @@ def test_the_examples_are_offered_to_the_gm_in_setup() -> None:
 # ------------------------------------------------------------------------ autoplay
 
 SEEDS = range(50)
-OVER_AT_LEAST = 44  # measured: 46 of 50 in each policy (a hidden foe never revealed outlasts 400 steps)
+OVER_AT_LEAST = 41  # measured: 44 and 43 of 50 (a hidden foe never revealed outlasts 400 steps;
+# an attack is made with the readied weapon only, and drawing another takes a Quick Action)
 
 
 @pytest.mark.parametrize("policy", ["seeded", "reported"])
