@@ -306,7 +306,7 @@ class Offering:
             if self.helpless(state, cid):  # type: ignore[attr-defined]
                 out.append(Offer(label=f"{c.name} tries to stabilise (First Aid, TN 25)",
                                  command={"type": "NovusRollSkill", "combatant_id": cid, "skill": "First Aid", "tn": 25},
-                                 combatant_id=cid, vary=("skill", "tn")))
+                                 combatant_id=cid, vary=("tn",)))  # First Aid only (N22)
         window = r.window
         if window is not None and not window.settled:
             out.append(Offer(label="Close the Opportunity Attacks (whoever has not answered passes)",

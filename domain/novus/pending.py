@@ -124,7 +124,8 @@ class Pending:
                              refusal=LATE_FIRST, summary="Make your remaining attacks, at the end of the round.",
                              choices=(Choice(name="Make the remaining attacks", answer={}),
                                       Choice(name="Cancel the remaining attacks",
-                                             answer={"type": "NovusCancel", "instead": []})) if optional else ()),
+                                             answer={"type": "NovusCancel", "instead": []}))
+                             if optional and self.can_act(state, mover) else ()),  # the helpless cancel nothing (N22)
                     *(cancels_and_holds(self, state) if optional else [])]
         out: list[Decision] = cancels_and_holds(self, state) if optional else []
         if phase.name == "resolve" and optional:
