@@ -52,6 +52,19 @@ SECTIONS = [
          "location instead of the AR. A head hit earns 1 extra Boon Point per full (target's Con bonus + 5) the damage "
          "exceeds, spent only on the GM's impairing Boons (N14). Hits on a limb are counted in the state.",
          "The GM's: impairing_boons (default Daze Foe; the list is cut off, U-N3).",
+         "The Combat Boons on offer (N15; SetNovusRules boons) each do what the table says: damage (Adrenal Surge, "
+         "Strong Attack, Skilled Attack), Daze Foe, Defensive Posture, Knock Prone, Initiative Boost (+2 IP next "
+         "round per BP), Disarm Foe (the foe saves vs Str at TN 15 + the attacker's ranks in the weapon's Combat "
+         "Skill, or the weapon flies 1-10 ft: disarmed), Attack Boost (+1 AB per BP on the first attack roll he "
+         "makes next round, his primary attack), Inspiring Attack (+1 IP per BP next round to each other combatant "
+         "of his side), Lightning Attack (a second, plain attack at once on the same foe with the same weapon; "
+         "counted as none of the declared actions). A \"2+\" Boon is named once per Boon Point, at least twice.",
+         "Ours: Lightning Attack follows a melee attack only (its text for ranged weapons is cut off) and is made "
+         "on the same foe (\"another foe within range and sight\" needs positions, which the engine does not keep).",
+         "Not offered (the engine cannot do what they say; a GM who adds them to boons gets them recorded only): "
+         "Bleeder (\"slashing or piercing weapons only\": piercing is not on the sheet; stopping Bleeding by "
+         "others' First Aid is cut off, U-N4; the GM's NovusHarm deals its hits), Combat Shuffle (positions are "
+         "the table's), Rapid Reload (a bow's load is not kept: reloading is only its AP).",
          "Each hit on a limb takes 2 off the actions that use it: an attack's or a Block's AB, a Dodge's DEF (never "
          "below +0); a limb whose damage is past the target's Constitution Stat Value is useless (shown on the "
          "sheet): the actions that need it are refused (novus_useless_limb), and one declared before lapses.",

@@ -107,7 +107,8 @@ class ActHeld(Command, tag="NovusActHeld"):
 
 
 class SpendBoons(Command, tag="NovusSpendBoons"):
-    """Spend the Boon Points an attack earned, at once, on Boons the GM allows (none: forfeit them)."""
+    """Spend the Boon Points an attack earned, at once, on Boons the GM allows (none: forfeit them); a
+    "2+" Boon (Attack Boost, Inspiring Attack) is named once for each Boon Point spent on it."""
 
     actor_field = "combatant_id"
     combatant_id: CombatantId
@@ -287,6 +288,7 @@ class AttackRolled(Event, tag="NovusAttackRolled"):
     charge_damage: int = 0  # "an extra amount of damage equal to 15 times the pace of his mount"
     snag_points: int = 0  # an imploded roll that missed: Snag Points for the GM to spend at once
     snag: bool = False  # a Snag's "strike the nearest friend in range (new attack roll)"
+    lightning: bool = False  # a Lightning Attack: "a second attack", bought with Boon Points
     move: str | None = None  # the Combat Move named (none: the Basic Melee Attack or Basic Shot)
 
     def dice_rolled(self) -> list[DieRoll]:

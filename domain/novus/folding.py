@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import types
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -201,7 +202,7 @@ class Folding:
         elif event.first:  # the longer weapon's attack, made first: out of its owner's order
             r = self._spend_an_attack(r, cid)
         else:
-            declared = self._one_done(r, cid, event.instead or event.snag)  # in the one copy of the books below
+            declared = self._one_done(r, cid, event.instead or event.snag or event.lightning)  # (one copy below)
             if declared is not None:
                 changes["declared"] = declared
         if cid not in r.attacked:
@@ -216,7 +217,8 @@ class Folding:
                 head_points=event.head_boon_points, base_damage=event.base_damage, scaled=event.scaled,
                 armour=event.armour, skill_ranks=skill.ranks if skill else 0,
                 halved=self._improvised(r, event), called_shot=event.called_shot, instead=event.instead,
-                charge_damage=event.charge_damage, at=state.version + 1)
+                charge_damage=event.charge_damage, at=state.version + 1, weapon=w.name if w is not None else None,
+                missile=w is not None and w.kind == "missile")
         if event.hit and event.called_shot in ("arm", "leg"):
             hits = r.limb_hits.get(event.target, {})
             changes["limb_hits"] = {**r.limb_hits, event.target: {
@@ -250,6 +252,16 @@ class Folding:
                 prone = changes.get("prone", r.prone)
                 if event.target not in prone:  # type: ignore[operator]
                     changes["prone"] = [*prone, event.target]  # type: ignore[misc]
+        per_bp = Counter(event.boons)  # a "2+" Boon is named once a Boon Point (data.BoonRule)
+        if per_bp["Attack Boost"]:  # "+1 AB per BP on the primary attack next round"
+            changes["attack_boost"] = {**r.attack_boost, event.combatant_id: (state.round + 1, per_bp["Attack Boost"])}
+        if per_bp["Inspiring Attack"]:  # "allies get +1 IP per BP next round"
+            boost = dict(changes.get("boost", r.boost))  # type: ignore[call-overload]
+            side = state.combatants[event.combatant_id].side if event.combatant_id in state.combatants else None
+            for cid, c in state.combatants.items():
+                if c.side == side and cid != event.combatant_id:
+                    boost[cid] = boost.get(cid, 0) + per_bp["Inspiring Attack"]
+            changes["boost"] = boost
         return replace(state, rules=replace(r, **changes))
 
     def _on_damaged(self, state: EncounterState, event: Damaged) -> EncounterState:

@@ -65,7 +65,8 @@ def _attack(d: Any, s: Any) -> str:
     total = f" = {d['total']}" if "total" in d else ""
     defence = f" {d['defence']}" if "defence" in d else ""
     shot = f", {SHOTS[d['called_shot']]}" if d.get("called_shot") in SHOTS else ""
-    oa = "Opportunity Attack" if d.get("opportunity") else "Mounted Charge" if d.get("charge") else "attack"
+    oa = ("Opportunity Attack" if d.get("opportunity") else "Mounted Charge" if d.get("charge")
+          else "Lightning Attack" if d.get("lightning") else "attack")
     head = (f"{s.Whose(d.get('combatant_id'))} {oa} on {s.who(d.get('target'))} with {d.get('weapon')}{shot}: "
             f"{_dice(d)}{ab}{total} against DEF{defence}")
     if d.get("blocked"):

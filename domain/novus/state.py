@@ -95,6 +95,8 @@ class BoonsDue(msgspec.Struct, frozen=True, kw_only=True):
     instead: bool = False  # earned by a cancelling action, out of the character's turn
     charge_damage: int = 0
     at: int = 0  # the version of the attack that earned them (the decision's id: stable while it waits)
+    weapon: str | None = None  # the weapon of the attack (none: Brawling): a Lightning Attack's, a Disarm's ranks'
+    missile: bool = False  # made with a missile weapon (Lightning Attack: its text for ranged weapons is cut off)
 
 
 class SnagsDue(msgspec.Struct, frozen=True, kw_only=True):
@@ -182,6 +184,8 @@ class NovusRules(msgspec.Struct, kw_only=True):
     oa_more: dict[CombatantId, tuple[CombatantId, int]] = msgspec.field(default_factory=dict)  # OA: at whom, how many more
     initiative_novas: list[CombatantId] = msgspec.field(default_factory=list)  # Fate Points of the initiative roll
     disarmed: dict[CombatantId, list[str]] = msgspec.field(default_factory=dict)  # weapons knocked away (Disarm)
+    # Attack Boost: "+1 AB per BP on the primary attack next round": the round, and the AB
+    attack_boost: dict[CombatantId, tuple[int, int]] = msgspec.field(default_factory=dict)
 
 
 # the ruleset's part of a state: a C call (asked several times on every event of a fold)
@@ -191,7 +195,7 @@ rules: Callable[[EncounterState], NovusRules] = operator.attrgetter("rules")
 # The round's books kept by combatant: each a dict keyed by the id, or a list of ids.
 _BY_ID = ("declared", "ip", "rolled_ip", "hits_lost", "carried", "set_initiative", "boost", "posture", "dazed",
           "limb_hits", "fate_points", "limb_damage", "mounted", "riding", "blocks_used", "disarmed", "broken",
-          "fumbled", "strained")
+          "fumbled", "strained", "attack_boost")
 _IDS = ("declarers", "resolved", "hasted", "surprised", "reroll", "prone", "dead", "holding", "late_dodge",
         "attacked", "disengaged", "initiative_novas")
 

@@ -996,6 +996,7 @@ export type Novus_AttackRolled = {
   head_boon_points?: number;
   hit: boolean;
   instead?: boolean;
+  lightning?: boolean;
   move?: string | null;
   nova: boolean;
   opportunity?: boolean;
@@ -1036,7 +1037,9 @@ export type Novus_BoonChance = {
 /**
  * A Combat Boon: its cost in Boon Points, whether it may be bought again (``repeatable``,
  * "+" in the table), what it adds to the damage of the attack that earned it, the Boons it
- * may not go with, and whether it is from the 2011 drafts (N16).
+ * may not go with, and whether it is from the 2011 drafts (N16). A repeatable Boon ("2+": two
+ * Boon Points or more) is named once for each Boon Point spent on it, at least ``cost`` times:
+ * Attack Boost named 3 times is 3 BP, "+1 AB per BP".
  */
 export type Novus_BoonRule = {
   cost?: number;
@@ -1536,7 +1539,10 @@ export type Novus_SnagsSpent = {
   weapon?: string | null;
 };
 
-/** Spend the Boon Points an attack earned, at once, on Boons the GM allows (none: forfeit them). */
+/**
+ * Spend the Boon Points an attack earned, at once, on Boons the GM allows (none: forfeit them); a
+ * "2+" Boon (Attack Boost, Inspiring Attack) is named once for each Boon Point spent on it.
+ */
 export type Novus_SpendBoons = {
   boons?: string[];
   combatant_id: string;
