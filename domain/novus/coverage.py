@@ -143,7 +143,15 @@ SECTIONS = [
          "Ours: the attacks take the AP of one Basic Melee Attack with the weapon (the text gives no cost)."),
     _row("Multiple Attacks in 1 Round", "enforced", "Several attacks declared (Hasted, or small costs): the first at "
          "one's IP with the other actions, the rest in an end-of-round phase (highest IP first) that the round "
-         "waits for; once the first is made NovusCancel may only cancel the remaining attacks."),
+         "waits for; once the first is made NovusCancel may only cancel the remaining attacks.",
+         "Multiple Weapon Attacks (\"Multiple Weapon Attacks in 1 round 5\"): a multiple_weapon_attacks action, 5 AP, "
+         "names each attack's target and weapon (target and weapon, then more_targets and more_weapons); the first "
+         "is made at one's IP, the other at the end of the round, each as a plain attack with its weapon. Offered "
+         "when the sheet allows it.",
+         "Ours: the skills, talents and capabilities that allow it are not listed; the one the sheet names is Two "
+         "Weapon Combo (talents.two_weapon_combo), read as one attack with each of two one-handed weapons; a "
+         "mounted character's takes the row's 5 AP (the text gives no extra for it). Other grants (Advanced "
+         "Combat Training, a situation) are the GM's: a sheet flag the GM sets."),
     _row("Off-Hand Attacks", "enforced", "off_hand on an attack: -4 unless the sheet's talent ambidextrous; each weapon "
          "names the hand it was learnt in."),
     _row("One Handed Weapons in Two Hands", "enforced", "two_hands on a one-handed melee weapon's attack: 1 more AP "

@@ -102,6 +102,10 @@ class Declaring:
 
     def _check_action(self, state: EncounterState, c: Combatant, a: Action) -> None:
         r = rules(state)
+        if a.kind == "multiple_weapon_attacks":
+            return self._check_weapon_attacks(state, c, a)
+        if a.more_weapons:
+            raise RuleViolation("novus_bad_action", "Only Multiple Weapon Attacks name more weapons (more_weapons).")
         performing.check_move(r.data, c.name, c.sheet, a, r.disarmed.get(c.id, []))
         limbs.check_usable(r.data.limbs, self.useless_limbs(state, c.id), c.name, a.kind)
         if a.kind == "attack":
@@ -151,6 +155,33 @@ class Declaring:
         if a.kind == "gm_action" and r.data.action(a.name) is None:
             raise RuleViolation("novus_unknown_action", f"“{a.name}” is not one of this encounter's Simple or Complex "
                                 f"actions ({', '.join(x.name for x in r.data.actions) or 'none'}).")
+
+    def _check_weapon_attacks(self, state: EncounterState, c: Combatant, a: Action) -> None:
+        """"There are some combat skills, talents, capabilities or situations that will allow characters to
+        declare and make multiple attack rolls in a single round" ("Multiple Weapon Attacks in 1 round 5"):
+        a style that grants them (the sheet's talents.two_weapon_combo, Two Weapon Combo, N-gaps 1.8 item 11),
+        one attack with each of two one-handed weapons (OURS: its name's two weapons, one a hand), each an
+        attack the rules take on its own."""
+        if not c.sheet.talents.two_weapon_combo:
+            raise RuleViolation("novus_bad_action", f"Multiple Weapon Attacks need a style that grants them: {c.name}'s "
+                                "sheet has no Two Weapon Combo (talents.two_weapon_combo).")
+        weapons = [a.weapon, *a.more_weapons]
+        if len(a.more_targets) != 1 or len(a.more_weapons) != 1 or len(set(weapons)) != 2:
+            raise RuleViolation("novus_bad_action", "Multiple Weapon Attacks: one attack with each of two weapons (weapon "
+                                "and target, then more_weapons and more_targets, one each).")
+        for w in weapons:
+            weapon = c.sheet.weapon(w)
+            if weapon is None:
+                raise RuleViolation("novus_unknown_weapon", f"{c.name} has no weapon “{w}”.")
+            if not weapon.one_handed:
+                raise RuleViolation("novus_bad_action", f"Multiple Weapon Attacks: a weapon in each hand; the {w} takes "
+                                    "both.")
+        if a.split or a.share is not None or a.called_shot or a.two_hands or a.into_melee or a.near or a.move \
+                or a.distance is not None or a.through or a.leaves:
+            raise RuleViolation("novus_bad_action", "Multiple Weapon Attacks name their targets and weapons only.")
+        for t, w in zip([a.target, *a.more_targets], weapons, strict=True):
+            self._check_action(state, c, msgspec.structs.replace(a, kind="attack", target=t, weapon=w, more_targets=[],
+                                                                 more_weapons=[]))
 
     def _check_high_skill(self, state: EncounterState, c: Combatant, a: Action) -> None:
         """"For every 10 points in a given skill's total bonus, the character gains the ability to make an

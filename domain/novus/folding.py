@@ -339,9 +339,14 @@ class Folding:
 
     @staticmethod
     def _expanded(actions: Sequence[Action]) -> list[Action]:
-        """Attacks from high skill, one attack each, with its share of the AB (the first at one's IP)."""
+        """Attacks from high skill, one attack each, with its share of the AB; Multiple Weapon Attacks, one
+        attack with each weapon (the first at one's IP, the rest at the end of the round: ``Declaration``)."""
         out: list[Action] = []
         for a in actions:
+            if a.kind == "multiple_weapon_attacks":
+                out += [replace(a, kind="attack", target=t, weapon=w, more_targets=[], more_weapons=[])
+                        for t, w in zip([a.target, *a.more_targets], [a.weapon, *a.more_weapons], strict=False)]
+                continue
             if not a.split:
                 out.append(a)
                 continue

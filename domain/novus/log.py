@@ -31,6 +31,10 @@ def _action(a: Any, s: Any) -> str:
         if a.get("move"):
             text += f", a {a['move']}"
         return text
+    if kind == "multiple_weapon_attacks":
+        pairs = zip([a.get("target"), *(a.get("more_targets") or [])], [a.get("weapon"), *(a.get("more_weapons") or [])],
+                    strict=False)
+        return "Multiple Weapon Attacks (" + ", ".join(f"on {s.who(t)} with {w}" for t, w in pairs) + ")"
     if kind == "gm_action":
         return f"“{a.get('name')}”"
     return KINDS.get(kind, str(kind))

@@ -38,7 +38,7 @@ BOONS_DUE = Refusal(code="novus_boons_due", message=OWN_CODES["novus_boons_due"]
 OPPORTUNITY = "opportunity attack"
 STRAY = Refusal(code="novus_stray_save_due", message=OWN_CODES["novus_stray_save_due"])
 WAITS = Refusal(code="novus_waits_for_reactions", message=OWN_CODES["novus_waits_for_reactions"])
-ATTACKS = ("attack", "mounted_charge")
+ATTACKS = ("attack", "mounted_charge", "multiple_weapon_attacks")  # (the last split into attacks once declared)
 CANCEL_KINDS = ("attack", "move", "run", "instant_spell", "counterspell", "dodge", "block")
 
 

@@ -879,7 +879,9 @@ export type Novus_ActHeld = {
  * leaves (``leaves``: no Opportunity Attack after a Disengage this round). A ``gm_action`` names one of the
  * encounter's Simple or Complex actions (``name``). An attack names the Combat Move it is made with
  * (``move``; none: the Basic Melee Attack, or the Basic Shot with a missile weapon) and, a shot, its
- * ``distance`` in feet (range penalties).
+ * ``distance`` in feet (range penalties). ``multiple_weapon_attacks`` ("Multiple Weapon Attacks in 1 round",
+ * 5 AP) names the first attack's ``target`` and ``weapon``, and each further one's in ``more_targets`` and
+ * ``more_weapons``: the first is made at one's IP, the rest at the end of the round.
  */
 export type Novus_Action = {
   called_shot?: ("arm" | "head" | "leg") | null;
@@ -889,6 +891,7 @@ export type Novus_Action = {
   kind: "attack" | "block" | "cast_spell" | "concentration" | "counterspell" | "disengage" | "dodge" | "draw_weapon" | "get_up" | "gm_action" | "instant_spell" | "mounted_charge" | "move" | "multiple_weapon_attacks" | "perception" | "reload_heavy_crossbow" | "reload_light_crossbow" | "reload_sling_bow" | "reroll_initiative" | "run" | "set_initiative";
   leaves?: string[];
   more_targets?: string[];
+  more_weapons?: string[];
   move?: string | null;
   name?: string | null;
   near?: string[];
