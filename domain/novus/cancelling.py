@@ -34,8 +34,12 @@ class Cancelling:
     """Cancelling declared actions in ``Novus`` (domain/novus/ruleset.py composes it)."""
 
     def _cancel(self, state: EncounterState, cmd: Cancel, dice: Dice) -> list[Event]:
+        """"An action declared by a character may be canceled at any time prior to its resolution" (while
+        others still declare too): "The new action is performed at the time that the old action was canceled"."""
         c = self.combatant(state, cmd.combatant_id)
         declared = rules(state).declared.get(c.id)
+        if declared is not None and declared.cancelled:
+            raise RuleViolation("novus_not_now", f"{c.name} has already cancelled his actions this round.")
         if declared is not None and declared.done and declared.late_left and not cmd.instead:
             return [LateAttacksCancelled(combatant_id=c.id)]  # "he may still cancel his remaining attacks"
         out: list[Event] = [self.check_cancel(state, c, cmd.instead)]
@@ -56,8 +60,14 @@ class Cancelling:
         the cancelling itself made once: the choices of a prompt are each checked with it)."""
         r = rules(state)
         declared = r.declared.get(c.id)
-        if self.phase(state) != "resolve" or declared is None or c.id in r.resolved:
+        phase = self.phase(state)
+        if phase not in ("declare", "resolve") or c.id in r.resolved:
             raise RuleViolation("novus_nothing_declared", f"{c.name} has no declared action waiting to resolve.")
+        if declared is None:
+            raise RuleViolation("novus_nothing_declared", f"{c.name} has not declared this round's actions yet: "
+                                "there is nothing to cancel.")
+        if declared.cancelled:
+            raise RuleViolation("novus_not_now", f"{c.name} has already cancelled his actions this round.")
         if declared.done:
             raise RuleViolation("novus_not_now", "Once the first of the attacks is made, the character may no longer "
                                 "cancel his action to perform other actions.")

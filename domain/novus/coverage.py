@@ -71,14 +71,14 @@ SECTIONS = [
          "The GM's: which actions use which limb (SetNovusRules limbs) and whether a useless limb refuses them "
          "(useless_refuses). Ours: the default, arms for attacks, Mounted Charges and Blocks; legs for moves, "
          "runs, Dodges and Mounted Charges."),
-    _row("Cancelling an Action", "enforced", "NovusCancel, in the resolve phase before one's actions resolve: the "
-         "declared AP come back and the replacement (instead) is performed at once, before the action whose IP it "
+    _row("Cancelling an Action", "enforced", "NovusCancel, once one has declared and before one's actions resolve "
+         "(while others still declare, or in the resolve phase), once a round: the declared AP come back and the replacement (instead) is performed at once, before the action whose IP it "
          "is: a melee attack at half AB, a move of up to 3 AP, another action at -5, an Instantaneous spell, "
          "Counterspell, a Dodge; never against the foe of the cancelled melee attack; refused once the first of "
          "several attacks is made. Offered as a prompt (never waited for) to each with actions declared and not yet "
          "resolved, with the replacements the rules take then.",
-         "Ours: cancelling is done in the resolve phase (declarations are all made by then); the cancelled "
-         "actions' AP are returned and the replacement's spent.",
+         "Ours: the cancelled actions' AP are returned and the replacement's spent; cancelled while others still "
+         "declare, the replacement is performed then, and at one's IP nothing is left to resolve.",
          "A Block (3 AP, N19), declared or cancelled into, stops the next melee attack on the character this "
          "round if 2d10 + its AB (less what it shifts to DEF) reaches TN 10 + the attack's AB.",
          "Ours: a Block stops one attack; it is tried on the first melee attack that comes."),

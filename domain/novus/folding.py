@@ -175,8 +175,10 @@ class Folding:
             and cid not in r.late_dodge else r.late_dodge
         state = self.spent(state, cid, AP, event.ap - event.refund)
         r = replace(r, late_dodge=late_dodge, declared={**r.declared, cid: Declaration(
-            actions=list(event.instead), ap=event.ap, done=len(event.instead))},
+            actions=list(event.instead), ap=event.ap, done=len(event.instead), cancelled=True)},
             carried={k: v for k, v in r.carried.items() if k != cid})
+        if self.phase(before) == "declare":  # others still declaring: his IP comes (with nothing left) as it would
+            return replace(state, rules=r)
         return replace(state, rules=self._resolved(r, cid, before))
 
     def _on_window(self, state: EncounterState, event: Event) -> EncounterState:

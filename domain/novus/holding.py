@@ -201,7 +201,8 @@ class Holding:
         if phase == "declare" and declared is None and not r.unseen_mover \
                 and PHASES.mover(r.position, self._ranked(state)) == c.id:
             return ActionHeld(combatant_id=c.id)
-        if phase in ("declare", "resolve") and declared is not None and not declared.done and c.id not in r.resolved:
+        if phase in ("declare", "resolve") and declared is not None and not declared.done and c.id not in r.resolved \
+                and not declared.cancelled:
             return ActionHeld(combatant_id=c.id, refund=declared.ap, lost=min(1, held(c).get(AP, 0) + declared.ap))
         raise RuleViolation("novus_not_now", f"{c.name} may hold when declaring, or after declaring and before the "
                             "actions resolve.")

@@ -51,6 +51,7 @@ class Declaration(msgspec.Struct, frozen=True, kw_only=True):
     done: int = 0
     defensive: int = 0
     defensive_weapon: str | None = None
+    cancelled: bool = False  # cancelled this round ("A character who has canceled his action(s) for the round")
 
     @property
     def schedule(self) -> list[int]:
@@ -71,7 +72,7 @@ class Declaration(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def late_left(self) -> int:
         n = len(self.actions)
-        return n - max(self.done, n if n < 2 else self.at_ip)  # one action: at the IP (``at_ip``)
+        return max(n - max(self.done, n if n < 2 else self.at_ip), 0)  # one action: at the IP (``at_ip``)
 
     def next_actions(self, late: bool) -> list[Action]:
         order = self.schedule
