@@ -65,6 +65,16 @@ SECTIONS = [
          "Bleeder (\"slashing or piercing weapons only\": piercing is not on the sheet; stopping Bleeding by "
          "others' First Aid is cut off, U-N4; the GM's NovusHarm deals its hits), Combat Shuffle (positions are "
          "the table's), Rapid Reload (a bow's load is not kept: reloading is only its AP).",
+         "Snag Points (N4: \"Snag Points come from very low (imploding) rolls and are spent on the Snag table\"): "
+         "an attack roll that imploded and missed earns them, and the GM spends them at once (NovusSpendSnags; "
+         "the fight waits) on the Snag table (N17; SetNovusRules snags, the spell Snags left out): a fumbled "
+         "weapon back after a round, a strained muscle (-1 to all actions), hurting oneself for 1d10 less AR, a "
+         "broken item or weapon (double its damage, no armour), a new attack on the nearest friend the GM names; "
+         "the rest are recorded for the GM.",
+         "The GM's (U-N7: how Snag Points are earned exactly, the threshold below the TN, was not found): "
+         "snag_step (SetNovusRules). Default (ours): 1 Snag Point for every full 10 points the imploded total "
+         "falls short of DEF, the mirror of the Boon Points; none: no Snag Points. Ours: only attack rolls earn "
+         "them (a save or a skill roll records its implosion only).",
          "Each hit on a limb takes 2 off the actions that use it: an attack's or a Block's AB, a Dodge's DEF (never "
          "below +0); a limb whose damage is past the target's Constitution Stat Value is useless (shown on the "
          "sheet): the actions that need it are refused (novus_useless_limb), and one declared before lapses.",
@@ -174,6 +184,18 @@ SECTIONS = [
          "Defensively up to half the skill; refused in a round with a surprise modifier."),
     _row("Simple & Complex Actions", "gm", "gm_action names one of the encounter's Simple (1-2 AP) or Complex (2-5 AP) "
          "actions, each named and costed by the GM (SetNovusRules actions; the ranges are checked).",
+         "Helpless and dying (N22: \"At 0 to -10 hit points a character is helpless and can do nothing but try to "
+         "stabilise himself with First Aid (TN 25)\"): at 0 Hit Points or below a character is helpless (shown on "
+         "the sheet; DEF 12): his declarations and turns pass without him (domain/novus/passing.py), and all he may "
+         "do is roll First Aid on himself (NovusRollSkill, First Aid, TN 25: offered); his holds, cancels and other "
+         "rolls are refused (novus_cannot_act). The dead do nothing at all: their rolls, saves, holds and cancels "
+         "are refused; no harm or healing reaches them.",
+         "The GM's (U-N4: dying past helpless was not retrieved): death_below (SetNovusRules). Default (ours): none, "
+         "no number of hits kills and the GM takes the dead out of the fight (RemoveCombatant); a number (below "
+         "-10: 0 to -10 is helpless) makes a character dead once his Hit Points fall below it, and then a helpless "
+         "foe is offered as a target (a blow can kill him). Whether a helpless character keeps losing hits "
+         "(NovusHarm) and what a made First Aid roll does (NovusHeal, or the GM's word: stabilised is not defined) "
+         "are the GM's; others' First Aid is cut off (the GM's NovusHeal).",
          "Ours: the default list (Pick up an item 1; Change weapons 2; Apply first aid 5; Start a fire 5) from the "
          "text's examples."),
     _row("Simultaneous Actions", "gm", "The GM costs a combination as one of the encounter's actions (SetNovusRules) "
