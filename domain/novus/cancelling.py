@@ -16,6 +16,7 @@ from domain.core.errors import RuleViolation
 from domain.core.resources import held
 from domain.novus import actions as ap_table
 from domain.novus.actions import Action
+from domain.novus.declaring import unseen_ap
 from domain.novus.events import (
     ActionsCancelled,
     Cancel,
@@ -75,6 +76,7 @@ class Cancelling:
         melee = next((a.target for a in declared.actions if a.kind in ATTACKS and self._melee(c, a)), None)
         have = held(c).get(AP, 0) + declared.ap
         mounted = c.id in r.mounted
+        refund_on = declared.unseen(state.concealed)  # (the AP of those aimed at one hidden: apart)
 
         def check(instead: Sequence[Action]) -> ActionsCancelled:
             if instead and not may_act:
@@ -83,11 +85,14 @@ class Cancelling:
                 self._check_action(state, c, a)
             if instead:
                 self._check_instead(state, c, instead, melee, "novus_bad_action")
-            cost = sum(ap_table.cost(c.sheet, a, r.data, mounted) for a in instead)
+            costs = [ap_table.cost(c.sheet, a, r.data, mounted) for a in instead]
+            cost = sum(costs)
             if cost > have:
                 raise RuleViolation("novus_too_many_ap", f"{c.name} has {have} AP for it; that takes {cost}.",
                                     available=have, cost=cost)
-            return ActionsCancelled(combatant_id=c.id, instead=list(instead), refund=declared.ap, ap=cost)
+            ap_on, _ = unseen_ap(state, instead, costs, 0)
+            return ActionsCancelled(combatant_id=c.id, instead=list(instead), refund=declared.ap - sum(refund_on.values()),
+                                    ap=cost - sum(ap_on.values()), refund_on=refund_on, ap_on=ap_on)
 
         return check
 

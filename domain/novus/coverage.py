@@ -213,7 +213,12 @@ SECTIONS = [
     _row("Action Points", "enforced", "5 AP a round (10 Hasted), spent as the actions are declared; an action may run "
          "into the next round only if it uses all of this round's AP (the next round has that much less). The table's "
          "rows below; Perform Instantaneous Spell Action (if any): 3 AP. Also Dodge 3, Disengage 1, Set Initiative 2, "
-         "Reroll Initiative 4."),
+         "Reroll Initiative 4.",
+         "Hidden combatants: the AP of an action aimed at one hidden from the table are kept apart, by him, in the "
+         "declaration, a hold, held actions and a cancel (ap_on, carried_on, refund_on): a player or a spectator "
+         "who does not see him sees neither the action nor the AP it took, in the events, the log, the state's "
+         "declarations and AP, and the statistics. Left: AP carried into the next round at one hidden show in "
+         "that round's AP."),
     _row("Action\tAP", "enforced", "The table's columns: each row's action and its cost."),
     *[_row(f"{name}\t{ap}", "gm" if kind == "gm_action" else "enforced",
            f"The action {kind}: {ap} AP" + (" (the weapon's size, kind and two hands decide, and the Combat Move's AP: BMA, BMA+n or its own)."

@@ -31,6 +31,22 @@ from domain.novus.state import (
 replace = msgspec.structs.replace
 
 
+def unseen_ap(state: EncounterState, actions: Sequence[Action], costs: Sequence[int],
+              carried: int) -> tuple[dict[str, int], dict[str, int]]:
+    """The AP of the actions aimed at one hidden from the table now, by their target (this round's, and
+    those carried into the next): apart, so that who does not see the target learns nothing of them."""
+    ap_on: dict[str, int] = {}
+    carried_on: dict[str, int] = {}
+    if not state.concealed:
+        return ap_on, carried_on
+    for a, cost in zip(actions, costs, strict=True):
+        if a.target is not None and a.target in state.concealed:
+            ap_on[a.target] = ap_on.get(a.target, 0) + cost - carried  # (carried: one action alone)
+            if carried:
+                carried_on[a.target] = carried
+    return ap_on, carried_on
+
+
 class Declaring:
     """Declaring a round's actions in ``Novus`` (domain/novus/ruleset.py composes it)."""
 
@@ -50,7 +66,8 @@ class Declaring:
         if cmd.actions and not self.can_act(state, c.id):
             raise RuleViolation("novus_cannot_act", f"{c.name} cannot act this round: only an empty declaration.")
         self._check_declaration(state, c, cmd.actions, cmd.defensive, cmd.defensive_weapon)
-        total = sum(ap_table.cost(c.sheet, a, r.data, c.id in r.mounted) for a in cmd.actions)
+        costs = [ap_table.cost(c.sheet, a, r.data, c.id in r.mounted) for a in cmd.actions]
+        total = sum(costs)
         left = held(c).get(AP, 0)
         carried = 0
         if total > left:
@@ -60,8 +77,10 @@ class Declaring:
                 raise RuleViolation("novus_too_many_ap", f"{c.name} has {left} AP this round; the actions declared "
                                     f"take {total}.", available=left, cost=total)
             carried = total - left
-        return [ActionsDeclared(combatant_id=c.id, actions=list(cmd.actions), ap=total - carried, carried=carried,
-                                defensive=cmd.defensive, defensive_weapon=cmd.defensive_weapon)]
+        ap_on, carried_on = unseen_ap(state, cmd.actions, costs, carried)
+        return [ActionsDeclared(combatant_id=c.id, actions=list(cmd.actions), ap=total - carried - sum(ap_on.values()),
+                                carried=carried - sum(carried_on.values()), defensive=cmd.defensive,
+                                defensive_weapon=cmd.defensive_weapon, ap_on=ap_on, carried_on=carried_on)]
 
     def _check_declaration(self, state: EncounterState, c: Combatant, actions: Sequence[Action], defensive: int,
                            defensive_weapon: str | None) -> None:

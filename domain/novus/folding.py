@@ -134,17 +134,19 @@ class Folding:
     def _on_declared(self, state: EncounterState, event: ActionsDeclared) -> EncounterState:
         r = rules(state)
         cid = event.combatant_id
-        declared = Declaration(actions=self._expanded(event.actions), ap=event.ap, defensive=event.defensive,
-                               defensive_weapon=event.defensive_weapon)
-        carried = {**r.carried, cid: event.carried} if event.carried else r.carried
-        return self.spent(state, cid, AP, event.ap, rules=replace(
+        ap = event.total_ap
+        declared = Declaration(actions=self._expanded(event.actions), ap=ap, defensive=event.defensive,
+                               defensive_weapon=event.defensive_weapon,
+                               unseen_ap={**event.ap_on} if event.ap_on else {})
+        carried = {**r.carried, cid: event.total_carried} if event.carried or event.carried_on else r.carried
+        return self.spent(state, cid, AP, ap, rules=replace(
             r, declared={**r.declared, cid: declared}, carried=carried,
             position=PHASES.moved(r.position, cid, self._ranked(state))))
 
     def _on_held(self, state: EncounterState, event: ActionHeld) -> EncounterState:
         r = rules(state)
         ranked = self._ranked(state)
-        state = self.spent(state, event.combatant_id, AP, event.lost - event.refund)
+        state = self.spent(state, event.combatant_id, AP, event.lost - event.total_refund)
         position = r.position
         if self.phase(state) == "declare" and event.combatant_id not in r.declared:
             position = PHASES.moved(position, event.combatant_id, ranked)
@@ -154,10 +156,10 @@ class Folding:
 
     def _on_held_taken(self, state: EncounterState, event: HeldActionsTaken) -> EncounterState:
         r = rules(state)
-        state = self.spent(state, event.combatant_id, AP, event.ap)
+        state = self.spent(state, event.combatant_id, AP, event.total_ap)
         return replace(state, rules=replace(r, declared={**r.declared, event.combatant_id: Declaration(
-            actions=self._expanded(event.actions), ap=event.ap, defensive=event.defensive,
-            defensive_weapon=event.defensive_weapon)},
+            actions=self._expanded(event.actions), ap=event.total_ap, defensive=event.defensive,
+            defensive_weapon=event.defensive_weapon, unseen_ap={**event.ap_on} if event.ap_on else {})},
             holding=[c for c in r.holding if c != event.combatant_id],
             contest=HeldContest(holder=event.combatant_id, other=event.at) if event.at else r.contest))
 
@@ -173,9 +175,10 @@ class Folding:
         before, cid = state, event.combatant_id
         late_dodge = [*r.late_dodge, cid] if any(a.kind == "dodge" for a in event.instead) \
             and cid not in r.late_dodge else r.late_dodge
-        state = self.spent(state, cid, AP, event.ap - event.refund)
+        state = self.spent(state, cid, AP, event.total_ap - event.total_refund)
         r = replace(r, late_dodge=late_dodge, declared={**r.declared, cid: Declaration(
-            actions=list(event.instead), ap=event.ap, done=len(event.instead), cancelled=True)},
+            actions=list(event.instead), ap=event.total_ap, done=len(event.instead), cancelled=True,
+            unseen_ap={**event.ap_on} if event.ap_on else {})},
             carried={k: v for k, v in r.carried.items() if k != cid})
         if self.phase(before) == "declare":  # others still declaring: his IP comes (with nothing left) as it would
             return replace(state, rules=r)

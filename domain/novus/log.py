@@ -50,9 +50,11 @@ def _declared(d: Any, s: Any) -> str:
     acts = [_action(a, s) for a in d.get("actions") or []]
     if not acts:
         return f"{s.Who(d.get('combatant_id'))} declares nothing this round."
-    text = f"{s.Who(d.get('combatant_id'))} declares {listed(acts)} ({d.get('ap')} AP)"
-    if d.get("carried"):
-        text += f", running into the next round by {d['carried']} AP"
+    ap = (d.get("ap") or 0) + sum((d.get("ap_on") or {}).values())  # (those at one hidden: not in a view without him)
+    carried = (d.get("carried") or 0) + sum((d.get("carried_on") or {}).values())
+    text = f"{s.Who(d.get('combatant_id'))} declares {listed(acts)} ({ap} AP)"
+    if carried:
+        text += f", running into the next round by {carried} AP"
     if d.get("defensive"):
         text += f", Fighting Defensively: {d['defensive']} AB shifted to DEF"
     return text + "."
@@ -235,7 +237,7 @@ SENTENCES: dict[str, Sentence] = {
                                      + (f", losing {d['lost']} AP." if d.get("lost") else ".")),
     "NovusHeldActionsTaken": lambda d, s: (f"{s.Who(d.get('combatant_id'))} acts on the held actions: "
                                            + (listed([_action(a, s) for a in d.get("actions") or []]) or "nothing")
-                                           + f" ({d.get('ap')} AP)"
+                                           + f" ({(d.get('ap') or 0) + sum((d.get('ap_on') or {}).values())} AP)"
                                            + (f", at {s.whose(d['at'])} Initiative Point." if d.get("at") else ".")),
     "NovusOpposedSaveRolled": _opposed,
     "NovusSnagsSpent": _snags,

@@ -52,6 +52,11 @@ class Declaration(msgspec.Struct, frozen=True, kw_only=True):
     defensive: int = 0
     defensive_weapon: str | None = None
     cancelled: bool = False  # cancelled this round ("A character who has canceled his action(s) for the round")
+    unseen_ap: dict[CombatantId, int] = {}  # of ``ap``, those of actions aimed at one hidden when declared, by whom
+
+    def unseen(self, concealed: list[str]) -> dict[str, int]:
+        """Of ``ap``, the AP of the actions aimed at those of ``concealed`` (hidden from the table now)."""
+        return {t: n for t, n in self.unseen_ap.items() if t in concealed} if self.unseen_ap else {}
 
     @property
     def schedule(self) -> list[int]:

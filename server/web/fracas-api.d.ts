@@ -906,11 +906,17 @@ export type Novus_Action = {
   weapon?: string | null;
 };
 
-/** The character holds: ``refund`` AP of the actions declared come back, ``lost`` AP are lost. */
+/**
+ * The character holds: ``refund`` AP of the actions declared come back, ``lost`` AP are lost
+ * (``refund_on``: those of actions aimed at one hidden from the table, by him, as ``ActionsDeclared``).
+ */
 export type Novus_ActionHeld = {
   combatant_id: string;
   lost?: number;
   refund?: number;
+  refund_on?: {
+    [key: string]: number;
+  };
   type: "NovusActionHeld";
 };
 
@@ -936,23 +942,40 @@ export type Novus_ActionTaken = {
   type: "NovusActionTaken";
 };
 
-/** The declared actions are cancelled (their ``refund`` AP back), ``instead`` performed now (``ap``). */
+/**
+ * The declared actions are cancelled (their ``refund`` AP back), ``instead`` performed now (``ap``);
+ * the AP of actions aimed at one hidden from the table apart, by him (``refund_on``, ``ap_on``).
+ */
 export type Novus_ActionsCancelled = {
   ap: number;
+  ap_on?: {
+    [key: string]: number;
+  };
   combatant_id: string;
   instead: Novus_Action[];
   refund: number;
+  refund_on?: {
+    [key: string]: number;
+  };
   type: "NovusActionsCancelled";
 };
 
 /**
  * ``ap``: the AP the actions take this round; ``carried``: the AP of the last one that run into
- * the next round (it "uses all of this round's AP").
+ * the next round (it "uses all of this round's AP"). Those of an action aimed at one hidden from the
+ * table when declared are apart, by its target (``ap_on``, ``carried_on``): a player or a spectator
+ * who does not see the target sees neither the action nor its AP (``total_ap``: all of them).
  */
 export type Novus_ActionsDeclared = {
   actions: Novus_Action[];
   ap: number;
+  ap_on?: {
+    [key: string]: number;
+  };
   carried?: number;
+  carried_on?: {
+    [key: string]: number;
+  };
   combatant_id: string;
   defensive?: number;
   defensive_weapon?: string | null;
@@ -1250,6 +1273,9 @@ export type Novus_HeldActionsDue = {
 export type Novus_HeldActionsTaken = {
   actions: Novus_Action[];
   ap: number;
+  ap_on?: {
+    [key: string]: number;
+  };
   at?: string | null;
   combatant_id: string;
   defensive?: number;
