@@ -227,8 +227,8 @@ class ActionsDeclared(Event, tag="NovusActionsDeclared"):
     carried: int = 0
     defensive: int = 0
     defensive_weapon: str | None = None
-    ap_on: dict[CombatantId, int] = {}
-    carried_on: dict[CombatantId, int] = {}
+    ap_on: dict[CombatantId, int] = msgspec.field(default_factory=dict)
+    carried_on: dict[CombatantId, int] = msgspec.field(default_factory=dict)
 
     @property
     def total_ap(self) -> int:
@@ -246,7 +246,7 @@ class ActionHeld(Event, tag="NovusActionHeld"):
     combatant_id: CombatantId
     refund: int = 0
     lost: int = 0
-    refund_on: dict[CombatantId, int] = {}
+    refund_on: dict[CombatantId, int] = msgspec.field(default_factory=dict)
 
     @property
     def total_refund(self) -> int:
@@ -263,7 +263,7 @@ class HeldActionsTaken(Event, tag="NovusHeldActionsTaken"):
     defensive: int = 0
     defensive_weapon: str | None = None
     at: CombatantId | None = None
-    ap_on: dict[CombatantId, int] = {}  # the AP of those aimed at one hidden from the table, by him
+    ap_on: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # those aimed at one hidden, by him
 
     @property
     def total_ap(self) -> int:
@@ -278,8 +278,8 @@ class ActionsCancelled(Event, tag="NovusActionsCancelled"):
     instead: list[Action]
     refund: int
     ap: int
-    refund_on: dict[CombatantId, int] = {}
-    ap_on: dict[CombatantId, int] = {}
+    refund_on: dict[CombatantId, int] = msgspec.field(default_factory=dict)
+    ap_on: dict[CombatantId, int] = msgspec.field(default_factory=dict)
 
     @property
     def total_refund(self) -> int:
