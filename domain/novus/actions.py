@@ -70,7 +70,9 @@ class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tr
     leaves (``leaves``: no Opportunity Attack after a Disengage this round). A ``gm_action`` names one of the
     encounter's Simple or Complex actions (``name``). An attack names the Combat Move it is made with
     (``move``; none: the Basic Melee Attack, or the Basic Shot with a missile weapon) and, a shot, its
-    ``distance`` in feet (range penalties)."""
+    ``distance`` in feet (range penalties). ``multiple_weapon_attacks`` ("Multiple Weapon Attacks in 1 round",
+    5 AP) names the first attack's ``target`` and ``weapon``, and each further one's in ``more_targets`` and
+    ``more_weapons``: the first is made at one's IP, the rest at the end of the round."""
 
     kind: Kind
     target: CombatantId | None = None
@@ -94,6 +96,8 @@ class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tr
     more_targets: list[CombatantId] = []
     split: list[int] = []
     share: int | None = None
+    # Multiple Weapon Attacks (5 AP): the weapon of each further attack, one a foe of ``more_targets``
+    more_weapons: list[str] = []
     move: str | None = None
     distance: Annotated[int, msgspec.Meta(ge=0, le=10000)] | None = None
 

@@ -12,7 +12,7 @@ from domain.core.dice import Dice
 from domain.core.encounter import EncounterState, Event
 from domain.core.errors import RuleViolation
 from domain.core.resources import held
-from domain.novus import limbs, performing
+from domain.novus import boons, limbs, performing
 from domain.novus.actions import Action, move_of
 from domain.novus.dice import boon_points, roll_2d10, save_bonus, succeeds
 from domain.novus.events import (
@@ -159,6 +159,9 @@ class Attacking:
             ab += SURPRISED_AB
         if r.dazed.get(cid) == state.round:
             ab -= 4  # Daze Foe: "-4 to all the foe's actions for 1 round"
+        boosted = r.attack_boost.get(cid)
+        if boosted is not None and boosted[0] == state.round and cid not in r.attacked:
+            ab += boosted[1]  # Attack Boost: "+1 AB per BP on the primary attack next round" (his first of it)
         ab -= limbs.penalty(r.data.limbs, r.limb_hits.get(cid, {}), a.kind)  # N14: "-2 to all actions using that limb"
         ab -= strain(r, cid, state.round)  # a Snag: "strain a muscle (-1 to all actions for 10 minutes)"
         if cid in r.mounted:
@@ -345,31 +348,11 @@ class Attacking:
         c = self.combatant(state, cmd.combatant_id)
         if due is None or due.attacker != c.id:
             raise RuleViolation("novus_no_boons_due", f"{c.name} has no Boon Points to spend now.")
-        data = r.data
-        points, head = due.points, due.head_points
-        seen: list[str] = []
-        for name in cmd.boons:
-            b = data.boon(name)
-            if b is None:
-                raise RuleViolation("novus_unknown_boon", f"“{name}” is not a Boon the GM allows here "
-                                    f"({', '.join(x.name for x in data.boons)}).")
-            if name in seen and not b.repeatable:
-                raise RuleViolation("novus_boons_over", f"{name} may be bought once.")
-            if any(x in seen for x in b.excludes):
-                raise RuleViolation("novus_boons_over", f"{name} does not go with {', '.join(b.excludes)}.")
-            cost = b.cost
-            if name in data.impairing_boons:  # the head's extra points first, on these only
-                from_head = min(head, cost)
-                head, cost = head - from_head, cost - from_head
-            if cost > points:
-                raise RuleViolation("novus_boons_over", f"The Boons chosen cost more than the {due.points} Boon "
-                                    f"Point(s) earned.")
-            points -= cost
-            seen.append(name)
+        seen = boons.bought(r.data, due, cmd.boons)
         attacker = state.combatants[c.id].sheet
         extra = 0
         for name in seen:
-            kind = data.boon(name).damage  # type: ignore[union-attr]
+            kind = r.data.boon(name).damage  # type: ignore[union-attr]
             extra += {"strength_bonus": attacker.stats.strength.bonus, "willpower_bonus": attacker.stats.willpower.bonus,
                       "half_skill_ranks": due.skill_ranks // 2, "none": 0}[kind]
         damage = self._dealt(due.base_damage + extra, due.scaled + due.charge_damage, due.armour, due.halved)
@@ -377,10 +360,13 @@ class Attacking:
         out: list[Event] = [spent]
         after = self.evolve(state, spent)
         if due.target in after.combatants:
-            more = self._damage(after, due.target, damage, "attack")
-            out += more
-            for e in more:
-                after = self.evolve(after, e)
+            for step in (lambda st: self._damage(st, due.target, damage, "attack"),
+                         lambda st: boons.disarm(st, due, seen, dice),  # Disarm Foe: the foe's save
+                         lambda st: boons.lightning(self, st, due, seen, dice)):  # Lightning Attack: a second attack
+                more = step(after)
+                out += more
+                for e in more:
+                    after = self.evolve(after, e)
         return out + self._continue(after, dice)  # what was under way goes on once the Boons are spent
 
     def _damage(self, state: EncounterState, cid: str, damage: int, cause: str, from_attack: bool = True) -> list[Event]:

@@ -16,6 +16,7 @@ from domain.core.errors import RuleViolation
 from domain.core.resources import held
 from domain.novus import actions as ap_table
 from domain.novus.actions import Action
+from domain.novus.declaring import unseen_ap
 from domain.novus.events import (
     ActionsCancelled,
     Cancel,
@@ -34,8 +35,12 @@ class Cancelling:
     """Cancelling declared actions in ``Novus`` (domain/novus/ruleset.py composes it)."""
 
     def _cancel(self, state: EncounterState, cmd: Cancel, dice: Dice) -> list[Event]:
+        """"An action declared by a character may be canceled at any time prior to its resolution" (while
+        others still declare too): "The new action is performed at the time that the old action was canceled"."""
         c = self.combatant(state, cmd.combatant_id)
         declared = rules(state).declared.get(c.id)
+        if declared is not None and declared.cancelled:
+            raise RuleViolation("novus_not_now", f"{c.name} has already cancelled his actions this round.")
         if declared is not None and declared.done and declared.late_left and not cmd.instead:
             return [LateAttacksCancelled(combatant_id=c.id)]  # "he may still cancel his remaining attacks"
         out: list[Event] = [self.check_cancel(state, c, cmd.instead)]
@@ -56,8 +61,14 @@ class Cancelling:
         the cancelling itself made once: the choices of a prompt are each checked with it)."""
         r = rules(state)
         declared = r.declared.get(c.id)
-        if self.phase(state) != "resolve" or declared is None or c.id in r.resolved:
+        phase = self.phase(state)
+        if phase not in ("declare", "resolve") or c.id in r.resolved:
             raise RuleViolation("novus_nothing_declared", f"{c.name} has no declared action waiting to resolve.")
+        if declared is None:
+            raise RuleViolation("novus_nothing_declared", f"{c.name} has not declared this round's actions yet: "
+                                "there is nothing to cancel.")
+        if declared.cancelled:
+            raise RuleViolation("novus_not_now", f"{c.name} has already cancelled his actions this round.")
         if declared.done:
             raise RuleViolation("novus_not_now", "Once the first of the attacks is made, the character may no longer "
                                 "cancel his action to perform other actions.")
@@ -65,6 +76,7 @@ class Cancelling:
         melee = next((a.target for a in declared.actions if a.kind in ATTACKS and self._melee(c, a)), None)
         have = held(c).get(AP, 0) + declared.ap
         mounted = c.id in r.mounted
+        refund_on = declared.unseen(state.concealed)  # (the AP of those aimed at one hidden: apart)
 
         def check(instead: Sequence[Action]) -> ActionsCancelled:
             if instead and not may_act:
@@ -73,11 +85,14 @@ class Cancelling:
                 self._check_action(state, c, a)
             if instead:
                 self._check_instead(state, c, instead, melee, "novus_bad_action")
-            cost = sum(ap_table.cost(c.sheet, a, r.data, mounted) for a in instead)
+            costs = [ap_table.cost(c.sheet, a, r.data, mounted) for a in instead]
+            cost = sum(costs)
             if cost > have:
                 raise RuleViolation("novus_too_many_ap", f"{c.name} has {have} AP for it; that takes {cost}.",
                                     available=have, cost=cost)
-            return ActionsCancelled(combatant_id=c.id, instead=list(instead), refund=declared.ap, ap=cost)
+            ap_on, _ = unseen_ap(state, instead, costs, 0)
+            return ActionsCancelled(combatant_id=c.id, instead=list(instead), refund=declared.ap - sum(refund_on.values()),
+                                    ap=cost - sum(ap_on.values()), refund_on=refund_on, ap_on=ap_on)
 
         return check
 

@@ -17,7 +17,7 @@ OWN_CODES = ruleset_codes({
     "novus_no_boons_due": "The character has no Boon Points to spend now.",
     "novus_unknown_boon": "That Boon is not one the GM allows in this encounter.",
     "novus_boons_over": "The Boons chosen cost more Boon Points than were earned, or break a Boon's rule.",
-    "novus_cannot_act": "The character cannot act now (helpless, or surprised at 0 IP or below).",
+    "novus_cannot_act": "The character cannot act now (dead; helpless: First Aid only; or surprised at 0 IP or below).",
     "novus_surprised": "A surprised character may only take the actions allowed when Cancelling an Action.",
     "novus_not_now": "That cannot be done at this point of the round.",
     "novus_no_repeat": "Set Initiative cannot be performed on consecutive rounds.",

@@ -8,9 +8,12 @@ import msgspec
 from domain.core.encounter import (
     EncounterState,
 )
+from domain.core.resources import held
 from domain.novus.shown import with_hits_shown
 from domain.novus.state import (
+    AP,
     PHASES,
+    Declaration,
     NovusRules,
     leaving_out,
     rules,
@@ -43,7 +46,7 @@ class Concealing:
         for seen, without, out in recent:
             if seen is state and without == hidden:
                 return out
-        out = super().conceal(state, hidden)  # type: ignore[misc]
+        out = _unspent(state, super().conceal(state, hidden), hidden)  # type: ignore[misc]
         _keep(recent, (state, hidden, out))
         return out
 
@@ -56,8 +59,10 @@ class Concealing:
         r = rules(state)
         if not hidden:
             return r
-        declared = {k: replace(v, actions=[a for a in v.actions if a.target not in hidden])
-                    for k, v in r.declared.items() if k not in hidden}
+        declared = {k: _seen(v, hidden) for k, v in r.declared.items() if k not in hidden}
+        kept = leaving_out(r, hidden)
+        carried = {k: n for k, n in kept.carried.items() if k not in declared or declared[k].actions
+                   or not r.declared[k].actions}  # a lone action carried on at one hidden: not seen
         real_mover = PHASES.mover(r.position, self._ranked(state)) if state.status == "active" else None
         due = r.boons_due
         if due is not None and (due.attacker in hidden or due.target in hidden):
@@ -73,7 +78,7 @@ class Concealing:
             contest = None
         snags_due = r.snags_due if r.snags_due is None or r.snags_due.roller not in hidden else None
         return replace(
-            leaving_out(r, hidden), declared=declared, boons_due=due, unseen_mover=real_mover in hidden,
+            kept, declared=declared, carried=carried, boons_due=due, unseen_mover=real_mover in hidden,
             unseen_waits=tuple(code for code, kept, real in (
                 ("novus_boons_due", due, r.boons_due), ("novus_stray_save_due", stray, r.stray),
                 ("novus_waits_for_reactions", window, r.window if r.window is not None and not r.window.settled
@@ -81,6 +86,31 @@ class Concealing:
                 ("novus_opposed_saves_due", contest, r.contest if r.contest is not None and r.contest.waiting
                  else None)) if real is not None and kept is None),
             window=window, stray=stray, contest=contest, snags_due=snags_due)
+
+
+def _seen(d: Declaration, hidden: frozenset[str]) -> Declaration:
+    """A declaration as one who does not see the ``hidden`` sees it: without the actions aimed at them,
+    nor their AP (``unseen_ap``)."""
+    if all(a.target not in hidden for a in d.actions) and hidden.isdisjoint(d.unseen_ap):
+        return d  # (an action's target taken out of the fight is no longer on it, but still in unseen_ap)
+    gone = sum(n for k, n in d.unseen_ap.items() if k in hidden)
+    return replace(d, actions=[a for a in d.actions if a.target not in hidden], ap=d.ap - gone,
+                   unseen_ap={k: n for k, n in d.unseen_ap.items() if k not in hidden})
+
+
+def _unspent(state: EncounterState, shown: EncounterState, hidden: frozenset[str]) -> EncounterState:
+    """The AP each one spent on actions aimed at the ``hidden`` back in what he is shown to hold: "the
+    table sees the AP it spent" would tell it that he acts against someone unseen."""
+    combatants = None
+    for k, d in rules(state).declared.items():
+        gone = sum(n for t, n in d.unseen_ap.items() if t in hidden)
+        c = shown.combatants.get(k)
+        if not gone or c is None:
+            continue
+        combatants = dict(shown.combatants) if combatants is None else combatants
+        had = held(c)
+        combatants[k] = replace(c, resources={**had, AP: had.get(AP, 0) + gone})
+    return shown if combatants is None else replace(shown, combatants=combatants)
 
 
 def _recent(owner: object, name: str) -> list:  # type: ignore[type-arg]

@@ -52,20 +52,43 @@ SECTIONS = [
          "location instead of the AR. A head hit earns 1 extra Boon Point per full (target's Con bonus + 5) the damage "
          "exceeds, spent only on the GM's impairing Boons (N14). Hits on a limb are counted in the state.",
          "The GM's: impairing_boons (default Daze Foe; the list is cut off, U-N3).",
+         "The Combat Boons on offer (N15; SetNovusRules boons) each do what the table says: damage (Adrenal Surge, "
+         "Strong Attack, Skilled Attack), Daze Foe, Defensive Posture, Knock Prone, Initiative Boost (+2 IP next "
+         "round per BP), Disarm Foe (the foe saves vs Str at TN 15 + the attacker's ranks in the weapon's Combat "
+         "Skill, or the weapon flies 1-10 ft: disarmed), Attack Boost (+1 AB per BP on the first attack roll he "
+         "makes next round, his primary attack), Inspiring Attack (+1 IP per BP next round to each other combatant "
+         "of his side), Lightning Attack (a second, plain attack at once on the same foe with the same weapon; "
+         "counted as none of the declared actions). A \"2+\" Boon is named once per Boon Point, at least twice.",
+         "Ours: Lightning Attack follows a melee attack only (its text for ranged weapons is cut off) and is made "
+         "on the same foe (\"another foe within range and sight\" needs positions, which the engine does not keep).",
+         "Not offered (the engine cannot do what they say; a GM who adds them to boons gets them recorded only): "
+         "Bleeder (\"slashing or piercing weapons only\": piercing is not on the sheet; stopping Bleeding by "
+         "others' First Aid is cut off, U-N4; the GM's NovusHarm deals its hits), Combat Shuffle (positions are "
+         "the table's), Rapid Reload (a bow's load is not kept: reloading is only its AP).",
+         "Snag Points (N4: \"Snag Points come from very low (imploding) rolls and are spent on the Snag table\"): "
+         "an attack roll that imploded and missed earns them, and the GM spends them at once (NovusSpendSnags; "
+         "the fight waits) on the Snag table (N17; SetNovusRules snags, the spell Snags left out): a fumbled "
+         "weapon back after a round, a strained muscle (-1 to all actions), hurting oneself for 1d10 less AR, a "
+         "broken item or weapon (double its damage, no armour), a new attack on the nearest friend the GM names; "
+         "the rest are recorded for the GM.",
+         "The GM's (U-N7: how Snag Points are earned exactly, the threshold below the TN, was not found): "
+         "snag_step (SetNovusRules). Default (ours): 1 Snag Point for every full 10 points the imploded total "
+         "falls short of DEF, the mirror of the Boon Points; none: no Snag Points. Ours: only attack rolls earn "
+         "them (a save or a skill roll records its implosion only).",
          "Each hit on a limb takes 2 off the actions that use it: an attack's or a Block's AB, a Dodge's DEF (never "
          "below +0); a limb whose damage is past the target's Constitution Stat Value is useless (shown on the "
          "sheet): the actions that need it are refused (novus_useless_limb), and one declared before lapses.",
          "The GM's: which actions use which limb (SetNovusRules limbs) and whether a useless limb refuses them "
          "(useless_refuses). Ours: the default, arms for attacks, Mounted Charges and Blocks; legs for moves, "
          "runs, Dodges and Mounted Charges."),
-    _row("Cancelling an Action", "enforced", "NovusCancel, in the resolve phase before one's actions resolve: the "
-         "declared AP come back and the replacement (instead) is performed at once, before the action whose IP it "
+    _row("Cancelling an Action", "enforced", "NovusCancel, once one has declared and before one's actions resolve "
+         "(while others still declare, or in the resolve phase), once a round: the declared AP come back and the replacement (instead) is performed at once, before the action whose IP it "
          "is: a melee attack at half AB, a move of up to 3 AP, another action at -5, an Instantaneous spell, "
          "Counterspell, a Dodge; never against the foe of the cancelled melee attack; refused once the first of "
          "several attacks is made. Offered as a prompt (never waited for) to each with actions declared and not yet "
          "resolved, with the replacements the rules take then.",
-         "Ours: cancelling is done in the resolve phase (declarations are all made by then); the cancelled "
-         "actions' AP are returned and the replacement's spent.",
+         "Ours: the cancelled actions' AP are returned and the replacement's spent; cancelled while others still "
+         "declare, the replacement is performed then, and at one's IP nothing is left to resolve.",
          "A Block (3 AP, N19), declared or cancelled into, stops the next melee attack on the character this "
          "round if 2d10 + its AB (less what it shifts to DEF) reaches TN 10 + the attack's AB.",
          "Ours: a Block stops one attack; it is tried on the first melee attack that comes."),
@@ -130,7 +153,15 @@ SECTIONS = [
          "Ours: the attacks take the AP of one Basic Melee Attack with the weapon (the text gives no cost)."),
     _row("Multiple Attacks in 1 Round", "enforced", "Several attacks declared (Hasted, or small costs): the first at "
          "one's IP with the other actions, the rest in an end-of-round phase (highest IP first) that the round "
-         "waits for; once the first is made NovusCancel may only cancel the remaining attacks."),
+         "waits for; once the first is made NovusCancel may only cancel the remaining attacks.",
+         "Multiple Weapon Attacks (\"Multiple Weapon Attacks in 1 round 5\"): a multiple_weapon_attacks action, 5 AP, "
+         "names each attack's target and weapon (target and weapon, then more_targets and more_weapons); the first "
+         "is made at one's IP, the other at the end of the round, each as a plain attack with its weapon. Offered "
+         "when the sheet allows it.",
+         "Ours: the skills, talents and capabilities that allow it are not listed; the one the sheet names is Two "
+         "Weapon Combo (talents.two_weapon_combo), read as one attack with each of two one-handed weapons; a "
+         "mounted character's takes the row's 5 AP (the text gives no extra for it). Other grants (Advanced "
+         "Combat Training, a situation) are the GM's: a sheet flag the GM sets."),
     _row("Off-Hand Attacks", "enforced", "off_hand on an attack: -4 unless the sheet's talent ambidextrous; each weapon "
          "names the hand it was learnt in."),
     _row("One Handed Weapons in Two Hands", "enforced", "two_hands on a one-handed melee weapon's attack: 1 more AP "
@@ -153,6 +184,18 @@ SECTIONS = [
          "Defensively up to half the skill; refused in a round with a surprise modifier."),
     _row("Simple & Complex Actions", "gm", "gm_action names one of the encounter's Simple (1-2 AP) or Complex (2-5 AP) "
          "actions, each named and costed by the GM (SetNovusRules actions; the ranges are checked).",
+         "Helpless and dying (N22: \"At 0 to -10 hit points a character is helpless and can do nothing but try to "
+         "stabilise himself with First Aid (TN 25)\"): at 0 Hit Points or below a character is helpless (shown on "
+         "the sheet; DEF 12): his declarations and turns pass without him (domain/novus/passing.py), and all he may "
+         "do is roll First Aid on himself (NovusRollSkill, First Aid, TN 25: offered); his holds, cancels and other "
+         "rolls are refused (novus_cannot_act). The dead do nothing at all: their rolls, saves, holds and cancels "
+         "are refused; no harm or healing reaches them.",
+         "The GM's (U-N4: dying past helpless was not retrieved): death_below (SetNovusRules). Default (ours): none, "
+         "no number of hits kills and the GM takes the dead out of the fight (RemoveCombatant); a number (below "
+         "-10: 0 to -10 is helpless) makes a character dead once his Hit Points fall below it, and then a helpless "
+         "foe is offered as a target (a blow can kill him). Whether a helpless character keeps losing hits "
+         "(NovusHarm) and what a made First Aid roll does (NovusHeal, or the GM's word: stabilised is not defined) "
+         "are the GM's; others' First Aid is cut off (the GM's NovusHeal).",
          "Ours: the default list (Pick up an item 1; Change weapons 2; Apply first aid 5; Start a fire 5) from the "
          "text's examples."),
     _row("Simultaneous Actions", "gm", "The GM costs a combination as one of the encounter's actions (SetNovusRules) "
@@ -170,7 +213,12 @@ SECTIONS = [
     _row("Action Points", "enforced", "5 AP a round (10 Hasted), spent as the actions are declared; an action may run "
          "into the next round only if it uses all of this round's AP (the next round has that much less). The table's "
          "rows below; Perform Instantaneous Spell Action (if any): 3 AP. Also Dodge 3, Disengage 1, Set Initiative 2, "
-         "Reroll Initiative 4."),
+         "Reroll Initiative 4.",
+         "Hidden combatants: the AP of an action aimed at one hidden from the table are kept apart, by him, in the "
+         "declaration, a hold, held actions and a cancel (ap_on, carried_on, refund_on): a player or a spectator "
+         "who does not see him sees neither the action nor the AP it took, in the events, the log, the state's "
+         "declarations and AP, and the statistics. Left: AP carried into the next round at one hidden show in "
+         "that round's AP."),
     _row("Action\tAP", "enforced", "The table's columns: each row's action and its cost."),
     *[_row(f"{name}\t{ap}", "gm" if kind == "gm_action" else "enforced",
            f"The action {kind}: {ap} AP" + (" (the weapon's size, kind and two hands decide, and the Combat Move's AP: BMA, BMA+n or its own)."

@@ -53,7 +53,9 @@ AP = Annotated[int, msgspec.Meta(ge=0, le=20)]
 class BoonRule(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """A Combat Boon: its cost in Boon Points, whether it may be bought again (``repeatable``,
     "+" in the table), what it adds to the damage of the attack that earned it, the Boons it
-    may not go with, and whether it is from the 2011 drafts (N16)."""
+    may not go with, and whether it is from the 2011 drafts (N16). A repeatable Boon ("2+": two
+    Boon Points or more) is named once for each Boon Point spent on it, at least ``cost`` times:
+    Attack Boost named 3 times is 3 BP, "+1 AB per BP"."""
 
     name: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
     cost: Annotated[int, msgspec.Meta(ge=1, le=10)] = 1
@@ -105,26 +107,32 @@ def _snags() -> list[SnagRule]:
 
 
 def _boons() -> list[BoonRule]:
-    """N15, the official table (1 BP each, then 2 or more)."""
+    """N15, the official table (1 BP each, then 2 or more), but those the engine cannot apply
+    (``LEFT_TO_THE_TABLE``). Lightning Attack: a melee weapon's, on the same foe (``LIGHTNING``)."""
     return [
         BoonRule(name="Adrenal Surge", damage="willpower_bonus", excludes=["Strong Attack"],
                  effect="+Willpower Stat Bonus to Base Damage"),
-        BoonRule(name="Bleeder", repeatable=True, effect="1 hit per round per BP; slashing or piercing weapons only"),
-        BoonRule(name="Combat Shuffle", repeatable=True, effect="move yourself and the foe 5 ft per BP"),
         BoonRule(name="Daze Foe", effect="-4 to all the foe's actions for 1 round"),
         BoonRule(name="Defensive Posture", effect="+2 DEF next round"),
         BoonRule(name="Disarm Foe", effect="the foe saves vs Str at TN 15 + the attacker's ranks, or the weapon flies 1-10 ft"),
         BoonRule(name="Initiative Boost", repeatable=True, effect="+2 IP next round per BP"),
         BoonRule(name="Knock Prone", effect="the foe's DEF becomes 12 + magic bonuses"),
-        BoonRule(name="Rapid Reload", effect="reload a bow for 0 AP"),
         BoonRule(name="Skilled Attack", damage="half_skill_ranks",
                  effect="+ half the Combat Skill ranks (rounded down) as damage that is not Base Damage"),
         BoonRule(name="Strong Attack", damage="strength_bonus", excludes=["Adrenal Surge"],
                  effect="+Strength Stat Bonus to Base Damage"),
         BoonRule(name="Attack Boost", cost=2, repeatable=True, effect="+1 AB per BP on the primary attack next round"),
         BoonRule(name="Inspiring Attack", cost=2, repeatable=True, effect="allies get +1 IP per BP next round"),
-        BoonRule(name="Lightning Attack", cost=2, effect="a second attack on the same or another foe within range and sight"),
+        BoonRule(name="Lightning Attack", cost=2, effect="a second attack on the same foe, at once (a melee weapon)"),
     ]
+
+
+# N15's Boons the engine does not apply, so not offered (the GM may add them to ``boons``: then only
+# recorded): Bleeder ("slashing or piercing weapons only": a weapon's piercing is not on the sheet, and
+# stopping Bleeding with others' First Aid is cut off, U-N4); Combat Shuffle (positions are the
+# table's: the engine keeps none); Rapid Reload (a bow's load is not kept: reloading is only its AP).
+LEFT_TO_THE_TABLE = ("Bleeder", "Combat Shuffle", "Rapid Reload")
+LIGHTNING = "Lightning Attack"  # "a second attack on the same or another foe within range and sight"
 
 
 def _actions() -> list[ActionRule]:

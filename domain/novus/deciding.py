@@ -139,16 +139,22 @@ class Deciding:
                 return self._damage(state, c.id, command.amount, command.cause or "the GM", from_attack=False)
             case RollSkill():
                 c = self.combatant(state, command.combatant_id)
+                self.require_able(state, c, f"a {command.skill} roll", skill=command.skill)
                 return [self._skill_roll(c, command.skill, command.tn, dice)]
             case RollGroupPerception():
                 side = [c for c in state.combatants.values() if c.side == command.side]
                 if not side:
                     raise RuleViolation("novus_no_such_side", f"No one in the fight is on the side “{command.side}”.")
+                side = [c for c in side if c.id not in r.dead and not self.helpless(state, c.id)]  # N22
+                if not side:
+                    raise RuleViolation("novus_cannot_act", f"Everyone on the side “{command.side}” is helpless or dead.")
                 best = max(side, key=lambda c: ((c.sheet.skill("Perception") or _NO_SKILL).bonus, -c.seq))
                 rolled = replace(self._skill_roll(best, "Perception", None, dice), group=command.side)
                 return [rolled, *self._surprise_by_table(self.evolve(state, rolled))]
             case RollSave():
                 c = self.combatant(state, command.combatant_id)
+                if c.id in r.dead:  # a helpless one still saves (a save is no action: the GM calls for it)
+                    self.require_able(state, c, "a Saving Throw")
                 roll = roll_2d10(dice, f"save vs {command.stat}", c.id)
                 bonus = save_bonus(c.sheet.stats.bonus(command.stat))
                 total = roll.total + bonus
@@ -175,6 +181,7 @@ class Deciding:
             case Resolve():
                 return self._resolve(state, command, dice)
             case Cancel():
+                self.require_able(state, self.combatant(state, command.combatant_id), "cancelling")
                 return self._cancel(state, command, dice)
             case reactions.React():
                 return self._opportunity(state, command, dice)
@@ -193,6 +200,7 @@ class Deciding:
             raise RuleViolation("novus_waits_for_reactions", OWN_CODES["novus_waits_for_reactions"])
         match command:
             case Hold():
+                self.require_able(state, self.combatant(state, command.combatant_id), "holding")
                 return [self._hold(state, command)]
             case ActHeld():
                 return self._act_held(state, command, dice)

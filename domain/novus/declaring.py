@@ -31,6 +31,22 @@ from domain.novus.state import (
 replace = msgspec.structs.replace
 
 
+def unseen_ap(state: EncounterState, actions: Sequence[Action], costs: Sequence[int],
+              carried: int) -> tuple[dict[str, int], dict[str, int]]:
+    """The AP of the actions aimed at one hidden from the table now, by their target (this round's, and
+    those carried into the next): apart, so that who does not see the target learns nothing of them."""
+    ap_on: dict[str, int] = {}
+    carried_on: dict[str, int] = {}
+    if not state.concealed:
+        return ap_on, carried_on
+    for a, cost in zip(actions, costs, strict=True):
+        if a.target is not None and a.target in state.concealed:
+            ap_on[a.target] = ap_on.get(a.target, 0) + cost - carried  # (carried: one action alone)
+            if carried:
+                carried_on[a.target] = carried
+    return ap_on, carried_on
+
+
 class Declaring:
     """Declaring a round's actions in ``Novus`` (domain/novus/ruleset.py composes it)."""
 
@@ -50,7 +66,8 @@ class Declaring:
         if cmd.actions and not self.can_act(state, c.id):
             raise RuleViolation("novus_cannot_act", f"{c.name} cannot act this round: only an empty declaration.")
         self._check_declaration(state, c, cmd.actions, cmd.defensive, cmd.defensive_weapon)
-        total = sum(ap_table.cost(c.sheet, a, r.data, c.id in r.mounted) for a in cmd.actions)
+        costs = [ap_table.cost(c.sheet, a, r.data, c.id in r.mounted) for a in cmd.actions]
+        total = sum(costs)
         left = held(c).get(AP, 0)
         carried = 0
         if total > left:
@@ -60,8 +77,10 @@ class Declaring:
                 raise RuleViolation("novus_too_many_ap", f"{c.name} has {left} AP this round; the actions declared "
                                     f"take {total}.", available=left, cost=total)
             carried = total - left
-        return [ActionsDeclared(combatant_id=c.id, actions=list(cmd.actions), ap=total - carried, carried=carried,
-                                defensive=cmd.defensive, defensive_weapon=cmd.defensive_weapon)]
+        ap_on, carried_on = unseen_ap(state, cmd.actions, costs, carried)
+        return [ActionsDeclared(combatant_id=c.id, actions=list(cmd.actions), ap=total - carried - sum(ap_on.values()),
+                                carried=carried - sum(carried_on.values()), defensive=cmd.defensive,
+                                defensive_weapon=cmd.defensive_weapon, ap_on=ap_on, carried_on=carried_on)]
 
     def _check_declaration(self, state: EncounterState, c: Combatant, actions: Sequence[Action], defensive: int,
                            defensive_weapon: str | None) -> None:
@@ -102,6 +121,10 @@ class Declaring:
 
     def _check_action(self, state: EncounterState, c: Combatant, a: Action) -> None:
         r = rules(state)
+        if a.kind == "multiple_weapon_attacks":
+            return self._check_weapon_attacks(state, c, a)
+        if a.more_weapons:
+            raise RuleViolation("novus_bad_action", "Only Multiple Weapon Attacks name more weapons (more_weapons).")
         performing.check_move(r.data, c.name, c.sheet, a, r.disarmed.get(c.id, []))
         limbs.check_usable(r.data.limbs, self.useless_limbs(state, c.id), c.name, a.kind)
         if a.kind == "attack":
@@ -151,6 +174,33 @@ class Declaring:
         if a.kind == "gm_action" and r.data.action(a.name) is None:
             raise RuleViolation("novus_unknown_action", f"“{a.name}” is not one of this encounter's Simple or Complex "
                                 f"actions ({', '.join(x.name for x in r.data.actions) or 'none'}).")
+
+    def _check_weapon_attacks(self, state: EncounterState, c: Combatant, a: Action) -> None:
+        """"There are some combat skills, talents, capabilities or situations that will allow characters to
+        declare and make multiple attack rolls in a single round" ("Multiple Weapon Attacks in 1 round 5"):
+        a style that grants them (the sheet's talents.two_weapon_combo, Two Weapon Combo, N-gaps 1.8 item 11),
+        one attack with each of two one-handed weapons (OURS: its name's two weapons, one a hand), each an
+        attack the rules take on its own."""
+        if not c.sheet.talents.two_weapon_combo:
+            raise RuleViolation("novus_bad_action", f"Multiple Weapon Attacks need a style that grants them: {c.name}'s "
+                                "sheet has no Two Weapon Combo (talents.two_weapon_combo).")
+        weapons = [a.weapon, *a.more_weapons]
+        if len(a.more_targets) != 1 or len(a.more_weapons) != 1 or len(set(weapons)) != 2:
+            raise RuleViolation("novus_bad_action", "Multiple Weapon Attacks: one attack with each of two weapons (weapon "
+                                "and target, then more_weapons and more_targets, one each).")
+        for w in weapons:
+            weapon = c.sheet.weapon(w)
+            if weapon is None:
+                raise RuleViolation("novus_unknown_weapon", f"{c.name} has no weapon “{w}”.")
+            if not weapon.one_handed:
+                raise RuleViolation("novus_bad_action", f"Multiple Weapon Attacks: a weapon in each hand; the {w} takes "
+                                    "both.")
+        if a.split or a.share is not None or a.called_shot or a.two_hands or a.into_melee or a.near or a.move \
+                or a.distance is not None or a.through or a.leaves:
+            raise RuleViolation("novus_bad_action", "Multiple Weapon Attacks name their targets and weapons only.")
+        for t, w in zip([a.target, *a.more_targets], weapons, strict=True):
+            self._check_action(state, c, msgspec.structs.replace(a, kind="attack", target=t, weapon=w, more_targets=[],
+                                                                 more_weapons=[]))
 
     def _check_high_skill(self, state: EncounterState, c: Combatant, a: Action) -> None:
         """"For every 10 points in a given skill's total bonus, the character gains the ability to make an

@@ -5,14 +5,18 @@ from __future__ import annotations
 import msgspec
 
 from domain.core.encounter import (
+    Combatant,
     EncounterState,
 )
+from domain.core.errors import RuleViolation
 from domain.novus import limbs, performing
 from domain.novus.state import (
     rules,
 )
 
 replace = msgspec.structs.replace
+
+FIRST_AID = "First Aid"  # N22: "try to stabilise himself with First Aid (TN 25)"
 
 
 class Defending:
@@ -33,6 +37,15 @@ class Defending:
         if cid in r.dead or self.helpless(state, cid):
             return False
         return not (state.round == 1 and cid in r.surprised and r.ip.get(cid, 0) <= 0)
+
+    def require_able(self, state: EncounterState, c: Combatant, doing: str, skill: str | None = None) -> None:
+        """N22: "At 0 to -10 hit points a character is helpless and can do nothing but try to stabilise
+        himself with First Aid": the dead do nothing, the helpless only roll First Aid (``skill``) on themselves."""
+        if c.id in rules(state).dead:
+            raise RuleViolation("novus_cannot_act", f"{c.name} is dead: the dead do nothing ({doing}).")
+        if self.helpless(state, c.id) and (skill or "").casefold() != FIRST_AID.casefold():
+            raise RuleViolation("novus_cannot_act", f"{c.name} is helpless and can do nothing but try to stabilise "
+                                f"himself with {FIRST_AID} ({doing}).")
 
     def surprised_now(self, state: EncounterState, cid: str) -> bool:
         return state.round == 1 and cid in rules(state).surprised

@@ -107,7 +107,8 @@ class ActHeld(Command, tag="NovusActHeld"):
 
 
 class SpendBoons(Command, tag="NovusSpendBoons"):
-    """Spend the Boon Points an attack earned, at once, on Boons the GM allows (none: forfeit them)."""
+    """Spend the Boon Points an attack earned, at once, on Boons the GM allows (none: forfeit them); a
+    "2+" Boon (Attack Boost, Inspiring Attack) is named once for each Boon Point spent on it."""
 
     actor_field = "combatant_id"
     combatant_id: CombatantId
@@ -216,7 +217,9 @@ class SurpriseSet(Event, tag="NovusSurpriseSet"):
 
 class ActionsDeclared(Event, tag="NovusActionsDeclared"):
     """``ap``: the AP the actions take this round; ``carried``: the AP of the last one that run into
-    the next round (it "uses all of this round's AP")."""
+    the next round (it "uses all of this round's AP"). Those of an action aimed at one hidden from the
+    table when declared are apart, by its target (``ap_on``, ``carried_on``): a player or a spectator
+    who does not see the target sees neither the action nor its AP (``total_ap``: all of them)."""
 
     combatant_id: CombatantId
     actions: list[Action]
@@ -224,14 +227,30 @@ class ActionsDeclared(Event, tag="NovusActionsDeclared"):
     carried: int = 0
     defensive: int = 0
     defensive_weapon: str | None = None
+    ap_on: dict[CombatantId, int] = msgspec.field(default_factory=dict)
+    carried_on: dict[CombatantId, int] = msgspec.field(default_factory=dict)
+
+    @property
+    def total_ap(self) -> int:
+        return self.ap + sum(self.ap_on.values())
+
+    @property
+    def total_carried(self) -> int:
+        return self.carried + sum(self.carried_on.values())
 
 
 class ActionHeld(Event, tag="NovusActionHeld"):
-    """The character holds: ``refund`` AP of the actions declared come back, ``lost`` AP are lost."""
+    """The character holds: ``refund`` AP of the actions declared come back, ``lost`` AP are lost
+    (``refund_on``: those of actions aimed at one hidden from the table, by him, as ``ActionsDeclared``)."""
 
     combatant_id: CombatantId
     refund: int = 0
     lost: int = 0
+    refund_on: dict[CombatantId, int] = msgspec.field(default_factory=dict)
+
+    @property
+    def total_refund(self) -> int:
+        return self.refund + sum(self.refund_on.values())
 
 
 class HeldActionsTaken(Event, tag="NovusHeldActionsTaken"):
@@ -244,15 +263,31 @@ class HeldActionsTaken(Event, tag="NovusHeldActionsTaken"):
     defensive: int = 0
     defensive_weapon: str | None = None
     at: CombatantId | None = None
+    ap_on: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # those aimed at one hidden, by him
+
+    @property
+    def total_ap(self) -> int:
+        return self.ap + sum(self.ap_on.values())
 
 
 class ActionsCancelled(Event, tag="NovusActionsCancelled"):
-    """The declared actions are cancelled (their ``refund`` AP back), ``instead`` performed now (``ap``)."""
+    """The declared actions are cancelled (their ``refund`` AP back), ``instead`` performed now (``ap``);
+    the AP of actions aimed at one hidden from the table apart, by him (``refund_on``, ``ap_on``)."""
 
     combatant_id: CombatantId
     instead: list[Action]
     refund: int
     ap: int
+    refund_on: dict[CombatantId, int] = msgspec.field(default_factory=dict)
+    ap_on: dict[CombatantId, int] = msgspec.field(default_factory=dict)
+
+    @property
+    def total_refund(self) -> int:
+        return self.refund + sum(self.refund_on.values())
+
+    @property
+    def total_ap(self) -> int:
+        return self.ap + sum(self.ap_on.values())
 
 
 class AttackRolled(Event, tag="NovusAttackRolled"):
@@ -287,6 +322,7 @@ class AttackRolled(Event, tag="NovusAttackRolled"):
     charge_damage: int = 0  # "an extra amount of damage equal to 15 times the pace of his mount"
     snag_points: int = 0  # an imploded roll that missed: Snag Points for the GM to spend at once
     snag: bool = False  # a Snag's "strike the nearest friend in range (new attack roll)"
+    lightning: bool = False  # a Lightning Attack: "a second attack", bought with Boon Points
     move: str | None = None  # the Combat Move named (none: the Basic Melee Attack or Basic Shot)
 
     def dice_rolled(self) -> list[DieRoll]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import types
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -133,17 +134,19 @@ class Folding:
     def _on_declared(self, state: EncounterState, event: ActionsDeclared) -> EncounterState:
         r = rules(state)
         cid = event.combatant_id
-        declared = Declaration(actions=self._expanded(event.actions), ap=event.ap, defensive=event.defensive,
-                               defensive_weapon=event.defensive_weapon)
-        carried = {**r.carried, cid: event.carried} if event.carried else r.carried
-        return self.spent(state, cid, AP, event.ap, rules=replace(
+        ap = event.total_ap
+        declared = Declaration(actions=self._expanded(event.actions), ap=ap, defensive=event.defensive,
+                               defensive_weapon=event.defensive_weapon,
+                               unseen_ap={**event.ap_on} if event.ap_on else {})
+        carried = {**r.carried, cid: event.total_carried} if event.carried or event.carried_on else r.carried
+        return self.spent(state, cid, AP, ap, rules=replace(
             r, declared={**r.declared, cid: declared}, carried=carried,
             position=PHASES.moved(r.position, cid, self._ranked(state))))
 
     def _on_held(self, state: EncounterState, event: ActionHeld) -> EncounterState:
         r = rules(state)
         ranked = self._ranked(state)
-        state = self.spent(state, event.combatant_id, AP, event.lost - event.refund)
+        state = self.spent(state, event.combatant_id, AP, event.lost - event.total_refund)
         position = r.position
         if self.phase(state) == "declare" and event.combatant_id not in r.declared:
             position = PHASES.moved(position, event.combatant_id, ranked)
@@ -153,10 +156,10 @@ class Folding:
 
     def _on_held_taken(self, state: EncounterState, event: HeldActionsTaken) -> EncounterState:
         r = rules(state)
-        state = self.spent(state, event.combatant_id, AP, event.ap)
+        state = self.spent(state, event.combatant_id, AP, event.total_ap)
         return replace(state, rules=replace(r, declared={**r.declared, event.combatant_id: Declaration(
-            actions=self._expanded(event.actions), ap=event.ap, defensive=event.defensive,
-            defensive_weapon=event.defensive_weapon)},
+            actions=self._expanded(event.actions), ap=event.total_ap, defensive=event.defensive,
+            defensive_weapon=event.defensive_weapon, unseen_ap={**event.ap_on} if event.ap_on else {})},
             holding=[c for c in r.holding if c != event.combatant_id],
             contest=HeldContest(holder=event.combatant_id, other=event.at) if event.at else r.contest))
 
@@ -172,10 +175,13 @@ class Folding:
         before, cid = state, event.combatant_id
         late_dodge = [*r.late_dodge, cid] if any(a.kind == "dodge" for a in event.instead) \
             and cid not in r.late_dodge else r.late_dodge
-        state = self.spent(state, cid, AP, event.ap - event.refund)
+        state = self.spent(state, cid, AP, event.total_ap - event.total_refund)
         r = replace(r, late_dodge=late_dodge, declared={**r.declared, cid: Declaration(
-            actions=list(event.instead), ap=event.ap, done=len(event.instead))},
+            actions=list(event.instead), ap=event.total_ap, done=len(event.instead), cancelled=True,
+            unseen_ap={**event.ap_on} if event.ap_on else {})},
             carried={k: v for k, v in r.carried.items() if k != cid})
+        if self.phase(before) == "declare":  # others still declaring: his IP comes (with nothing left) as it would
+            return replace(state, rules=r)
         return replace(state, rules=self._resolved(r, cid, before))
 
     def _on_window(self, state: EncounterState, event: Event) -> EncounterState:
@@ -201,7 +207,7 @@ class Folding:
         elif event.first:  # the longer weapon's attack, made first: out of its owner's order
             r = self._spend_an_attack(r, cid)
         else:
-            declared = self._one_done(r, cid, event.instead or event.snag)  # in the one copy of the books below
+            declared = self._one_done(r, cid, event.instead or event.snag or event.lightning)  # (one copy below)
             if declared is not None:
                 changes["declared"] = declared
         if cid not in r.attacked:
@@ -216,7 +222,8 @@ class Folding:
                 head_points=event.head_boon_points, base_damage=event.base_damage, scaled=event.scaled,
                 armour=event.armour, skill_ranks=skill.ranks if skill else 0,
                 halved=self._improvised(r, event), called_shot=event.called_shot, instead=event.instead,
-                charge_damage=event.charge_damage, at=state.version + 1)
+                charge_damage=event.charge_damage, at=state.version + 1, weapon=w.name if w is not None else None,
+                missile=w is not None and w.kind == "missile")
         if event.hit and event.called_shot in ("arm", "leg"):
             hits = r.limb_hits.get(event.target, {})
             changes["limb_hits"] = {**r.limb_hits, event.target: {
@@ -250,6 +257,16 @@ class Folding:
                 prone = changes.get("prone", r.prone)
                 if event.target not in prone:  # type: ignore[operator]
                     changes["prone"] = [*prone, event.target]  # type: ignore[misc]
+        per_bp = Counter(event.boons)  # a "2+" Boon is named once a Boon Point (data.BoonRule)
+        if per_bp["Attack Boost"]:  # "+1 AB per BP on the primary attack next round"
+            changes["attack_boost"] = {**r.attack_boost, event.combatant_id: (state.round + 1, per_bp["Attack Boost"])}
+        if per_bp["Inspiring Attack"]:  # "allies get +1 IP per BP next round"
+            boost = dict(changes.get("boost", r.boost))  # type: ignore[call-overload]
+            side = state.combatants[event.combatant_id].side if event.combatant_id in state.combatants else None
+            for cid, c in state.combatants.items():
+                if c.side == side and cid != event.combatant_id:
+                    boost[cid] = boost.get(cid, 0) + per_bp["Inspiring Attack"]
+            changes["boost"] = boost
         return replace(state, rules=replace(r, **changes))
 
     def _on_damaged(self, state: EncounterState, event: Damaged) -> EncounterState:
@@ -327,9 +344,14 @@ class Folding:
 
     @staticmethod
     def _expanded(actions: Sequence[Action]) -> list[Action]:
-        """Attacks from high skill, one attack each, with its share of the AB (the first at one's IP)."""
+        """Attacks from high skill, one attack each, with its share of the AB; Multiple Weapon Attacks, one
+        attack with each weapon (the first at one's IP, the rest at the end of the round: ``Declaration``)."""
         out: list[Action] = []
         for a in actions:
+            if a.kind == "multiple_weapon_attacks":
+                out += [replace(a, kind="attack", target=t, weapon=w, more_targets=[], more_weapons=[])
+                        for t, w in zip([a.target, *a.more_targets], [a.weapon, *a.more_weapons], strict=False)]
+                continue
             if not a.split:
                 out.append(a)
                 continue

@@ -25,6 +25,7 @@ from domain.core.pending import Decision, Refusal
 from domain.core.resources import held
 from domain.novus import actions as ap_table
 from domain.novus.codes import OWN_CODES
+from domain.novus.declaring import unseen_ap
 from domain.novus.dice import roll_2d10, save_bonus
 from domain.novus.events import (
     ActHeld,
@@ -201,8 +202,11 @@ class Holding:
         if phase == "declare" and declared is None and not r.unseen_mover \
                 and PHASES.mover(r.position, self._ranked(state)) == c.id:
             return ActionHeld(combatant_id=c.id)
-        if phase in ("declare", "resolve") and declared is not None and not declared.done and c.id not in r.resolved:
-            return ActionHeld(combatant_id=c.id, refund=declared.ap, lost=min(1, held(c).get(AP, 0) + declared.ap))
+        if phase in ("declare", "resolve") and declared is not None and not declared.done and c.id not in r.resolved \
+                and not declared.cancelled:
+            unseen = declared.unseen(state.concealed)
+            return ActionHeld(combatant_id=c.id, refund=declared.ap - sum(unseen.values()), refund_on=unseen,
+                              lost=min(1, held(c).get(AP, 0) + declared.ap))
         raise RuleViolation("novus_not_now", f"{c.name} may hold when declaring, or after declaring and before the "
                             "actions resolve.")
 
@@ -217,13 +221,16 @@ class Holding:
             raise RuleViolation("novus_cannot_act", f"{c.name} cannot act now.")
         other = self._held_at(state, c, cmd.ip, cmd.at)
         self._check_declaration(state, c, cmd.actions, cmd.defensive, cmd.defensive_weapon)
-        total = sum(ap_table.cost(c.sheet, a, r.data, c.id in r.mounted) for a in cmd.actions)
+        costs = [ap_table.cost(c.sheet, a, r.data, c.id in r.mounted) for a in cmd.actions]
+        total = sum(costs)
         left = held(c).get(AP, 0)
         if total > left:
             raise RuleViolation("novus_too_many_ap", f"{c.name} has {left} AP left for the held actions; they take "
                                 f"{total}.", available=left, cost=total)
-        taken = HeldActionsTaken(combatant_id=c.id, actions=list(cmd.actions), ap=total, defensive=cmd.defensive,
-                                 defensive_weapon=cmd.defensive_weapon, at=other if cmd.actions else None)
+        unseen, _ = unseen_ap(state, cmd.actions, costs, 0)
+        taken = HeldActionsTaken(combatant_id=c.id, actions=list(cmd.actions), ap=total - sum(unseen.values()),
+                                 ap_on=unseen, defensive=cmd.defensive, defensive_weapon=cmd.defensive_weapon,
+                                 at=other if cmd.actions else None)
         after = self.evolve(state, taken)
         out: list[Event] = [taken]
         if taken.at is not None:  # "Opposed Saving Throws to determine which goes first"

@@ -31,6 +31,10 @@ def _action(a: Any, s: Any) -> str:
         if a.get("move"):
             text += f", a {a['move']}"
         return text
+    if kind == "multiple_weapon_attacks":
+        pairs = zip([a.get("target"), *(a.get("more_targets") or [])], [a.get("weapon"), *(a.get("more_weapons") or [])],
+                    strict=False)
+        return "Multiple Weapon Attacks (" + ", ".join(f"on {s.who(t)} with {w}" for t, w in pairs) + ")"
     if kind == "gm_action":
         return f"“{a.get('name')}”"
     return KINDS.get(kind, str(kind))
@@ -46,9 +50,11 @@ def _declared(d: Any, s: Any) -> str:
     acts = [_action(a, s) for a in d.get("actions") or []]
     if not acts:
         return f"{s.Who(d.get('combatant_id'))} declares nothing this round."
-    text = f"{s.Who(d.get('combatant_id'))} declares {listed(acts)} ({d.get('ap')} AP)"
-    if d.get("carried"):
-        text += f", running into the next round by {d['carried']} AP"
+    ap = (d.get("ap") or 0) + sum((d.get("ap_on") or {}).values())  # (those at one hidden: not in a view without him)
+    carried = (d.get("carried") or 0) + sum((d.get("carried_on") or {}).values())
+    text = f"{s.Who(d.get('combatant_id'))} declares {listed(acts)} ({ap} AP)"
+    if carried:
+        text += f", running into the next round by {carried} AP"
     if d.get("defensive"):
         text += f", Fighting Defensively: {d['defensive']} AB shifted to DEF"
     return text + "."
@@ -65,7 +71,8 @@ def _attack(d: Any, s: Any) -> str:
     total = f" = {d['total']}" if "total" in d else ""
     defence = f" {d['defence']}" if "defence" in d else ""
     shot = f", {SHOTS[d['called_shot']]}" if d.get("called_shot") in SHOTS else ""
-    oa = "Opportunity Attack" if d.get("opportunity") else "Mounted Charge" if d.get("charge") else "attack"
+    oa = ("Opportunity Attack" if d.get("opportunity") else "Mounted Charge" if d.get("charge")
+          else "Lightning Attack" if d.get("lightning") else "attack")
     head = (f"{s.Whose(d.get('combatant_id'))} {oa} on {s.who(d.get('target'))} with {d.get('weapon')}{shot}: "
             f"{_dice(d)}{ab}{total} against DEF{defence}")
     if d.get("blocked"):
@@ -230,7 +237,7 @@ SENTENCES: dict[str, Sentence] = {
                                      + (f", losing {d['lost']} AP." if d.get("lost") else ".")),
     "NovusHeldActionsTaken": lambda d, s: (f"{s.Who(d.get('combatant_id'))} acts on the held actions: "
                                            + (listed([_action(a, s) for a in d.get("actions") or []]) or "nothing")
-                                           + f" ({d.get('ap')} AP)"
+                                           + f" ({(d.get('ap') or 0) + sum((d.get('ap_on') or {}).values())} AP)"
                                            + (f", at {s.whose(d['at'])} Initiative Point." if d.get("at") else ".")),
     "NovusOpposedSaveRolled": _opposed,
     "NovusSnagsSpent": _snags,

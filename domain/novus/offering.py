@@ -76,6 +76,11 @@ def _one(state: EncounterState, c: Combatant, a: Action) -> str:
         if a.called_shot:
             text += f", a Called Shot at {SHOTS[a.called_shot]}"
         return text
+    if a.kind == "multiple_weapon_attacks":
+        pairs = list(zip([a.target, *a.more_targets], [a.weapon, *a.more_weapons], strict=False))
+        if len({t for t, _ in pairs}) == 1:
+            return f"Attack {who(a.target)} with {' and '.join(f'the {w}' for _, w in pairs)} (Multiple Weapon Attacks)"
+        return f"Multiple Weapon Attacks: {', '.join(f'{who(t)} with the {w}' for t, w in pairs)}"
     if a.kind == "gm_action":
         return f"Pick up the {a.weapon}" if a.weapon else (a.name or "An action")
     return WORDS.get(a.kind, a.kind)
@@ -210,6 +215,11 @@ class Offering:
             for f in foes:
                 tries += [[Action(kind="mounted_charge", target=f, weapon=w.name)]
                           for w in sheet.weapons if w.kind == "melee"]
+        if sheet.talents.two_weapon_combo:  # "Multiple Weapon Attacks in 1 round": a weapon in each hand
+            pair = [w.name for w in sheet.weapons if w.one_handed][:2]
+            if len(pair) == 2:
+                tries += [[Action(kind="multiple_weapon_attacks", target=f, weapon=pair[0], more_targets=[f],
+                                  more_weapons=[pair[1]])] for f in foes]
         if weapons:
             tries += [[Action(kind="attack", target=f, weapon=None)] for f in foes]
         seen: set[bytes] = set()
@@ -306,7 +316,7 @@ class Offering:
             if self.helpless(state, cid):  # type: ignore[attr-defined]
                 out.append(Offer(label=f"{c.name} tries to stabilise (First Aid, TN 25)",
                                  command={"type": "NovusRollSkill", "combatant_id": cid, "skill": "First Aid", "tn": 25},
-                                 combatant_id=cid, vary=("skill", "tn")))
+                                 combatant_id=cid, vary=("tn",)))  # First Aid only (N22)
         window = r.window
         if window is not None and not window.settled:
             out.append(Offer(label="Close the Opportunity Attacks (whoever has not answered passes)",

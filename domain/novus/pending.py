@@ -14,6 +14,7 @@ from domain.core.encounter import (
 )
 from domain.core.errors import RuleViolation
 from domain.core.pending import Choice, Decision
+from domain.novus import boons
 from domain.novus.offering import words
 from domain.novus.opportunity import how_many
 from domain.novus.prompts import cancels_and_holds
@@ -124,7 +125,8 @@ class Pending:
                              refusal=LATE_FIRST, summary="Make your remaining attacks, at the end of the round.",
                              choices=(Choice(name="Make the remaining attacks", answer={}),
                                       Choice(name="Cancel the remaining attacks",
-                                             answer={"type": "NovusCancel", "instead": []})) if optional else ()),
+                                             answer={"type": "NovusCancel", "instead": []}))
+                             if optional and self.can_act(state, mover) else ()),  # the helpless cancel nothing (N22)
                     *(cancels_and_holds(self, state) if optional else [])]
         out: list[Decision] = cancels_and_holds(self, state) if optional else []
         if phase.name == "resolve" and optional:
@@ -161,15 +163,7 @@ class Pending:
                      for name, acts, cost in self.declarations(state, cid, carry))
 
     def _boon_decision(self, state: EncounterState, due: BoonsDue) -> Decision:
-        data = rules(state).data
-        choices = [Choice(name="Spend none (the points are lost)", answer={"boons": []})]
-        for b in data.boons:
-            room = due.points + (due.head_points if b.name in data.impairing_boons else 0)
-            if b.cost <= room:
-                choices.append(Choice(name=b.name, answer={"boons": [b.name]}))
-            times = room // b.cost if b.repeatable else 1
-            for n in range(2, times + 1):  # "+": bought again, a point's worth each time
-                choices.append(Choice(name=f"{b.name} ×{n}", answer={"boons": [b.name] * n}))
+        choices = boons.choices(rules(state).data, due)
         return Decision(id=f"boons:{due.at}:{due.attacker}", kind="boons",
                         combatant_id=due.attacker, command="NovusSpendBoons", body={"combatant_id": due.attacker},
                         choice_field="boons", choices=tuple(choices), blocks_turn_end=True, refusal=BOONS_DUE,

@@ -127,10 +127,10 @@ def damage_parts(move: MoveRule | None, base: int, scaled: int, armour: int) -> 
 
 
 def disarm_save(dice: Dice, attacker: str, target: str, sheet: NovusSheet, declared: Sequence[Action],
-                disarmed: Sequence[str], beat: int) -> DisarmSaveRolled | None:
-    """The foe's Saving Throw vs Str against a Basic Disarm that hit by ``beat`` over DEF. The weapon at
-    stake (OURS): the one of the foe's declared attacks this round, else the first melee weapon on the
-    sheet; none in hand, no save."""
+                disarmed: Sequence[str], beat: int, tn: int | None = None) -> DisarmSaveRolled | None:
+    """The foe's Saving Throw vs Str against a Basic Disarm that hit by ``beat`` over DEF (or at ``tn``: the
+    Boon Disarm Foe's). The weapon at stake (OURS): the one of the foe's declared attacks this round, else
+    the first melee weapon on the sheet; none in hand, no save."""
     names = [a.weapon for a in declared if a.kind in ("attack", "mounted_charge") and a.weapon]
     names += [w.name for w in sheet.weapons if w.kind == "melee"]
     weapon = next((w for w in names if w not in disarmed), None)
@@ -138,7 +138,7 @@ def disarm_save(dice: Dice, attacker: str, target: str, sheet: NovusSheet, decla
         return None
     roll = roll_2d10(dice, "save vs str (disarm)", target)
     bonus = save_bonus(sheet.stats.strength.bonus)
-    tn = DISARM_TN + beat // 5
+    tn = DISARM_TN + beat // 5 if tn is None else tn
     total = roll.total + bonus
     passed = succeeds(total, tn)
     event = DisarmSaveRolled(combatant_id=target, attacker=attacker, weapon=weapon, dice=list(roll.dice),

@@ -47,9 +47,10 @@ def cancels_and_holds(novus: Novus, state: EncounterState) -> list[Decision]:
                                 body={"combatant_id": cid},
                                 summary="Hold your actions (free before declaring)." if before else
                                 "Hold your declared actions (1 AP lost; declared again when you act)."))
-    if phase == "resolve":
+    if phase in ("declare", "resolve"):  # "at any time prior to its resolution"
         for cid in r.declared:
-            if cid in state.combatants and cid not in r.resolved and novus.can_act(state, cid):
+            if cid in state.combatants and cid not in r.resolved and novus.can_act(state, cid) \
+                    and not r.declared[cid].cancelled:
                 choices = _instead(novus, state, cid)
                 if choices:
                     out.append(Decision(id=f"cancel:{state.round}:{cid}", kind="cancel", combatant_id=cid,

@@ -178,7 +178,10 @@ class Novus(Offering, Passing, Folding, Concealing, Pending, Deciding, Declaring
             case Damaged():
                 return [Tally(event.combatant_id, "hits_taken", event.damage)] if not event.from_attack else []
             case ActionsDeclared():
-                return [Tally(event.combatant_id, "action_points_spent", event.ap)] if event.ap else []
+                # those aimed at one hidden are counted against him: who does not see him does not count them
+                return [*([Tally(event.combatant_id, "action_points_spent", event.ap)] if event.ap else []),
+                        *(Tally(event.combatant_id, "action_points_spent", n, opponent=o)
+                          for o, n in event.ap_on.items() if n)]
             case SaveRolled():
                 return [Tally(event.combatant_id, "rolls", 1)]
         return []

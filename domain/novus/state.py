@@ -38,7 +38,7 @@ BOONS_DUE = Refusal(code="novus_boons_due", message=OWN_CODES["novus_boons_due"]
 OPPORTUNITY = "opportunity attack"
 STRAY = Refusal(code="novus_stray_save_due", message=OWN_CODES["novus_stray_save_due"])
 WAITS = Refusal(code="novus_waits_for_reactions", message=OWN_CODES["novus_waits_for_reactions"])
-ATTACKS = ("attack", "mounted_charge")
+ATTACKS = ("attack", "mounted_charge", "multiple_weapon_attacks")  # (the last split into attacks once declared)
 CANCEL_KINDS = ("attack", "move", "run", "instant_spell", "counterspell", "dodge", "block")
 
 
@@ -51,6 +51,12 @@ class Declaration(msgspec.Struct, frozen=True, kw_only=True):
     done: int = 0
     defensive: int = 0
     defensive_weapon: str | None = None
+    cancelled: bool = False  # cancelled this round ("A character who has canceled his action(s) for the round")
+    unseen_ap: dict[CombatantId, int] = {}  # of ``ap``, those of actions aimed at one hidden when declared, by whom
+
+    def unseen(self, concealed: list[str]) -> dict[str, int]:
+        """Of ``ap``, the AP of the actions aimed at those of ``concealed`` (hidden from the table now)."""
+        return {t: n for t, n in self.unseen_ap.items() if t in concealed} if self.unseen_ap else {}
 
     @property
     def schedule(self) -> list[int]:
@@ -71,7 +77,7 @@ class Declaration(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def late_left(self) -> int:
         n = len(self.actions)
-        return n - max(self.done, n if n < 2 else self.at_ip)  # one action: at the IP (``at_ip``)
+        return max(n - max(self.done, n if n < 2 else self.at_ip), 0)  # one action: at the IP (``at_ip``)
 
     def next_actions(self, late: bool) -> list[Action]:
         order = self.schedule
@@ -95,6 +101,8 @@ class BoonsDue(msgspec.Struct, frozen=True, kw_only=True):
     instead: bool = False  # earned by a cancelling action, out of the character's turn
     charge_damage: int = 0
     at: int = 0  # the version of the attack that earned them (the decision's id: stable while it waits)
+    weapon: str | None = None  # the weapon of the attack (none: Brawling): a Lightning Attack's, a Disarm's ranks'
+    missile: bool = False  # made with a missile weapon (Lightning Attack: its text for ranged weapons is cut off)
 
 
 class SnagsDue(msgspec.Struct, frozen=True, kw_only=True):
@@ -182,6 +190,8 @@ class NovusRules(msgspec.Struct, kw_only=True):
     oa_more: dict[CombatantId, tuple[CombatantId, int]] = msgspec.field(default_factory=dict)  # OA: at whom, how many more
     initiative_novas: list[CombatantId] = msgspec.field(default_factory=list)  # Fate Points of the initiative roll
     disarmed: dict[CombatantId, list[str]] = msgspec.field(default_factory=dict)  # weapons knocked away (Disarm)
+    # Attack Boost: "+1 AB per BP on the primary attack next round": the round, and the AB
+    attack_boost: dict[CombatantId, tuple[int, int]] = msgspec.field(default_factory=dict)
 
 
 # the ruleset's part of a state: a C call (asked several times on every event of a fold)
@@ -191,7 +201,7 @@ rules: Callable[[EncounterState], NovusRules] = operator.attrgetter("rules")
 # The round's books kept by combatant: each a dict keyed by the id, or a list of ids.
 _BY_ID = ("declared", "ip", "rolled_ip", "hits_lost", "carried", "set_initiative", "boost", "posture", "dazed",
           "limb_hits", "fate_points", "limb_damage", "mounted", "riding", "blocks_used", "disarmed", "broken",
-          "fumbled", "strained")
+          "fumbled", "strained", "attack_boost")
 _IDS = ("declarers", "resolved", "hasted", "surprised", "reroll", "prone", "dead", "holding", "late_dodge",
         "attacked", "disengaged", "initiative_novas")
 

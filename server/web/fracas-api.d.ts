@@ -902,7 +902,9 @@ export type Novus_ActHeld = {
  * leaves (``leaves``: no Opportunity Attack after a Disengage this round). A ``gm_action`` names one of the
  * encounter's Simple or Complex actions (``name``). An attack names the Combat Move it is made with
  * (``move``; none: the Basic Melee Attack, or the Basic Shot with a missile weapon) and, a shot, its
- * ``distance`` in feet (range penalties).
+ * ``distance`` in feet (range penalties). ``multiple_weapon_attacks`` ("Multiple Weapon Attacks in 1 round",
+ * 5 AP) names the first attack's ``target`` and ``weapon``, and each further one's in ``more_targets`` and
+ * ``more_weapons``: the first is made at one's IP, the rest at the end of the round.
  */
 export type Novus_Action = {
   called_shot?: ("arm" | "head" | "leg") | null;
@@ -912,6 +914,7 @@ export type Novus_Action = {
   kind: "attack" | "block" | "cast_spell" | "concentration" | "counterspell" | "disengage" | "dodge" | "draw_weapon" | "get_up" | "gm_action" | "instant_spell" | "mounted_charge" | "move" | "multiple_weapon_attacks" | "perception" | "reload_heavy_crossbow" | "reload_light_crossbow" | "reload_sling_bow" | "reroll_initiative" | "run" | "set_initiative";
   leaves?: string[];
   more_targets?: string[];
+  more_weapons?: string[];
   move?: string | null;
   name?: string | null;
   near?: string[];
@@ -926,11 +929,17 @@ export type Novus_Action = {
   weapon?: string | null;
 };
 
-/** The character holds: ``refund`` AP of the actions declared come back, ``lost`` AP are lost. */
+/**
+ * The character holds: ``refund`` AP of the actions declared come back, ``lost`` AP are lost
+ * (``refund_on``: those of actions aimed at one hidden from the table, by him, as ``ActionsDeclared``).
+ */
 export type Novus_ActionHeld = {
   combatant_id: string;
   lost?: number;
   refund?: number;
+  refund_on?: {
+    [key: string]: number;
+  };
   type: "NovusActionHeld";
 };
 
@@ -956,23 +965,40 @@ export type Novus_ActionTaken = {
   type: "NovusActionTaken";
 };
 
-/** The declared actions are cancelled (their ``refund`` AP back), ``instead`` performed now (``ap``). */
+/**
+ * The declared actions are cancelled (their ``refund`` AP back), ``instead`` performed now (``ap``);
+ * the AP of actions aimed at one hidden from the table apart, by him (``refund_on``, ``ap_on``).
+ */
 export type Novus_ActionsCancelled = {
   ap: number;
+  ap_on?: {
+    [key: string]: number;
+  };
   combatant_id: string;
   instead: Novus_Action[];
   refund: number;
+  refund_on?: {
+    [key: string]: number;
+  };
   type: "NovusActionsCancelled";
 };
 
 /**
  * ``ap``: the AP the actions take this round; ``carried``: the AP of the last one that run into
- * the next round (it "uses all of this round's AP").
+ * the next round (it "uses all of this round's AP"). Those of an action aimed at one hidden from the
+ * table when declared are apart, by its target (``ap_on``, ``carried_on``): a player or a spectator
+ * who does not see the target sees neither the action nor its AP (``total_ap``: all of them).
  */
 export type Novus_ActionsDeclared = {
   actions: Novus_Action[];
   ap: number;
+  ap_on?: {
+    [key: string]: number;
+  };
   carried?: number;
+  carried_on?: {
+    [key: string]: number;
+  };
   combatant_id: string;
   defensive?: number;
   defensive_weapon?: string | null;
@@ -1019,6 +1045,7 @@ export type Novus_AttackRolled = {
   head_boon_points?: number;
   hit: boolean;
   instead?: boolean;
+  lightning?: boolean;
   move?: string | null;
   nova: boolean;
   opportunity?: boolean;
@@ -1059,7 +1086,9 @@ export type Novus_BoonChance = {
 /**
  * A Combat Boon: its cost in Boon Points, whether it may be bought again (``repeatable``,
  * "+" in the table), what it adds to the damage of the attack that earned it, the Boons it
- * may not go with, and whether it is from the 2011 drafts (N16).
+ * may not go with, and whether it is from the 2011 drafts (N16). A repeatable Boon ("2+": two
+ * Boon Points or more) is named once for each Boon Point spent on it, at least ``cost`` times:
+ * Attack Boost named 3 times is 3 BP, "+1 AB per BP".
  */
 export type Novus_BoonRule = {
   cost?: number;
@@ -1267,6 +1296,9 @@ export type Novus_HeldActionsDue = {
 export type Novus_HeldActionsTaken = {
   actions: Novus_Action[];
   ap: number;
+  ap_on?: {
+    [key: string]: number;
+  };
   at?: string | null;
   combatant_id: string;
   defensive?: number;
@@ -1559,7 +1591,10 @@ export type Novus_SnagsSpent = {
   weapon?: string | null;
 };
 
-/** Spend the Boon Points an attack earned, at once, on Boons the GM allows (none: forfeit them). */
+/**
+ * Spend the Boon Points an attack earned, at once, on Boons the GM allows (none: forfeit them); a
+ * "2+" Boon (Attack Boost, Inspiring Attack) is named once for each Boon Point spent on it.
+ */
 export type Novus_SpendBoons = {
   boons?: string[];
   combatant_id: string;

@@ -315,7 +315,8 @@ def test_cancelling_and_holding_are_offered_to_each_who_may_still_do_them_and_ne
     assert set(kinds) == {("declare", "orc"), ("hold", "orc")} and "free" in kinds["hold", "orc"].summary
     f.declare("orc", attack("kael", "Axe"))
     kinds = {(d.kind, d.combatant_id): d for d in f.ruleset.pending(f.state)}
-    assert set(kinds) == {("declare", "kael"), ("hold", "kael"), ("hold", "orc")}
+    # "at any time prior to its resolution": the Orc may cancel while Kael still declares
+    assert set(kinds) == {("declare", "kael"), ("hold", "kael"), ("hold", "orc"), ("cancel", "orc")}
     assert "1 AP lost" in kinds["hold", "orc"].summary and not kinds["hold", "orc"].blocks_turn_end
     f.declare("kael", attack("orc", "Broadsword"))
     kinds = {(d.kind, d.combatant_id): d for d in f.ruleset.pending(f.state)}

@@ -1,0 +1,70 @@
+"""A visible NPC declares against a combatant hidden from the table, through the server: DESIGN.md, "a player
+learns nothing of a hidden combatant on any path". Novus: "Normally a character has only 5 Action Points to
+use in a given round": were the table shown the Orc's AP spent on nothing it can see, it would learn that the
+Orc acts against someone unseen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.integration.fight import mint
+from tests.rulesets.health_trauma.test_health_trauma_api import client_for
+from tests.rulesets.novus.fight import KAEL, ORC
+from tests.rulesets.novus.http import kael_and_orc
+
+
+async def test_the_table_sees_no_ap_spent_on_a_hidden_target(database_url: str) -> None:
+    async with client_for(database_url) as client:
+        enc, gm = await kael_and_orc(client, "The hidden scout", KAEL, ORC)
+        await gm({"type": "AddCombatant", "combatant_id": "scout", "name": "Scout", "controller": "gm",
+                  "side": "party", "sheet": KAEL, "hidden": True})
+        await gm({"type": "RollInitiative", "dice": [9, 5, 4, 3, 2, 2]})  # Kael 14, the Orc 8, the Scout 4
+        await gm({"type": "StartEncounter"})
+        player = await mint(client, enc, "player", ["kael"])
+        spectator = await mint(client, enc, "spectator")
+        await gm({"type": "NovusDeclare", "combatant_id": "scout", "actions": []})
+        out = await gm({"type": "NovusDeclare", "combatant_id": "orc",
+                        "actions": [{"kind": "move"}, {"kind": "attack", "target": "scout", "weapon": "Dagger"}]})
+        assert out["events"][0]["data"]["ap"] == 1 and out["events"][0]["data"]["ap_on"] == {"scout": 3}
+        state = (await client.get(f"/encounters/{enc}")).json()  # the GM: 1 + 3 AP spent
+        assert state["combatants"]["orc"]["resources"]["AP"] == 1 and state["rules"]["declared"]["orc"]["ap"] == 4
+        for who in (player, spectator):
+            seen = (await client.get(f"/encounters/{enc}", headers=who)).json()
+            orc: dict[str, Any] = seen["rules"]["declared"]["orc"]
+            assert seen["combatants"]["orc"]["resources"]["AP"] == 4  # only the move's AP spent
+            assert (orc["ap"], [a["kind"] for a in orc["actions"]], orc["unseen_ap"]) == (1, ["move"], {})
+            events = (await client.get(f"/encounters/{enc}/events", headers=who)).json()
+            [declared] = [e for e in events["events"] if e["type"] == "NovusActionsDeclared"
+                          and e["data"].get("combatant_id") == "orc"]
+            assert (declared["data"]["ap"], declared["data"]["ap_on"], len(declared["data"]["actions"])) == (1, {}, 1)
+            told = (await client.get(f"/encounters/{enc}/log", params={"format": "text"}, headers=who)).text
+            assert "The Orc declares a move (1 AP)." in told and "Scout" not in told
+        told = (await client.get(f"/encounters/{enc}/log", params={"format": "text"})).text
+        assert "The Orc declares a move and an attack on the Scout with Dagger (4 AP)." in told
+        # cancelled into a Dodge: the refund the table is told of is the move's only
+        out = await gm({"type": "NovusCancel", "combatant_id": "orc", "instead": [{"kind": "dodge"}]})
+        assert out["events"][0]["data"]["refund"] == 1 and out["events"][0]["data"]["refund_on"] == {"scout": 3}
+        events = (await client.get(f"/encounters/{enc}/events", headers=player)).json()["events"]
+        [cancelled] = [e["data"] for e in events if e["type"] == "NovusActionsCancelled"]
+        assert (cancelled["refund"], cancelled["refund_on"], cancelled["ap"]) == (1, {}, 3)
+        seen = (await client.get(f"/encounters/{enc}", headers=player)).json()
+        assert seen["combatants"]["orc"]["resources"]["AP"] == 4 + 1 - 3
+
+
+def test_a_hold_after_declaring_against_a_hidden_target_refunds_apart() -> None:
+    """"should the player decide to hold his character's action after he has already declared his actions,
+    he will lose 1 AP": the AP that come back of an action at one hidden are apart (``refund_on``)."""
+    from domain.core.encounter import AddCombatant, RollInitiative, StartEncounter
+    from domain.novus.events import Hold
+    from tests.rulesets.novus.fight import Fight, attack
+
+    f = Fight()
+    for cid, side, who, body, hidden in (("kael", "party", "player", KAEL, False), ("orc", "enemies", "gm", ORC, False),
+                                         ("scout", "party", "gm", KAEL, True)):
+        f.send(AddCombatant(combatant_id=cid, name=cid.title(), side=side, controller=who, sheet=body, hidden=hidden))
+    f.send(RollInitiative(dice=[9, 5, 4, 3, 2, 2]))
+    f.send(StartEncounter())
+    f.declare("scout")
+    f.declare("orc", {"kind": "move"}, attack("scout", "Dagger"))
+    [held] = f.send(Hold(combatant_id="orc"))
+    assert (held.refund, held.refund_on, held.lost) == (1, {"scout": 3}, 1) and f.ap("orc") == 4
