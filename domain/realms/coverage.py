@@ -22,11 +22,14 @@ SECTIONS = [
          "it only settles ties or the Companions' order). Surprised creatures (SetInitiative surprised) act after "
          "the opposing side in round 1 only; Companions act last (by Acuity until the players agree on an order); "
          "the defeated (dead) are dropped at the start of the next round, their side moving up into their places, "
-         "but for the first place. The initiator's first Action costs no AP (SetInitiative initiator). Rounds: "
+         "but for the first place. The initiator (SetInitiative initiator) takes its first Action (an attack, a "
+         "Grapple, an Action of the Action table, Stealth or Hide) for no AP before initiative is rolled, and only "
+         "then; once initiative is rolled it is gone. Rounds: "
          "\"one round\" effects (Evade) last until the start of the same creature's next turn.",
          "Ours: the natural 20/1 (R8) applies to attack, Defence and Overcome rolls, not to initiative.",
          "Ours: creature positions and marching order are the table's (no map is kept).",
-         "Ours: the initiator's free first Action is its first Action or attack of the fight, on its turn."),
+         "Ours: before initiative nobody has AP yet (\"At the start of combat ... your Action Points (AP) are set "
+         "to 4\"), so the initiator's free Action is answered by no Reaction that costs AP."),
     _row("Actions", "partial",
          "AP set to 4 at the start of combat and at the end of each of one's turns (a Dying creature: 1), spent on "
          "one's turn for Actions (RealmsTakeAction: the Action table R1, Basic 2, Quick 1, Free 0 then 1, Movement "
@@ -34,9 +37,11 @@ SECTIONS = [
          "1, Overcome 1), and outside it for Reactions. One free Interaction and one free Ability Roll at the end of "
          "each turn. The Multiple Action Penalty: -5 per repeat of a D20 Action or Reaction in a turn, stacking, "
          "Basic, Quick and Free one type. Improvised actions at the RM's cost (RealmsImprovisedAction).",
-         "Setting: Evade gives +evade_bonus (2, R1) to Evasion until the start of one's next turn. Split "
-         "(RealmsTakeAction split), each Evade is allotted to one attack on the creature in that time, before its "
-         "roll (the Split Evade Reaction, no AP), +evade_bonus against it alone.",
+         "Setting: Evade gives +evade_bonus (2, R1) to Evasion against the next attack on it, +1 for each further "
+         "Evade before that attack (the README's \"+1 per extra use\"); unused, it runs out at the start of one's "
+         "next turn (\"one round\"). Split instead (RealmsTakeAction split), each Evade is allotted to one attack on "
+         "the creature in that time, before its roll (the Split Evade Reaction, no AP), +evade_bonus against it "
+         "alone; whole and split Evades are not mixed (refused).",
          "Ours: the free Interaction and Ability Roll are there at the start of combat too.",
          "The End-of-Turn Overcome: as a turn ends, before its AP, a creature with conditions the RM gave a "
          "Defence and a Score (RealmsApplyCondition) is asked (RealmsOvercome: roll or decline, in the order it "

@@ -479,6 +479,7 @@ class AttackRolled(Event, tag="RealmsAttackRolled"):
     counter_die: DieRoll | None = None
     counter_total: SheetValue[int, "counterer"] | None = None
     countered: bool = False
+    counter_penalty: int = 0  # the counterer's Multiple Action Penalty (a Counter Power rolled before this turn)
     defences: list[DefenceRolled] = []
     discarded: DieRoll | None = None  # a Determination Die's re-roll: the d20 not kept
 
@@ -521,6 +522,8 @@ class Harmed(Event, tag="RealmsHarmed"):
     dead: bool = False
     unconscious: bool = False
     dice: list[DieRoll] = []
+    brace: int = 0  # Brace: "reduce the next damage by Vitality" (its reduction)
+    braced: bool = False  # the Brace spent on this damage
 
     def dice_rolled(self) -> list[DieRoll]:
         return list(self.dice)
@@ -770,6 +773,7 @@ class CounteredInEffect(Event, tag="RealmsCounteredInEffect"):
     nullified: bool
     part: str = ""
     discarded: DieRoll | None = None
+    penalty: int = 0  # the Multiple Action Penalty (a Counter Power rolled before this turn)
 
     def dice_rolled(self) -> list[DieRoll]:
         return [self.die, *([self.discarded] if self.discarded else [])]

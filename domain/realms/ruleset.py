@@ -91,6 +91,10 @@ from domain.realms.turns import Turns
 
 replace = msgspec.structs.replace
 
+# the initiator's free first Action, taken before initiative is rolled: an attack or grapple, an Action
+# of the Action table, Stealth or Hide
+OPENING = (Attack, TakeAction, Grapple, StealthHide)
+
 
 class Realms(Folding, Attacking, Acting, Deciding, Moving, Turns, StartingCombat, Ruleset):
     """RealmsRPG: the contract class, its parts from the modules beside it (one per part of the
@@ -214,7 +218,8 @@ class Realms(Folding, Attacking, Acting, Deciding, Moving, Turns, StartingCombat
                 if not b.dying or b.stabilised:
                     raise RuleViolation("realms_not_dying", f"{c.name} is not Dying, or is already stabilised.")
                 return [Stabilised(combatant_id=c.id)]
-        self.require_active(state)
+        if not (isinstance(command, OPENING) and self._opening(state, command.combatant_id)):
+            self.require_active(state)
         match command:
             case Attack():
                 return self._attack(state, command, dice)

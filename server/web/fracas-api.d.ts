@@ -3218,6 +3218,7 @@ export type Realms_AttackRolled = {
   attack: string;
   combatant_id: string;
   counter_die?: DieRoll | null;
+  counter_penalty?: number;
   counter_total?: number | null;
   countered?: boolean;
   counterer?: string | null;
@@ -3389,6 +3390,7 @@ export type Realms_CounteredInEffect = {
   energy: number;
   nullified: boolean;
   part?: string;
+  penalty?: number;
   power: string;
   score: number;
   total: number;
@@ -3600,6 +3602,8 @@ export type Realms_GrappleRolled = {
  */
 export type Realms_Harmed = {
   armour?: number;
+  brace?: number;
+  braced?: boolean;
   by?: string | null;
   cause: string;
   combatant_id: string;
