@@ -110,9 +110,10 @@ class Acting:
 
     @staticmethod
     def _focus(state: EncounterState, cid: str) -> int:
-        """R1: "Focus 1 (+2 to the next d20 roll)": its +2 on the creature's next d20 roll (the fold spends
-        it on any event with a d20 of the creature's)."""
-        return scores.FOCUS if body_of(state, cid).focused else 0
+        """What waits for the creature's next d20 roll: R1's "Focus 1 (+2 to the next d20 roll)", and the
+        RM's bonus or penalty (RealmsModifyRoll); the fold spends both on any event with its d20."""
+        b = body_of(state, cid)
+        return (scores.FOCUS if b.focused else 0) + b.modifier
 
     @staticmethod
     def _bonus(c: Combatant, name: str) -> int:

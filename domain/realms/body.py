@@ -60,6 +60,7 @@ class Body(msgspec.Struct, frozen=True, kw_only=True):
     free_actions: int = 0
     braced: bool = False  # Brace (R1): "reduce the next damage by Vitality"
     focused: bool = False  # Focus (R1): "+2 to the next d20 roll"
+    modifier: int = 0  # the RM's bonus or penalty to the next d20 roll (RealmsModifyRoll)
     moves: int = 0  # the Movements of one's turn (R1: the Speed, doubled, +½, +¼; at most four)
     conditions: dict[str, Affliction] = {}
     overcome_due: bool = False

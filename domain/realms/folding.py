@@ -42,6 +42,7 @@ from domain.realms.events import (
     Prepared,
     Reacted,
     Recovered,
+    RollModified,
     RulesSet,
     Stabilised,
 )
@@ -88,7 +89,7 @@ class Folding:
             state = self._with_body(state, who.id, replace(body_of(state, who.id),
                                                            determination=self.determination(state, who) - 1))
         r = rules(state)
-        if any(b.focused for b in r.bodies.values()):
+        if any(b.focused or b.modifier for b in r.bodies.values()):
             state = self._focus_spent(state, event)
             r = rules(state)
         match event:
@@ -351,6 +352,9 @@ class Folding:
                 return self._with_body(state, event.combatant_id, replace(
                     b, overcome_due=False, overcome_round=state.round,
                     conditions={k: v for k, v in b.conditions.items() if k not in gone}))
+            case RollModified():
+                return self._with_body(state, event.combatant_id, replace(body_of(state, event.combatant_id),
+                                                                          modifier=event.amount))
             case Stabilised():
                 b = body_of(state, event.combatant_id)
                 return self._with_body(state, event.combatant_id, replace(
@@ -358,11 +362,12 @@ class Folding:
         return super().evolve_action(state, event)
 
     def _focus_spent(self, state: EncounterState, event: Event) -> EncounterState:
-        """Focus: "+2 to the next d20 roll": spent by the event with a d20 its creature rolled."""
+        """Focus: "+2 to the next d20 roll" (and the RM's modifier): spent by the event with a d20 its
+        creature rolled."""
         rolled = {d.by for d in event.dice_rolled() if d.sides == 20}
         for cid, b in rules(state).bodies.items():
-            if b.focused and cid in rolled:
-                state = self._with_body(state, cid, replace(b, focused=False))
+            if (b.focused or b.modifier) and cid in rolled:
+                state = self._with_body(state, cid, replace(b, focused=False, modifier=0))
         return state
 
     def _unhidden(self, state: EncounterState, cid: str) -> EncounterState:

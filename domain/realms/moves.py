@@ -360,6 +360,8 @@ class Moving:
             for condition in sorted(b.conditions):
                 out.append(_ruling(c, f"End {c.name}'s {condition.replace('_', ' ')}", {
                     "type": "RealmsRemoveCondition", "condition": condition}))
+        out.append(_ruling(who, f"A bonus or penalty on {who.name}'s next d20 roll", {
+            "type": "RealmsModifyRoll", "amount": 2, "reason": "the RM's ruling"}, ("combatant_id", "amount", "reason")))
         out.append(_ruling(who, f"Put a condition on {who.name}", {"type": "RealmsApplyCondition", "condition": "prone"},
                            ("combatant_id", "condition", "level", "defence", "score", "source")))
         energy = bodies.energy(who.sheet, body_of(state, who.id))

@@ -53,11 +53,13 @@ from domain.realms.events import (
     ImprovisedAction,
     ImprovisePower,
     InitiativeSet,
+    ModifyRoll,
     Overcame,
     Overcome,
     Prepare,
     Reacted,
     Recover,
+    RollModified,
     RemoveCondition,
     RulesSet,
     SetDetermination,
@@ -205,6 +207,11 @@ class Realms(Folding, Attacking, Acting, Deciding, Moving, Turns, StartingCombat
                     before = conds.level(b.conditions, "stunned")  # "Durations don't stack", nor levels
                     event = replace(event, action_points=conds.stunned_ap(c.action_points, max(level - before, 0)))
                 return [event]
+            case ModifyRoll():
+                c = self.combatant(state, command.combatant_id)
+                if body_of(state, c.id).dead:
+                    raise RuleViolation("realms_dead", f"{c.name} is dead.")
+                return [RollModified(combatant_id=c.id, amount=command.amount, reason=command.reason)]
             case RemoveCondition():
                 c = self.combatant(state, command.combatant_id)
                 if command.condition not in body_of(state, c.id).conditions:

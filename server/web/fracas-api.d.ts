@@ -3312,6 +3312,7 @@ export type Realms_Command =
   | Realms_Recover
   | Realms_SetDetermination
   | Realms_CounterInEffect
+  | Realms_ModifyRoll
   | React
   | PassReaction
   | CloseReactions;
@@ -3552,6 +3553,7 @@ export type Realms_Event =
   | Realms_DeterminationSet
   | Realms_CounteredInEffect
   | Realms_CollateralCountered
+  | Realms_RollModified
   | ReactionsOpened
   | ReactionPassed
   | ReactionsClosed;
@@ -3733,6 +3735,20 @@ export type Realms_InitiativeSet = {
   type: "RealmsInitiativeSet";
 };
 
+/**
+ * The RM's bonus or penalty to a creature's next d20 roll, for what the engine does not see (sight,
+ * a map, the situation): a Charmed creature's charmer "+2 on Charisma rolls ... against it", a Frightened
+ * creature's "−½ level while seeing it". R7: "A Bonus or Penalty applies to the roller only". ``amount``
+ * replaces one not yet spent (0: none); ``reason``: what it is for, told in the log.
+ */
+export type Realms_ModifyRoll = {
+  amount: number;
+  combatant_id: string;
+  dice?: number[] | null;
+  reason?: string;
+  type: "RealmsModifyRoll";
+};
+
 /** The Overcome's rolls (``declined``: none taken); ``early``: the 1 AP Action earlier in the turn. */
 export type Realms_Overcame = {
   combatant_id: string;
@@ -3911,6 +3927,14 @@ export type Realms_RemoveCondition = {
   condition: "bleed" | "blinded" | "charmed" | "dazed" | "deafened" | "exhausted" | "exposed" | "faint" | "frightened" | "grappled" | "hidden" | "immobile" | "invisible" | "prone" | "resilient" | "restrained" | "slowed" | "staggered" | "stunned" | "susceptible" | "weakened";
   dice?: number[] | null;
   type: "RealmsRemoveCondition";
+};
+
+/** The RM's bonus or penalty waiting for the creature's next d20 roll (``ModifyRoll``). */
+export type Realms_RollModified = {
+  amount: number;
+  combatant_id: string;
+  reason?: string;
+  type: "RealmsRollModified";
 };
 
 export type Realms_RulesSet = {
@@ -4139,6 +4163,7 @@ export type Section = {
   chapter: string;
   heading: string;
   how: string;
+  part_of?: string | null;
   readings?: string[];
   support: "enforced" | "gm" | "partial" | "not covered";
 };

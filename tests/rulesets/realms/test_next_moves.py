@@ -272,7 +272,7 @@ def test_a_prompts_client_passing_with_react_is_taken_as_the_pass() -> None:
 
 GM_RULINGS = {"SetRealmsRules", "SetInitiative", "RealmsImprovisedAction", "RealmsHeal", "RealmsStabilise",
               "RealmsApplyCondition", "RealmsRemoveCondition", "RealmsImprovisePower", "RealmsDealDamage",
-              "RealmsChangeEnergy", "RealmsRecover", "RealmsSetDetermination", "CloseReactions"}
+              "RealmsChangeEnergy", "RealmsRecover", "RealmsSetDetermination", "RealmsModifyRoll", "CloseReactions"}
 
 
 def test_every_rm_ruling_is_offered_with_a_default_accepted_now_and_what_may_vary() -> None:
