@@ -67,6 +67,9 @@ from domain.realms.state import (
 
 replace = msgspec.structs.replace
 
+# dice that may be d20s but are no d20 roll of the creature's (Focus waits past them)
+NOT_ROLLS = frozenset({"healing", "damage", "dying damage"})
+
 
 class Folding:
     """A part of ``Realms`` (domain/realms/ruleset.py): folding."""
@@ -364,7 +367,7 @@ class Folding:
     def _focus_spent(self, state: EncounterState, event: Event) -> EncounterState:
         """Focus: "+2 to the next d20 roll" (and the RM's modifier): spent by the event with a d20 its
         creature rolled."""
-        rolled = {d.by for d in event.dice_rolled() if d.sides == 20}
+        rolled = {d.by for d in event.dice_rolled() if d.sides == 20 and d.purpose not in NOT_ROLLS}
         for cid, b in rules(state).bodies.items():
             if (b.focused or b.modifier) and cid in rolled:
                 state = self._with_body(state, cid, replace(b, focused=False, modifier=0))

@@ -350,3 +350,18 @@ def test_focus_adds_two_to_the_next_d20_roll_and_only_that() -> None:
     assert rolled.action_points == 2
     hit = of(f.pass_("brigand", dice=[10, 1]), AttackRolled)
     assert hit.total == 10 + 5 + 2
+
+
+def test_a_creature_the_initiators_free_action_leaves_dying_starts_combat_with_one_ap() -> None:
+    """"At the start of combat ... your Action Points (AP) are set to 4"; R22: Dying, "its AP drops to
+    1 at once, and it gains only 1 AP at the end of each of its turns": the initiator's free attack
+    before initiative leaves Arwen Dying, and combat starts her at 1 AP, the Brigand at 4."""
+    f = Fight()
+    f.add("arwen", {**ARWEN, "health": 5})
+    f.add("brigand", BRIGAND, side="enemies", controller="gm")
+    f.send(SetInitiative(combatant_id="brigand", initiator=True))
+    f.send(Attack(combatant_id="brigand", target="arwen", weapon="Club", dice=[12, 4]))  # 7 damage: Health -2
+    assert f.body("arwen").dying
+    f.send(RollInitiative(dice=[15, 3]))
+    f.send(StartEncounter())
+    assert (f.ap("arwen"), f.ap("brigand")) == (1, 4)
