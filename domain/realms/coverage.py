@@ -36,8 +36,8 @@ _HEADINGS = [
     _row("Actions", "enforced",
          "AP set to 4 at the start of combat and at the end of each of one's turns (a Dying creature: 1), spent on "
          "one's turn for Actions (RealmsTakeAction: the Action table R1, Basic 2, Quick 1, Free 0 then 1, Movement "
-         "1 up to Speed, Interaction 1, Ability Roll 1, Skill Encounter Action 2, Evade 1, Brace 1, Focus 1, Search "
-         "1, Overcome 1), and outside it for Reactions. One free Interaction and one free Ability Roll at the end of "
+         "1 (the Speed, then the Speed again, ½, ¼), Interaction 1, Ability Roll 1, Skill Encounter Action 2, "
+         "Evade 1, Brace 1, Focus 1, Search 1, Overcome 1), and outside it for Reactions. One free Interaction and one free Ability Roll at the end of "
          "each turn. The Multiple Action Penalty: -5 per repeat of a D20 Action or Reaction in a turn, stacking, "
          "Basic, Quick and Free one type. Improvised actions at the RM's cost (RealmsImprovisedAction).",
          "Setting: Evade gives +evade_bonus (2, R1) to Evasion against the next attack on it, +1 for each further "
