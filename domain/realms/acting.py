@@ -53,6 +53,7 @@ from domain.realms.sheet import (
     half_up,
 )
 from domain.realms.state import (
+    COUNTERING,
     FREE_ABILITY_ROLL,
     FREE_INTERACTION,
     body_of,
@@ -84,14 +85,35 @@ class Acting:
             raise RuleViolation("realms_overcome_due", OWN_CODES["realms_overcome_due"])
         return b
 
+    @staticmethod
+    def _opening(state: EncounterState, cid: str) -> bool:
+        """Whether ``cid`` may take the initiator's free Action now: "The creature who initiates Combat
+        can take their first Action without spending any Action Points. Afterward, all creatures
+        involved roll for Initiative" (before initiative is rolled, once)."""
+        r = rules(state)
+        start = r.starts.get(cid)
+        return (state.status == "setup" and not state.initiative_rolled and start is not None and start.initiator
+                and not r.initiator_acted)
+
+    def _acting(self, state: EncounterState, cid: str) -> Combatant:
+        """The creature taking an Action: on its turn, or the initiator before initiative is rolled."""
+        if self._opening(state, cid):
+            return self.combatant(state, cid)
+        return self.require_turn(state, cid)
+
     def _cost(self, state: EncounterState, c: Combatant, cost: int) -> tuple[int, bool]:
         """"The creature who initiates Combat can take their first Action without spending any
-        Action Points"."""
-        r = rules(state)
-        start = r.starts.get(c.id)
-        if start is not None and start.initiator and not r.initiator_acted:
+        Action Points": the Action it takes before initiative is rolled."""
+        if self._opening(state, c.id):
             return 0, True
         return cost, False
+
+    @staticmethod
+    def _focus(state: EncounterState, cid: str) -> int:
+        """What waits for the creature's next d20 roll: R1's "Focus 1 (+2 to the next d20 roll)", and the
+        RM's bonus or penalty (RealmsModifyRoll); the fold spends both on any event with its d20."""
+        b = body_of(state, cid)
+        return (scores.FOCUS if b.focused else 0) + b.modifier
 
     @staticmethod
     def _bonus(c: Combatant, name: str) -> int:
@@ -153,24 +175,41 @@ class Acting:
         return self._action(state, taking, dice, prepared=True)
 
     def _check_action(self, state: EncounterState, c: Combatant, b: Body, cmd: TakeAction) -> None:
-        """What refuses an Action whatever it costs: too far a Movement, moving while Hiding, no Overcome due."""
+        """What refuses an Action whatever it costs: too far a Movement (R1: "first use moves the Speed,
+        second doubles it, third adds half, fourth adds a quarter; at most four"), moving while Hiding,
+        no Overcome due."""
         action = cmd.action
         speed = conds.speed(c.sheet.movement, afflictions(b))
         if action == "Movement":
             speed = self._dragging(state, c, speed)
-        if action == "Movement" and not 1 <= cmd.spaces <= speed:
-            raise RuleViolation("realms_too_far", f"{c.name}'s Speed is {speed} spaces now: a Movement covers 1 to "
-                                f"{speed}.", speed=speed)
+            use = b.moves + 1
+            most = scores.movement(speed, use)
+            if use > len(scores.MOVEMENT_SHARES):
+                raise RuleViolation("realms_too_far", f"{c.name} has moved four times this turn: Movement is taken "
+                                    "at most four times a turn.", speed=speed)
+            if not 1 <= cmd.spaces <= most:
+                share = ("its Speed", "its Speed again", "half its Speed", "a quarter of its Speed")[use - 1]
+                raise RuleViolation("realms_too_far", f"{c.name}'s Speed is {speed} spaces now: its Movement number "
+                                    f"{use} this turn covers {share}, 1 to {most} spaces.", speed=speed, most=most)
         if action == "Movement" and b.stealth is not None and b.stealth.mode == "hide":
             raise RuleViolation("realms_hiding_immobile", f"{c.name} is Hiding: “While hiding, you remain immobile”.")
+        if action == "Evade" and (b.evades if cmd.split else b.split_evades):
+            raise RuleViolation("realms_evade_mixed", f"{c.name}'s Evades are {'whole' if cmd.split else 'split'} "
+                                "already: they all go against the next attack (+2, +1 per further Evade) or are "
+                                "all split (+2 against each of that many attacks), not both.")
+        if action == "Brace" and b.braced or action == "Focus" and b.focused:
+            raise RuleViolation("realms_already_ready", f"{c.name} has taken the {action} already: it waits for the "
+                                f"next {'damage' if action == 'Brace' else 'd20 roll'}.")
         if action == "Overcome" and (b.overcome_round == state.round or not self._to_overcome(b)):
             raise RuleViolation("realms_no_overcome_due", f"{c.name} has no condition to overcome with a roll now "
                                 "(or has taken the Overcome this turn).")
 
     def _action(self, state: EncounterState, cmd: TakeAction, dice: Dice, *, prepared: bool = False) -> list[Event]:
         r = rules(state)
-        c = self.combatant(state, cmd.combatant_id) if prepared else self.require_turn(state, cmd.combatant_id)
+        c = self.combatant(state, cmd.combatant_id) if prepared else self._acting(state, cmd.combatant_id)
         b = self._able(state, c)
+        if cmd.action == "Overcome" and state.status != "active":
+            raise RuleViolation("realms_no_overcome_due", "The Overcome is taken on one's turn, once combat is on.")
         if prepared and not self._can_react(state, c.id):
             raise RuleViolation("realms_cannot_react", f"{c.name} cannot take a Reaction now.")
         action = cmd.action
@@ -190,8 +229,8 @@ class Acting:
             kind = "action" if action in ONE_TYPE else action
             penalty = scores.repeat_penalty(b.repeats.get(kind, 0))
             helped = b.helped if b.helped_round == state.round else 0
-            die, total, discarded = self._roll(c, cmd.roll_with, dice, penalty + conds.d20(afflictions(b)) + helped,
-                                               cmd.determination)
+            die, total, discarded = self._roll(c, cmd.roll_with, dice, penalty + conds.d20(afflictions(b)) + helped
+                                               + self._focus(state, c.id), cmd.determination)
             event = replace(event, die=die, roll_with=cmd.roll_with, penalty=penalty, total=total, help=helped,
                             against=cmd.against, discarded=discarded,
                             degrees=scores.degrees(total, cmd.against) if cmd.against is not None else None,
@@ -271,7 +310,8 @@ class Acting:
         ds = 10 + sum(half_up(p.cost) if p.proficient else p.cost for p in cmd.parts)
         penalty = scores.repeat_penalty(b.repeats.get(IMPROVISATION if reaction else "action", 0))
         die, discarded = self._d20(c, "power improvisation", dice, cmd.determination)
-        total = die.face + scores.natural(die.face) + c.sheet.power_bonus + penalty + conds.d20(afflictions(b))
+        total = (die.face + scores.natural(die.face) + c.sheet.power_bonus + penalty + conds.d20(afflictions(b))
+                 + self._focus(state, c.id))
         degrees = scores.degrees(total, ds)
         multiplier = Fraction(scores.improvisation_multiplier(degrees)).limit_denominator(2)
         energy = ceil(cmd.energy * multiplier)
@@ -297,11 +337,13 @@ class Acting:
                                 f"{power.name} costs {power.energy}.")
         self._check_determination(state, c, cmd.determination)
         self.spend_action_points(c, power.action_points, f"countering with the {power.name}")
+        # the Multiple Action Penalty: "If you take the same Action or Reaction more than once in a turn"
+        penalty = scores.repeat_penalty(b.repeats.get(COUNTERING, 0))
         die, discarded = self._d20(c, "counter power", dice, cmd.determination)
         total = (die.face + scores.natural(die.face) + c.sheet.power_bonus + power.energy // 5
-                 + conds.d20(afflictions(b)))
+                 + conds.d20(afflictions(b)) + penalty + self._focus(state, c.id))
         return CounteredInEffect(combatant_id=c.id, power=power.name, action_points=power.action_points,
-                                 energy=power.energy, die=die, total=total, score=cmd.score,
+                                 energy=power.energy, die=die, total=total, score=cmd.score, penalty=penalty,
                                  nullified=total > cmd.score + cmd.energy // 5, part=cmd.part, discarded=discarded)
 
     def _grapple(self, state: EncounterState, cmd: Grapple, dice: Dice) -> list[Event]:
@@ -310,7 +352,7 @@ class Acting:
         for maintaining the grapple for each size they are smaller. If the target is larger than you,
         you suffer a -2 penalty for each size they are larger. You cannot grapple creatures more than
         one size larger than you"; escaping: "Might vs. your Strength Score using the Overcome action"."""
-        c = self.require_turn(state, cmd.combatant_id)
+        c = self._acting(state, cmd.combatant_id)
         b = self._able(state, c)
         t = state.combatants.get(cmd.target)
         if t is None:
@@ -330,7 +372,7 @@ class Acting:
         penalty = scores.repeat_penalty(b.repeats.get("Grapple", 0))
         die, discarded = self._d20(c, "grapple", dice, cmd.determination)
         total = (die.face + scores.natural(die.face) + bonus + 2 * smaller + penalty + conds.attacking(afflictions(b))
-                 + conds.against(b.conditions, t.id))
+                 + conds.against(b.conditions, t.id) + self._focus(state, c.id))
         tb = body_of(state, t.id)
         score = t.sheet.defence_score(cmd.defence) + conds.defence(tb.conditions, cmd.defence)
         hit = total >= score
@@ -362,11 +404,13 @@ class Acting:
         chosen = [d for d in (order or []) if d in scored]
         chosen += [d for d in scored if d not in chosen]
         rolls, discarded = [], None
+        focus = self._focus(state, c.id)  # on the first roll only: "the next d20 roll"
         for defence in chosen:
             die, other = self._d20(c, f"overcome: {defence.replace('_', ' ')}", dice, defence == determination)
             discarded = other or discarded
             total = (die.face + scores.natural(die.face) + c.sheet.defence_bonus(defence)
-                     + conds.d20(afflictions(b)) + conds.defence(b.conditions, defence))
+                     + conds.d20(afflictions(b)) + conds.defence(b.conditions, defence) + focus)
+            focus = 0
             against = dict(scored[defence])
             rolls.append(OvercomeRoll(by=c.id, defence=defence, die=die, total=total, against=against,
                                       overcome=[n for n, score in against.items() if total >= score]))

@@ -47,6 +47,7 @@ from domain.realms.state import (
     BODY_SHIELD,
     COMBINATION,
     COUNTER,
+    COUNTERING,
     MENTAL,
     SHIELD,
     PendingAttack,
@@ -65,7 +66,7 @@ class Attacking:
         """Stealth/Hide: the roll, +1 per level of Obscurity or -4 unobscured, hidden from each opposing
         creature whose Discernment score it surpasses; 1 AP instead of 2 on a turn one was Detected;
         switching between Hiding and Stealthing for 1 AP (and no upkeep that turn)."""
-        c = self.require_turn(state, cmd.combatant_id)
+        c = self._acting(state, cmd.combatant_id)
         b = self._able(state, c)
         if cmd.switch:
             if b.stealth is None:
@@ -82,7 +83,7 @@ class Attacking:
         penalty = scores.repeat_penalty(b.repeats.get("Stealth/Hide", 0))
         die, discarded = self._d20(c, skill.lower(), dice, cmd.determination)
         total = (die.face + scores.natural(die.face) + bonus + (cmd.obscurity if cmd.obscurity else -4) + penalty
-                 + conds.d20(afflictions(b)))
+                 + conds.d20(afflictions(b)) + self._focus(state, c.id))
         hidden_from = [o for o, x in state.combatants.items()
                        if x.side != c.side and total > x.sheet.defence_score("discernment")
                        + conds.defence(body_of(state, o).conditions, "discernment")]
@@ -110,7 +111,8 @@ class Attacking:
         extra = 3 if hiding.attacked else 0
         penalty = scores.repeat_penalty(b.repeats.get("Search", 0)) if cmd.search else 0
         die, discarded = self._d20(c, skill.lower(), dice, cmd.determination)
-        total = die.face + scores.natural(die.face) + bonus + extra + penalty + conds.d20(afflictions(b))
+        total = (die.face + scores.natural(die.face) + bonus + extra + penalty + conds.d20(afflictions(b))
+                 + self._focus(state, c.id))
         return Detected(combatant_id=c.id, target=t.id, search=cmd.search, action_points=cost, die=die, total=total,
                         score=hiding.score, bonus=extra, found=total >= hiding.score, discarded=discarded)
 
@@ -137,7 +139,7 @@ class Attacking:
                         distance=cmd.distance, action_points=cost, energy=p.energy, free=free)
 
     def _attack(self, state: EncounterState, cmd: Attack, dice: Dice, *, prepared: bool = False) -> list[Event]:
-        c = self.combatant(state, cmd.combatant_id) if prepared else self.require_turn(state, cmd.combatant_id)
+        c = self.combatant(state, cmd.combatant_id) if prepared else self._acting(state, cmd.combatant_id)
         b = self._able(state, c)
         target = state.combatants.get(cmd.target)
         if target is None:
@@ -190,6 +192,8 @@ class Attacking:
         options = {cid: self._options(after, probe, cid) for cid in after.combatants if cid != c.id}
         hidden = target.id in state.concealed
         may = [cid for cid, o in options.items() if o and (not hidden or cid in state.concealed)]
+        if state.status != "active":
+            may = []  # the initiator's free Action, before anyone has AP ("At the start of combat ...")
         if may:
             choices = tuple(dict.fromkeys(o for cid in may for o in options[cid]))
             on = "a hidden creature" if hidden else called_of(target)
@@ -221,8 +225,9 @@ class Attacking:
         score = tgt.sheet.defence_score(a.targets) + a.dodge
         tb, ab = body_of(state, tgt.id), body_of(state, atk.id)
         if a.targets == "evasion":
-            whole = tb.evade is not None and not tb.evade_split  # a split Evade counts where allotted only
-            score += conds.evasion(afflictions(tb)) + (r.data.evade_bonus if whole else 0) + a.evade
+            # Evade: "+2 Evasion against the next attack, +1 per extra use" (a split Evade: where allotted)
+            whole = r.data.evade_bonus + tb.evades - 1 if tb.evades and not tgt.sheet.object else 0
+            score += conds.evasion(afflictions(tb)) + whole + a.evade
         else:
             score += conds.defence(tb.conditions, a.targets)
         if tgt.sheet.object:
@@ -235,23 +240,28 @@ class Attacking:
             total = (die.face + scores.natural(die.face) + p.bonus + a.penalty + a.range_penalty
                      + conds.attacking(afflictions(ab)) + conds.attacked(tb.conditions, melee)
                      + conds.against(ab.conditions, tgt.id)
-                     + conds.obscured(a.obscurity, afflictions(ab), tb.conditions))
+                     + conds.obscured(a.obscurity, afflictions(ab), tb.conditions) + self._focus(state, atk.id))
             total += a.help  # "add it to their Attack and Damage Rolls"
             hit = total >= score
             armour = tgt.sheet.armour.critical_range if tgt.sheet.armour else 0
             critical = hit and scores.is_critical(
                 total, score, scores.critical_range(atk.sheet.critical_range, p.critical_range, armour))
-        counter_die, counter_total, countered = None, None, False
+        counter_die, counter_total, countered, counter_penalty = None, None, False, 0
         if a.counters and die is not None:
             # "Make an attack roll with your Power against the attack roll ... Both sides add +1 to their
             # roll or Score for every 5 energy spent"; "the Power Proficiency of all creatures countering
             # is added together ... to the original creature's Power attack roll"; "If your roll exceeds
             # the target roll or Score, you successfully nullify their Power."
+            # "If you take the same Action or Reaction more than once in a turn, and it involves a D20 roll,
+            # you incur a -5 penalty"
             first = state.combatants[a.counters[0]]
+            fb = body_of(state, first.id)
+            counter_penalty = scores.repeat_penalty(fb.repeats.get(COUNTERING, 0))
             counter_die = dice.roll(20, "counter power", first.id)
             counter_total = (counter_die.face + scores.natural(counter_die.face) + first.sheet.power_bonus
                              + sum(state.combatants[x].sheet.power_proficiency for x in a.counters[1:])
-                             + a.counter_energy // 5 + conds.d20(afflictions(body_of(state, first.id))))
+                             + a.counter_energy // 5 + conds.d20(afflictions(fb)) + counter_penalty
+                             + self._focus(state, first.id))
             countered = counter_total > total + p.energy // 5
             hit = hit and not countered
             critical = critical and not countered
@@ -265,7 +275,8 @@ class Attacking:
             potency = atk.sheet.power_potency + (2 if conds.charmed_by(tb.conditions, atk.id) else 0)
             own = dice.roll(20, f"defence: {untargeted.replace('_', ' ')}", tgt.id)
             resist = (own.face + scores.natural(own.face) + tgt.sheet.defence_bonus(untargeted)
-                      + conds.defence(tb.conditions, untargeted) + conds.d20(afflictions(tb)))
+                      + conds.defence(tb.conditions, untargeted) + conds.d20(afflictions(tb))
+                      + self._focus(state, tgt.id))
             further.append(DefenceRolled(defence=untargeted, roller=tgt.id, total=resist, score=potency,
                                          hit=resist < potency, die=own))
         rolled, damage, multiplier = [], 0, 1
@@ -279,7 +290,7 @@ class Attacking:
                              discarded=discarded,
                              multiplier=multiplier, help=a.help, counterer=a.counters[0] if a.counters else None,
                              counter_die=counter_die, counter_total=counter_total, countered=countered,
-                             defences=further)
+                             counter_penalty=counter_penalty, defences=further)
         after = self.evolve(state, event)
         out: list[Event] = [event]
         if a.collateral is not None and not countered:
@@ -293,7 +304,8 @@ class Attacking:
             return out
         defenders = [cid for cid, x in after.combatants.items()
                      if x.side == tgt.side and self._options(after, reactions.ReactionWindow(
-                         id="defend", actor=atk.id, may_react=(), reactions=()), cid)] if not tgt.sheet.object else []
+                         id="defend", actor=atk.id, may_react=(), reactions=()), cid)] \
+            if not tgt.sheet.object and state.status == "active" else []
         hidden = tgt.id in state.concealed
         if hidden:  # a hidden creature's Defenders are hidden with it: the window tells nobody else of it
             defenders = [d for d in defenders if d in state.concealed]
@@ -328,7 +340,8 @@ class Attacking:
             event = replace(event, help_die=dice.roll(self._help_die(c), "help die", c.id))
         # "If you take the same Action or Reaction more than once in a turn, and it involves a D20 roll"
         b = body_of(state, c.id)
-        penalty = scores.repeat_penalty(b.repeats.get(cmd.reaction, 0)) + conds.d20(afflictions(b))
+        penalty = (scores.repeat_penalty(b.repeats.get(cmd.reaction, 0)) + conds.d20(afflictions(b))
+                   + self._focus(state, c.id))
         if cmd.reaction == BLOCK:
             # "roll an attack with that weapon. The result becomes your or the ally's new Evasion"
             w = next(x for x in c.sheet.weapons if x.has("block"))
@@ -397,13 +410,17 @@ class Attacking:
         c = state.combatants[cid]
         sheet: RealmsSheet = c.sheet
         b = body_of(state, cid)
-        amount, armour, note = rolled, 0, ""
+        amount, armour, note, brace, braced = rolled, 0, "", 0, False
         if cause in ("attack", "rm") and rolled > 0:
             arm = sheet.armour
             if arm is not None and damage_type not in ARMOUR_IGNORES and damage_type not in arm.vulnerable:
                 base = arm.damage_reduction * (2 if damage_type in arm.resistant else 1)
                 armour = max(base - b.armour_uses, 0)  # R16: "its reduction drops by 1" each time in a turn
                 amount = max(amount - armour, 1) if armour else amount
+            if b.braced:  # R1: Brace "reduce the next damage by Vitality" (a reduction: never below 1)
+                braced = True
+                brace = min(max(sheet.abilities.vitality, 0), max(amount - 1, 0))
+                amount -= brace
             amount = max(conds.damage_taken(amount, b.conditions), 1)  # Resilient, Susceptible
             zero = False
             if shield:
@@ -430,4 +447,4 @@ class Attacking:
             dying = not dead and not b.dying  # enters Dying now
         return Harmed(combatant_id=cid, damage=amount, health=health, cause=cause, by=by, rolled=rolled,
                       armour=armour, shield=shield, resisted=note, dying=dying, dead=dead, unconscious=unconscious,
-                      dice=list(dice or []))
+                      dice=list(dice or []), brace=brace, braced=braced)

@@ -58,6 +58,10 @@ class Body(msgspec.Struct, frozen=True, kw_only=True):
     quick_attacked: bool = False
     off_hand_attacked: bool = False
     free_actions: int = 0
+    braced: bool = False  # Brace (R1): "reduce the next damage by Vitality"
+    focused: bool = False  # Focus (R1): "+2 to the next d20 roll"
+    modifier: int = 0  # the RM's bonus or penalty to the next d20 roll (RealmsModifyRoll)
+    moves: int = 0  # the Movements of one's turn (R1: the Speed, doubled, +½, +¼; at most four)
     conditions: dict[str, Affliction] = {}
     overcome_due: bool = False
     overcome_round: int = 0  # the round of the turn in which it last took the Overcome
@@ -71,6 +75,7 @@ class Body(msgspec.Struct, frozen=True, kw_only=True):
     detects: int = 0
     helped: int = 0  # Help Dice waiting for its next Ability or Skill roll this round
     helped_round: int = 0
+    evades: int = 0  # Evades taken whole, waiting for the next attack on Evasion: +2, +1 per further use
     evade_split: bool = False  # the Evade is split (R1): no bonus but where allotted
     split_evades: int = 0  # split Evades left to allot, one attack each, while ``evade`` lasts
     determination: int | None = None  # Determination Dice held (None: the encounter's setting, R10)

@@ -13,7 +13,8 @@ OWN_CODES = ruleset_codes({
     "realms_attack_waiting": "An attack waits for Reactions (or for the RM to close them): answer it first.",
     "realms_no_off_hand": "The off-hand Quick Action attack needs an attack Action this turn and two Interchangeable weapons.",
     "realms_no_quick_attack": "The Quick Attack comes after an Unarmed Prowess attack Action, once a turn.",
-    "realms_too_far": "A Movement covers at most the creature's Speed in spaces (and at least one).",
+    "realms_too_far": "A Movement covers 1 space to the creature's Speed; a second the Speed again, a third half of it, "
+                      "a fourth a quarter, at most four a turn.",
     "realms_unknown_roll": "The roll names neither an Ability, a Defence nor one of the sheet's Skills.",
     "realms_not_dying": "The creature is not Dying (or is already stabilised).",
     "realms_full_health": "Healing restores Health up to the maximum: the creature is at its maximum.",
@@ -38,5 +39,7 @@ OWN_CODES = ruleset_codes({
     "realms_too_large": "You cannot grapple creatures more than one size larger than you.",
     "realms_prepare_what": "A prepared Action names what it will be: an attack on a target, or an Action of the table.",
     "realms_collateral_power": "Collateral Countering is a Power's: “If you use a Power without specifically intending to counter”.",
+    "realms_evade_mixed": "Evades are taken whole (against the next attack) or split (one attack each), not both at once.",
+    "realms_already_ready": "A Brace waits for the next damage, a Focus for the next d20 roll: once, until then.",
     "realms_not_prepared": "The Overcome is taken on one's own turn, not prepared.",
 })

@@ -4,14 +4,17 @@ reading of the text where it leaves a choice."""
 
 from __future__ import annotations
 
+import msgspec
+
 from domain.core.coverage import Section
+from domain.realms.lead_ins import LEAD_INS
 
 
 def _row(heading: str, support: str, how: str, *readings: str) -> Section:
     return Section(heading=heading, support=support, how=how, chapter="combat", readings=list(readings))  # type: ignore[arg-type]
 
 
-SECTIONS = [
+_HEADINGS = [
     _row("Combat Encounters", "enforced", "The chapter: an encounter of the realms ruleset."),
     _row("Combat Encounters", "enforced", "Combat in cycles of turns, each creature taking Actions (its AP) and "
          "Reactions; whether someone retaliates is the table's, the RM starts the fight (StartEncounter)."),
@@ -22,21 +25,26 @@ SECTIONS = [
          "it only settles ties or the Companions' order). Surprised creatures (SetInitiative surprised) act after "
          "the opposing side in round 1 only; Companions act last (by Acuity until the players agree on an order); "
          "the defeated (dead) are dropped at the start of the next round, their side moving up into their places, "
-         "but for the first place. The initiator's first Action costs no AP (SetInitiative initiator). Rounds: "
+         "but for the first place. The initiator (SetInitiative initiator) takes its first Action (an attack, a "
+         "Grapple, an Action of the Action table, Stealth or Hide) for no AP before initiative is rolled, and only "
+         "then; once initiative is rolled it is gone. Rounds: "
          "\"one round\" effects (Evade) last until the start of the same creature's next turn.",
          "Ours: the natural 20/1 (R8) applies to attack, Defence and Overcome rolls, not to initiative.",
          "Ours: creature positions and marching order are the table's (no map is kept).",
-         "Ours: the initiator's free first Action is its first Action or attack of the fight, on its turn."),
-    _row("Actions", "partial",
+         "Ours: before initiative nobody has AP yet (\"At the start of combat ... your Action Points (AP) are set "
+         "to 4\"), so the initiator's free Action is answered by no Reaction that costs AP."),
+    _row("Actions", "enforced",
          "AP set to 4 at the start of combat and at the end of each of one's turns (a Dying creature: 1), spent on "
          "one's turn for Actions (RealmsTakeAction: the Action table R1, Basic 2, Quick 1, Free 0 then 1, Movement "
-         "1 up to Speed, Interaction 1, Ability Roll 1, Skill Encounter Action 2, Evade 1, Brace 1, Focus 1, Search "
-         "1, Overcome 1), and outside it for Reactions. One free Interaction and one free Ability Roll at the end of "
+         "1 (the Speed, then the Speed again, ½, ¼), Interaction 1, Ability Roll 1, Skill Encounter Action 2, "
+         "Evade 1, Brace 1, Focus 1, Search 1, Overcome 1), and outside it for Reactions. One free Interaction and one free Ability Roll at the end of "
          "each turn. The Multiple Action Penalty: -5 per repeat of a D20 Action or Reaction in a turn, stacking, "
          "Basic, Quick and Free one type. Improvised actions at the RM's cost (RealmsImprovisedAction).",
-         "Setting: Evade gives +evade_bonus (2, R1) to Evasion until the start of one's next turn. Split "
-         "(RealmsTakeAction split), each Evade is allotted to one attack on the creature in that time, before its "
-         "roll (the Split Evade Reaction, no AP), +evade_bonus against it alone.",
+         "Setting: Evade gives +evade_bonus (2, R1) to Evasion against the next attack on it, +1 for each further "
+         "Evade before that attack (the README's \"+1 per extra use\"); unused, it runs out at the start of one's "
+         "next turn (\"one round\"). Split instead (RealmsTakeAction split), each Evade is allotted to one attack on "
+         "the creature in that time, before its roll (the Split Evade Reaction, no AP), +evade_bonus against it "
+         "alone; whole and split Evades are not mixed (refused).",
          "Ours: the free Interaction and Ability Roll are there at the start of combat too.",
          "The End-of-Turn Overcome: as a turn ends, before its AP, a creature with conditions the RM gave a "
          "Defence and a Score (RealmsApplyCondition) is asked (RealmsOvercome: roll or decline, in the order it "
@@ -52,10 +60,16 @@ SECTIONS = [
          "its charmer are refused (\"can't harm the charmer\"), the charmer's Potency against it +2; the "
          "Frightened creature's attacks and grapples against the source take -level. Restrained: no weapon attack "
          "(\"all weapons require at least one hand\"), Shield Defense or Weapon Block.",
-         "Not yet (the RM's): the charmer's +2 on Charisma rolls (a roll names no target), Frightened's -½ level "
-         "\"while seeing it\" (sight is the table's, no map), which other Actions need the arms (Grapple is "
-         "\"an open hand or appendage\"). Brace, Focus and Search are recorded with their AP and roll, their "
-         "effects the RM's."),
+         "The RM's (RealmsModifyRoll: a bonus or penalty on a creature's next d20 roll): the charmer's +2 on "
+         "Charisma rolls against the Charmed (a roll names no target), Frightened's -½ level \"while seeing it\" "
+         "(sight is the table's, no map); which other Actions need the arms (Grapple is \"an open hand or "
+         "appendage\") is the RM's to rule, undoing one taken (Retcon).",
+         "Movement (R1): the first use moves up to the Speed, the second the Speed again, the third half of it, "
+         "the fourth a quarter (rounded up, R14); a fifth in a turn is refused. Brace: the next damage (of an "
+         "attack or the RM's) reduced by Vitality, never below 1 (ours: it waits until that damage; a second "
+         "Brace before it is refused). Focus: +2 to the creature's next d20 roll of any kind (ours: likewise "
+         "once; \"also raises a targeted Score\" is the RM's, RealmsModifyRoll). Search (the Action's roll) "
+         "finds a hidden creature through RealmsDetect search."),
     _row("Additional Actions", "enforced", "The section: the Actions below."),
     _row("Stealth/Hide Action (2 AP)", "enforced",
          "RealmsStealthHide: the sheet's Stealth or Hide Skill (else Stealth, else Agility), +1 per level of "
@@ -66,7 +80,7 @@ SECTIONS = [
          "AP), +3 once the hidden creature attacked; once Detected on a turn, the Stealth/Hide Action costs 1 AP.",
          "Ours: the Obscurity level is the hider's claim (no map); which moves trigger a Detect, and that a hiding "
          "creature stays Obscured, are the table's; the Detect needs no revealing first."),
-    _row("Grapple (2 AP)", "partial",
+    _row("Grapple (2 AP)", "enforced",
          "RealmsGrapple: a Strength Unarmed Prowess attack (Martial Proficiency + Strength if trained, else half "
          "Strength) against Might or Reflexes, +2 per size the target is smaller, -2 per size larger, refused more "
          "than one size larger; on a success the target is Grappled (-2 to its attacks, +2 to hit it, no Movement), "
@@ -76,8 +90,9 @@ SECTIONS = [
          "half the grappled one's weight (the sheet's weight, in kg: +1 Strength per 200 kg); a weight not on the "
          "sheet is the RM's to judge.",
          "Ours: the Strength needed is half the weight / 200 kg, rounded up.",
-         "Not yet (the RM's): carrying the grappled one instead (no carrying capacity in the texts), the grappled "
-         "one staying within melee range (no map), and other escape rolls (RealmsRemoveCondition)."),
+         "The RM's: carrying the grappled one instead (no carrying capacity in the texts: recorded at the RM's "
+         "cost, RealmsImprovisedAction), the grappled one staying within melee range (no map: the RM ends the "
+         "grapple, RealmsRemoveCondition), and other escape rolls (ruled by the RM, RealmsRemoveCondition)."),
     _row("Prepared Actions (X AP)", "enforced",
          "A prepared attack (RealmsPrepare: its trigger, target, weapon or Power, distance), its AP and Energy paid "
          "on one's turn, used as a Reaction later (RealmsUsePrepared: no AP then); unused by the start of one's next "
@@ -143,13 +158,14 @@ SECTIONS = [
          "it (RealmsCommand, the owner's 1 AP, at any time: at the start of its turn or for its Reaction); each "
          "further Command by the owner in the round controls one AP less; once a Companion a round.",
          "Ours: being aware of the Companion and able to communicate with it is the table's."),
-    _row("Attacking", "partial", "An attack names its target, in range: melee 1 space, a weapon's or Power's own "
+    _row("Attacking", "gm", "An attack names its target, in range: melee 1 space, a weapon's or Power's own "
          "range; ranged attacks within 1 space at -5, up to four times the normal distance at -5.",
-         "The table's (no map is kept): the distance an attack names is the attacker's claim, checked only "
+         "The RM's (no map is kept): the distance an attack names is the attacker's claim, checked only "
          "against the range; so are \"within 1 space\" (Defend, Coup de Grâce, Search's 2 spaces), line of "
          "sight (\"Most Powers require sight\") and the Obscurity levels a Stealth/Hide or an attack claims "
          "(R11 \"Attacks take −1 per level\": RealmsAttack's obscurity, 0-4, counted beyond the Complete "
-         "Obscurity a Blinded attacker or an Invisible target already has)."),
+         "Obscurity a Blinded attacker or an Invisible target already has); the RM undoes a claim that is wrong "
+         "(Retcon) or gives a bonus or penalty for what the engine does not see (RealmsModifyRoll)."),
     _row("Attack Rolls", "enforced",
          "D20 + the Martial Bonus (Martial Proficiency + the weapon's Ability, R4: melee Strength, ranged Acuity, "
          "finesse Agility, thrown Strength) or the Power Bonus (Power Proficiency + Power Ability), never both; "
@@ -206,13 +222,27 @@ SECTIONS = [
          "Coup de Grâce (RealmsCoupDeGrace, outside of Combat: before it starts or once it has ended) on a "
          "creature unconscious or, by the RM's word, asleep: a hit and a Critical Hit without a roll.",
          "Ours: being within 1 space is the attacker's claim (no map)."),
-    _row("Improvised Weapons & Unarmed Prowess", "partial",
+    _row("Improvised Weapons & Unarmed Prowess", "enforced",
          "Improvised weapons: 1d4 and half Strength (doubled if negative) to attack and damage, never below 0; "
          "thrown: double the higher of Agility or Strength in spaces, four times at -5. Unarmed: half Strength to "
          "attack and as damage untrained; trained, the higher of Strength or Agility + Martial Proficiency and the "
          "prowess level's die (R5); the Quick Attack once a turn after an unarmed attack Action, without the "
          "penalty. Dual wielding: two Interchangeable weapons, the off-hand Quick Action attack without the penalty "
          "and without the bonus to its damage.",
-         "Not yet (the RM's): \"it must weigh less than ½ of your carrying capacity\": neither the chapter nor "
-         "the gap file gives a carrying capacity, so what is thrown stays the thrower's claim."),
+         "The RM's: \"it must weigh less than ½ of your carrying capacity\": neither the chapter nor the gap file "
+         "gives a carrying capacity, so what is thrown is the thrower's claim, the RM undoing a throw that is too "
+         "heavy (Retcon)."),
 ]
+
+
+def _with_lead_ins(rows: list[Section]) -> list[Section]:
+    """Each heading's row, then a row for each rule under it that the text gives a bold lead-in."""
+    out: list[Section] = []
+    for row in rows:
+        out.append(row)
+        if row.heading not in {r.heading for r in out[:-1]}:  # "Combat Encounters" is a heading twice
+            out += [msgspec.structs.replace(s, part_of=row.heading) for s in LEAD_INS.get(row.heading, [])]
+    return out
+
+
+SECTIONS = _with_lead_ins(_HEADINGS)

@@ -4,8 +4,8 @@ document per encounter (``SetRealmsRules``), each default the one realms-gaps.md
 - ``dying_damage``: R22, "The publisher contradicts itself": the chapter 2 text's 1d4, 2d4, 4d4
   (doubling the dice; our default, as the gap file says) or the conditions appendix's 1d4, 1d8,
   2d8, 4d8 ("irreducible", at the start of the turn).
-- ``evade_bonus``: R1's Evade ("+2 against each of several attacks in the next round"), to
-  Evasion until the start of one's next turn.
+- ``evade_bonus``: R1's Evade ("+2 Evasion against the next attack, +1 per extra use"; split, "+2
+  against each of several attacks in the next round").
 - ``determination_dice``: R10, the Determination Dice each player's character holds as the encounter
   starts ("each character starts every session with one and can hold up to 3"): 1 by default; a
   later fight of the session starts with what is left (the RM's ``SetDetermination``).

@@ -1,5 +1,6 @@
 """RealmsRPG's demo fight (``fracas demo --ruleset realms``): Arwen and Bram (players) against two
-brigands (the RM's) at a ford; the brigands started it (the first is the initiator). On each turn
+brigands (the RM's) at a ford; the brigands started it (the first is the initiator, its free first
+attack made before initiative is rolled). On each turn
 a creature that can act makes Basic Action attacks on the first enemy standing while it has the
 AP; a target Dodges when it has AP to spare, a creature with a shield takes the Shield Defense,
 everyone else passes. The fight stops once a side is all Dying, unconscious or dead, or after the
@@ -49,6 +50,9 @@ class AmbushAtTheFord(DemoFight):
 
     def play(self, table: Table) -> Script:
         yield Send({"type": "SetInitiative", "combatant_id": table.ids["Brigand"], "initiator": True})
+        # "The creature who initiates Combat can take their first Action without spending any Action
+        # Points. Afterward, all creatures involved roll for Initiative"
+        yield Send({"type": "RealmsAttack", "combatant_id": table.ids["Brigand"], "target": table.ids["Arwen"]})
         yield Send({"type": "RollInitiative"})
         yield Send({"type": "StartEncounter"})
         while not beaten(table.state) and table.state["round"] <= table.rounds and table.state["status"] == "active":

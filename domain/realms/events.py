@@ -184,6 +184,17 @@ class Stabilise(Command, tag="RealmsStabilise"):
     combatant_id: CombatantId
 
 
+class ModifyRoll(Command, tag="RealmsModifyRoll"):
+    """The RM's bonus or penalty to a creature's next d20 roll, for what the engine does not see (sight,
+    a map, the situation): a Charmed creature's charmer "+2 on Charisma rolls ... against it", a Frightened
+    creature's "−½ level while seeing it". R7: "A Bonus or Penalty applies to the roller only". ``amount``
+    replaces one not yet spent (0: none); ``reason``: what it is for, told in the log."""
+
+    combatant_id: CombatantId
+    amount: Bonus
+    reason: Annotated[str, msgspec.Meta(max_length=200)] = ""
+
+
 class ApplyCondition(Command, tag="RealmsApplyCondition"):
     """The RM puts a condition on a creature (R24), ``level`` for a leveled one, and the Defence and
     Difficulty Score or Potency its End-of-Turn Overcome rolls against (none: not overcome by a
@@ -356,7 +367,8 @@ class Help(Command, tag="RealmsHelp"):
 
 COMMANDS = (SetRealmsRules, SetInitiative, Attack, TakeAction, ImprovisedAction, Heal, Stabilise, ApplyCondition,
             RemoveCondition, Overcome, ImprovisePower, Grapple, DealDamage, CommandCompanion, Prepare, UsePrepared,
-            StealthHide, Detect, CoupDeGrace, Help, ChangeEnergy, Recover, SetDetermination, CounterInEffect)
+            StealthHide, Detect, CoupDeGrace, Help, ChangeEnergy, Recover, SetDetermination, CounterInEffect,
+            ModifyRoll)
 
 # ------------------------------------------------------------------ events
 
@@ -479,6 +491,7 @@ class AttackRolled(Event, tag="RealmsAttackRolled"):
     counter_die: DieRoll | None = None
     counter_total: SheetValue[int, "counterer"] | None = None
     countered: bool = False
+    counter_penalty: int = 0  # the counterer's Multiple Action Penalty (a Counter Power rolled before this turn)
     defences: list[DefenceRolled] = []
     discarded: DieRoll | None = None  # a Determination Die's re-roll: the d20 not kept
 
@@ -521,6 +534,8 @@ class Harmed(Event, tag="RealmsHarmed"):
     dead: bool = False
     unconscious: bool = False
     dice: list[DieRoll] = []
+    brace: int = 0  # Brace: "reduce the next damage by Vitality" (its reduction)
+    braced: bool = False  # the Brace spent on this damage
 
     def dice_rolled(self) -> list[DieRoll]:
         return list(self.dice)
@@ -562,6 +577,14 @@ class ConditionApplied(Event, tag="RealmsConditionApplied"):
     replaced: str | None = None
     action_points: int | None = None
     source: CombatantId | None = None
+
+
+class RollModified(Event, tag="RealmsRollModified"):
+    """The RM's bonus or penalty waiting for the creature's next d20 roll (``ModifyRoll``)."""
+
+    combatant_id: CombatantId
+    amount: int
+    reason: str = ""
 
 
 class ConditionRemoved(Event, tag="RealmsConditionRemoved"):
@@ -770,6 +793,7 @@ class CounteredInEffect(Event, tag="RealmsCounteredInEffect"):
     nullified: bool
     part: str = ""
     discarded: DieRoll | None = None
+    penalty: int = 0  # the Multiple Action Penalty (a Counter Power rolled before this turn)
 
     def dice_rolled(self) -> list[DieRoll]:
         return [self.die, *([self.discarded] if self.discarded else [])]
@@ -783,4 +807,4 @@ class DeterminationSet(Event, tag="RealmsDeterminationSet"):
 EVENTS = (RulesSet, InitiativeSet, ActionTaken, AttackDeclared, Reacted, AttackRolled, Defended, Harmed, Healed,
           Stabilised, ConditionApplied, ConditionRemoved, OvercomeDue, Overcame, PowerImprovised, GrappleRolled, Commanded, Prepared,
           HidingRolled, Detected, Helped, EnergyChanged, Recovered, DeterminationSet, CounteredInEffect,
-          CollateralCountered)
+          CollateralCountered, RollModified)

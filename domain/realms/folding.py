@@ -42,6 +42,7 @@ from domain.realms.events import (
     Prepared,
     Reacted,
     Recovered,
+    RollModified,
     RulesSet,
     Stabilised,
 )
@@ -50,6 +51,7 @@ from domain.realms.state import (
     BODY_SHIELD,
     COMBINATION,
     COUNTER,
+    COUNTERING,
     DODGE,
     FREE_ABILITY_ROLL,
     FREE_INTERACTION,
@@ -64,6 +66,9 @@ from domain.realms.state import (
 )
 
 replace = msgspec.structs.replace
+
+# dice that may be d20s but are no d20 roll of the creature's (Focus waits past them)
+NOT_ROLLS = frozenset({"healing", "damage", "dying damage"})
 
 
 class Folding:
@@ -87,6 +92,9 @@ class Folding:
             state = self._with_body(state, who.id, replace(body_of(state, who.id),
                                                            determination=self.determination(state, who) - 1))
         r = rules(state)
+        if any(b.focused or b.modifier for b in r.bodies.values()):
+            state = self._focus_spent(state, event)
+            r = rules(state)
         match event:
             # the commonest first (each event type matches one case only: the order is for speed)
             case reactions.ReactionsOpened() | reactions.ReactionPassed() | reactions.ReactionsClosed():
@@ -151,6 +159,15 @@ class Folding:
                     obscurity=event.obscurity, collateral=event.collateral)
                 return replace(state, rules=replace(rules(state), attack=attack, window=None))
             case AttackRolled():
+                if event.counterer is not None and event.counter_die is not None:
+                    cb = body_of(state, event.counterer)
+                    state = self._with_body(state, event.counterer, replace(
+                        cb, repeats={**cb.repeats, COUNTERING: cb.repeats.get(COUNTERING, 0) + 1}))
+                    r = rules(state)
+                t = r.bodies.get(event.target)
+                if t is not None and t.evades and event.targets == "evasion" and event.die is not None:
+                    state = self._with_body(state, event.target, replace(t, evades=0))  # spent on this attack
+                    r = rules(state)
                 a = r.attack
                 if a is None or not event.hit or not (event.damage_dice or event.damage > 0):
                     return replace(state, rules=replace(r, attack=None, window=None))
@@ -181,11 +198,19 @@ class Folding:
                     changes["prepared"] = None
                 elif event.action == "Free Action":
                     changes["free_actions"] = b.free_actions + 1
+                if event.action == "Movement":
+                    changes["moves"] = b.moves + 1
+                elif event.action == "Brace":
+                    changes["braced"] = True  # "reduce the next damage by Vitality"
+                elif event.action == "Focus":
+                    changes["focused"] = True  # "+2 to the next d20 roll"
                 if event.action == "Evade":
                     changes["evade"] = Duration.one_round_from(event.combatant_id, state.round)
-                    # R1: split, "up to the number of Evades taken"
-                    changes.update(split_evades=b.split_evades + 1 if event.split else 0, evade_split=event.split)
-                if event.free and event.action in ("Interaction", "Ability Roll") and not self._initiator_free(r, event):
+                    if event.split:  # R1: split, "up to the number of Evades taken"
+                        changes.update(split_evades=b.split_evades + 1, evade_split=True, evades=0)
+                    else:  # "+2 Evasion against the next attack, +1 per extra use"
+                        changes.update(evades=b.evades + 1, evade_split=False, split_evades=0)
+                if event.free and event.action in ("Interaction", "Ability Roll") and not self._initiator_free(state, r, event):
                     name = FREE_INTERACTION if event.action == "Interaction" else FREE_ABILITY_ROLL
                     state = self.spent(state, event.combatant_id, name, 1)
                 return self._with_body(state, event.combatant_id, replace(b, **changes)) if changes else state
@@ -212,7 +237,8 @@ class Folding:
                 state = replace(state, combatants={**state.combatants, c.id: replace(
                     c, action_points=c.action_points - event.action_points)})
                 b = body_of(state, c.id)
-                return self._with_body(state, c.id, replace(b, energy_spent=b.energy_spent + event.energy))
+                return self._with_body(state, c.id, replace(b, energy_spent=b.energy_spent + event.energy, repeats={
+                    **b.repeats, COUNTERING: b.repeats.get(COUNTERING, 0) + 1}))
             case CollateralCountered():
                 return state  # the Power in effect is not kept as state: its ending is the RM's to apply
             case DeterminationSet():
@@ -329,11 +355,23 @@ class Folding:
                 return self._with_body(state, event.combatant_id, replace(
                     b, overcome_due=False, overcome_round=state.round,
                     conditions={k: v for k, v in b.conditions.items() if k not in gone}))
+            case RollModified():
+                return self._with_body(state, event.combatant_id, replace(body_of(state, event.combatant_id),
+                                                                          modifier=event.amount))
             case Stabilised():
                 b = body_of(state, event.combatant_id)
                 return self._with_body(state, event.combatant_id, replace(
                     b, stabilised=True, exhausted=b.exhausted + (1 if event.exhausted else 0)))
         return super().evolve_action(state, event)
+
+    def _focus_spent(self, state: EncounterState, event: Event) -> EncounterState:
+        """Focus: "+2 to the next d20 roll" (and the RM's modifier): spent by the event with a d20 its
+        creature rolled."""
+        rolled = {d.by for d in event.dice_rolled() if d.sides == 20 and d.purpose not in NOT_ROLLS}
+        for cid, b in rules(state).bodies.items():
+            if (b.focused or b.modifier) and cid in rolled:
+                state = self._with_body(state, cid, replace(b, focused=False, modifier=0))
+        return state
 
     def _unhidden(self, state: EncounterState, cid: str) -> EncounterState:
         b = body_of(state, cid)
@@ -341,9 +379,10 @@ class Folding:
             k: v for k, v in b.conditions.items() if k != "hidden"}))
 
     @staticmethod
-    def _initiator_free(r: RealmsState, event: ActionTaken) -> bool:
+    def _initiator_free(state: EncounterState, r: RealmsState, event: ActionTaken) -> bool:
+        """The initiator's free first Action (before initiative), not a free Interaction or Ability Roll."""
         start = r.starts.get(event.combatant_id)
-        return bool(start and start.initiator and not r.initiator_acted)
+        return bool(state.status == "setup" and start and start.initiator and not r.initiator_acted)
 
     def _paid(self, state: EncounterState, cid: str, cost: int, free: bool) -> EncounterState:
         r = rules(state)
@@ -361,6 +400,8 @@ class Folding:
         b = body_of(state, cid)
         sheet = state.combatants[cid].sheet
         changes: dict[str, Any] = {"damage": sheet.health - e.health}
+        if e.braced:
+            changes["braced"] = False  # the Brace is spent on this damage
         if e.armour:
             changes["armour_uses"] = b.armour_uses + 1
         if e.dead:

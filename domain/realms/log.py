@@ -157,6 +157,7 @@ def _harmed(d: Any, s: Any) -> str:
     who = s.Who(d.get("combatant_id"))
     if d.get("cause") == "rm" and d.get("by") is None:
         cut = [f"armour {d['armour']}"] if d.get("armour") else []
+        cut += [f"Brace {d['brace']}"] if d.get("brace") else []
         how = f" ({d.get('rolled')} less {', '.join(cut)})" if cut else ""
         text = f"{who} takes {d.get('damage')} damage{how}: Health {d.get('health')}."
     elif d.get("cause") == "energy":
@@ -170,6 +171,8 @@ def _harmed(d: Any, s: Any) -> str:
         cut = []
         if d.get("armour"):
             cut.append(f"armour {d['armour']}")
+        if d.get("brace"):
+            cut.append(f"Brace {d['brace']}")
         if d.get("shield"):
             cut.append(f"shield {d['shield']}")
         if d.get("resisted"):
@@ -372,6 +375,9 @@ SENTENCES: dict[str, Sentence] = {
     "RealmsCollateralCountered": _collateral,
     "RealmsDeterminationSet": lambda d, s: f"{s.Who(d.get('combatant_id'))} holds {d.get('count')} Determination "
                                            f"Di{'e' if d.get('count') == 1 else 'ce'}.",
+    "RealmsRollModified": lambda d, s: (f"{s.Who(d.get('combatant_id'))}'s next d20 roll takes "
+                                        f"{d.get('amount', 0):+d} (the RM's ruling"
+                                        f"{': ' + d['reason'] if d.get('reason') else ''})."),
     "RealmsStabilised": lambda d, s: (f"{s.Who(d.get('combatant_id'))} is stabilised: the Dying damage stops"
                                       f"{'; one level of Exhausted' if d.get('exhausted') else ''}."),
 }

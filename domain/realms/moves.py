@@ -78,6 +78,14 @@ class Moving:
                 out.append(cid)
         return out
 
+    def may_act(self, state: EncounterState) -> list[str]:
+        """Before initiative is rolled, the initiator: "The creature who initiates Combat can take their
+        first Action without spending any Action Points. Afterward, all creatures involved roll for
+        Initiative" (offered, not waited on: the RM may roll initiative without it)."""
+        if state.status != "setup" or state.initiative_rolled:
+            return []
+        return [cid for cid in rules(state).starts if cid in state.combatants and self._opening(state, cid)]
+
     @staticmethod
     def _detecting(state: EncounterState) -> dict[str, list[str]]:
         """Who may Detect whom: "If you attack in a way that would reveal your location ... any target
@@ -103,6 +111,8 @@ class Moving:
         out of its turn its Reactions (a Prepared Action, Detect, a Companion's Command)."""
         c = state.combatants.get(combatant_id)
         r = rules(state)
+        if c is not None and self._opening(state, c.id) and self._may_act(state, c):
+            return self._opening_moves(state, c)
         if c is None or state.status != "active" or (r.window is not None and not r.window.settled):
             return []
         b = body_of(state, c.id)
@@ -113,6 +123,13 @@ class Moving:
         if is_companion(c) and b.commanded_round != state.round:
             return []  # its owner Commands it first (``acting``), or its turn ends
         return [*self._attacks(state, c), *self._actions(state, c), *self._others(state, c)]
+
+    def _opening_moves(self, state: EncounterState, c: Combatant) -> list[Offer]:
+        """The initiator's free first Action, before initiative: its attacks and grapples, the Action
+        table (not the Overcome, a turn's), Stealth or Hide."""
+        actions = [o for o in self._actions(state, c) if o.command.get("action") != "Overcome"]
+        hiding = [o for o in self._others(state, c) if o.command["type"] == "RealmsStealthHide"]
+        return [*self._attacks(state, c), *actions, *hiding]
 
     def _reactions(self, state: EncounterState, c: Combatant) -> list[Offer]:
         out = []
@@ -218,8 +235,9 @@ class Moving:
         speed = conds.speed(sheet.movement, afflictions(b))
         if any(conds.of_source(x.conditions, "grappled", c.id) for x in rules(state).bodies.values()):
             speed = half_up(speed)  # "it reduces your Speed by ½"
-        if speed >= 1:
-            add(f"Movement ({speed} spaces)", "Movement", ("spaces",), spaces=speed)
+        most = scores.movement(speed, b.moves + 1)  # the Speed, the Speed again, +½, +¼
+        if most >= 1:
+            add(f"Movement ({most} spaces)", "Movement", ("spaces",), spaces=most)
         for action in _PLAIN_ACTIONS:
             add(action, action)
         add("Evade (split)", "Evade", split=True)
@@ -342,6 +360,8 @@ class Moving:
             for condition in sorted(b.conditions):
                 out.append(_ruling(c, f"End {c.name}'s {condition.replace('_', ' ')}", {
                     "type": "RealmsRemoveCondition", "condition": condition}))
+        out.append(_ruling(who, f"A bonus or penalty on {who.name}'s next d20 roll", {
+            "type": "RealmsModifyRoll", "amount": 2, "reason": "the RM's ruling"}, ("combatant_id", "amount", "reason")))
         out.append(_ruling(who, f"Put a condition on {who.name}", {"type": "RealmsApplyCondition", "condition": "prone"},
                            ("combatant_id", "condition", "level", "defence", "score", "source")))
         energy = bodies.energy(who.sheet, body_of(state, who.id))

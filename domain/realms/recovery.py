@@ -37,8 +37,11 @@ def heal(c: Combatant, b: Body, cmd: Heal, dice: Dice, healer: Combatant | None)
     if not cmd.overheal:
         health = min(health, max(c.sheet.health, now))
     revived = b.dying and health > 0
+    # R22: "When a dying character is stabilised or revived it gains 1 level of Exhausted": at each (a
+    # character stabilised is still dying until healed above 0), one level for one healing
+    exhausted = b.dying and (revived or not b.stabilised)
     return Healed(combatant_id=c.id, amount=health - now, health=health, bleed=bleed, dice=rolled, revived=revived,
-                  exhausted=revived and not b.stabilised, overheal=max(health - c.sheet.health, 0),
+                  exhausted=exhausted, overheal=max(health - c.sheet.health, 0),
                   power_bonus=power)
 
 

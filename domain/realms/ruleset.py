@@ -53,11 +53,13 @@ from domain.realms.events import (
     ImprovisedAction,
     ImprovisePower,
     InitiativeSet,
+    ModifyRoll,
     Overcame,
     Overcome,
     Prepare,
     Reacted,
     Recover,
+    RollModified,
     RemoveCondition,
     RulesSet,
     SetDetermination,
@@ -90,6 +92,10 @@ from domain.realms.state import (
 from domain.realms.turns import Turns
 
 replace = msgspec.structs.replace
+
+# the initiator's free first Action, taken before initiative is rolled: an attack or grapple, an Action
+# of the Action table, Stealth or Hide
+OPENING = (Attack, TakeAction, Grapple, StealthHide)
 
 
 class Realms(Folding, Attacking, Acting, Deciding, Moving, Turns, StartingCombat, Ruleset):
@@ -201,6 +207,11 @@ class Realms(Folding, Attacking, Acting, Deciding, Moving, Turns, StartingCombat
                     before = conds.level(b.conditions, "stunned")  # "Durations don't stack", nor levels
                     event = replace(event, action_points=conds.stunned_ap(c.action_points, max(level - before, 0)))
                 return [event]
+            case ModifyRoll():
+                c = self.combatant(state, command.combatant_id)
+                if body_of(state, c.id).dead:
+                    raise RuleViolation("realms_dead", f"{c.name} is dead.")
+                return [RollModified(combatant_id=c.id, amount=command.amount, reason=command.reason)]
             case RemoveCondition():
                 c = self.combatant(state, command.combatant_id)
                 if command.condition not in body_of(state, c.id).conditions:
@@ -214,7 +225,8 @@ class Realms(Folding, Attacking, Acting, Deciding, Moving, Turns, StartingCombat
                 if not b.dying or b.stabilised:
                     raise RuleViolation("realms_not_dying", f"{c.name} is not Dying, or is already stabilised.")
                 return [Stabilised(combatant_id=c.id)]
-        self.require_active(state)
+        if not (isinstance(command, OPENING) and self._opening(state, command.combatant_id)):
+            self.require_active(state)
         match command:
             case Attack():
                 return self._attack(state, command, dice)

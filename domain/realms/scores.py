@@ -51,6 +51,23 @@ def repeat_penalty(times_before: int) -> int:
     return -REPEAT_PENALTY * times_before
 
 
+# R1: "Movement 1 AP per use (first use moves the Speed, second doubles it, third adds half, fourth
+# adds a quarter; at most four)": each use's share of the Speed
+MOVEMENT_SHARES = (1, 1, 2, 4)  # the Speed, the Speed again, a half, a quarter
+
+
+def movement(speed: int, use: int) -> int:
+    """The spaces the ``use``-th Movement of a turn (1 to 4) covers at most; 0 past the fourth. R14:
+    fractions rounded up."""
+    if not 1 <= use <= len(MOVEMENT_SHARES) or speed <= 0:
+        return 0
+    return -(-speed // MOVEMENT_SHARES[use - 1])
+
+
+# R1: "Focus 1 (+2 to the next d20 roll)"
+FOCUS = 2
+
+
 def help_die(bonus: int) -> int:
     """R12: "the Skill (or Attack) Bonus rounded up to an even number, as a die: +1/+2 → d2,
     +3/+4 → d4, … up to d12". 0: no die (a bonus of 0 or less)."""

@@ -29,6 +29,7 @@ FREE_ABILITY_ROLL = "free ability roll"
 DODGE, SHIELD, BLOCK, BODY_SHIELD = "Dodge", "Shield Defense", "Weapon Block", "Body Shield"
 SPLIT_EVADE = "Split Evade"  # allotting one split Evade to this attack (no AP: the Evade paid them)
 COMBINATION, COUNTER = "Combination Attack", "Counter Power: "
+COUNTERING = "Counter Power"  # its D20 rolls' type for the Multiple Action Penalty (in effect or not)
 MENTAL = frozenset({"mental_fortitude", "resolve", "discernment"})
 WAITING = Refusal(code="realms_attack_waiting", message=OWN_CODES["realms_attack_waiting"])
 OVERCOME_DUE = Refusal(code="realms_overcome_due", message=OWN_CODES["realms_overcome_due"])

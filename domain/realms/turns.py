@@ -37,7 +37,7 @@ class Turns:
     def turn_began(self, state: EncounterState, combatant_id: str) -> EncounterState:
         """A new turn: the Multiple Action Penalty counts afresh ("in a turn"), armour's reductions
         are back ("until the start of the next turn"), and one's own Evade, lasting "one round",
-        runs out at the start of one's next turn."""
+        runs out at the start of one's next turn if no attack used it first."""
         r = rules(state)
         at = Boundary(kind="turn_start", round=state.round, combatant=combatant_id)
         out = {}
@@ -48,13 +48,24 @@ class Turns:
             if b.armour_uses:
                 changes["armour_uses"] = 0
             if b.evade is not None and has_run_out(b.evade, at):
-                changes.update(evade=None, split_evades=0, evade_split=False)
-            if cid == combatant_id and (b.attacks or b.quick_attacked or b.off_hand_attacked or b.free_actions):
-                changes.update(attacks=[], quick_attacked=False, off_hand_attacked=False, free_actions=0)
+                changes.update(evade=None, evades=0, split_evades=0, evade_split=False)
+            if cid == combatant_id and (b.attacks or b.quick_attacked or b.off_hand_attacked or b.free_actions
+                                        or b.moves):
+                changes.update(attacks=[], quick_attacked=False, off_hand_attacked=False, free_actions=0, moves=0)
             if cid == combatant_id and b.prepared is not None:
                 changes["prepared"] = None  # unused: "you do not regain those spent resources"
             out[cid] = replace(b, **changes) if changes else b
         return replace(state, rules=replace(r, bodies=out))
+
+    def _start(self, state: EncounterState) -> list[Event]:
+        """"At the start of combat ... your Action Points (AP) are set to 4", but R22's Dying creature (the
+        initiator's free Action may leave one before initiative) "gains only 1 AP"."""
+        events = super()._start(state)
+        dying = {cid for cid, b in rules(state).bodies.items() if b.dying and cid in state.combatants}
+        if not dying:
+            return events
+        return [replace(e, action_points={**e.action_points, **{cid: 1 for cid in dying}})
+                if isinstance(e, RoundStarted) else e for e in events]
 
     def _end_turn(self, state: EncounterState, cmd: EndTurn) -> list[Event]:
         """R22: a Dying creature "gains only 1 AP at the end of each of its turns"; Stunned: "level

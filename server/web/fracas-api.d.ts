@@ -3276,6 +3276,7 @@ export type Realms_AttackRolled = {
   attack: string;
   combatant_id: string;
   counter_die?: DieRoll | null;
+  counter_penalty?: number;
   counter_total?: number | null;
   countered?: boolean;
   counterer?: string | null;
@@ -3369,6 +3370,7 @@ export type Realms_Command =
   | Realms_Recover
   | Realms_SetDetermination
   | Realms_CounterInEffect
+  | Realms_ModifyRoll
   | React
   | PassReaction
   | CloseReactions;
@@ -3447,6 +3449,7 @@ export type Realms_CounteredInEffect = {
   energy: number;
   nullified: boolean;
   part?: string;
+  penalty?: number;
   power: string;
   score: number;
   total: number;
@@ -3608,6 +3611,7 @@ export type Realms_Event =
   | Realms_DeterminationSet
   | Realms_CounteredInEffect
   | Realms_CollateralCountered
+  | Realms_RollModified
   | ReactionsOpened
   | ReactionPassed
   | ReactionsClosed;
@@ -3658,6 +3662,8 @@ export type Realms_GrappleRolled = {
  */
 export type Realms_Harmed = {
   armour?: number;
+  brace?: number;
+  braced?: boolean;
   by?: string | null;
   cause: string;
   combatant_id: string;
@@ -3785,6 +3791,20 @@ export type Realms_InitiativeSet = {
   roll_with?: string | null;
   surprised?: boolean;
   type: "RealmsInitiativeSet";
+};
+
+/**
+ * The RM's bonus or penalty to a creature's next d20 roll, for what the engine does not see (sight,
+ * a map, the situation): a Charmed creature's charmer "+2 on Charisma rolls ... against it", a Frightened
+ * creature's "−½ level while seeing it". R7: "A Bonus or Penalty applies to the roller only". ``amount``
+ * replaces one not yet spent (0: none); ``reason``: what it is for, told in the log.
+ */
+export type Realms_ModifyRoll = {
+  amount: number;
+  combatant_id: string;
+  dice?: number[] | null;
+  reason?: string;
+  type: "RealmsModifyRoll";
 };
 
 /** The Overcome's rolls (``declined``: none taken); ``early``: the 1 AP Action earlier in the turn. */
@@ -3965,6 +3985,14 @@ export type Realms_RemoveCondition = {
   condition: "bleed" | "blinded" | "charmed" | "dazed" | "deafened" | "exhausted" | "exposed" | "faint" | "frightened" | "grappled" | "hidden" | "immobile" | "invisible" | "prone" | "resilient" | "restrained" | "slowed" | "staggered" | "stunned" | "susceptible" | "weakened";
   dice?: number[] | null;
   type: "RealmsRemoveCondition";
+};
+
+/** The RM's bonus or penalty waiting for the creature's next d20 roll (``ModifyRoll``). */
+export type Realms_RollModified = {
+  amount: number;
+  combatant_id: string;
+  reason?: string;
+  type: "RealmsRollModified";
 };
 
 export type Realms_RulesSet = {
@@ -4193,6 +4221,7 @@ export type Section = {
   chapter: string;
   heading: string;
   how: string;
+  part_of?: string | null;
   readings?: string[];
   support: "enforced" | "gm" | "partial" | "not covered";
 };

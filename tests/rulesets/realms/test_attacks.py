@@ -12,8 +12,9 @@ from domain.core.encounter import RollInitiative, StartEncounter
 from domain.core.reactions import React
 from domain.realms.attacks import profile
 from domain.realms.data import RealmsRules
+from domain.realms.body import conditions
 from domain.realms.events import (
-    Attack, AttackDeclared, AttackRolled, Defended, Harmed, Heal, Healed, SetRealmsRules, Stabilise, TakeAction,
+    Attack, AttackDeclared, AttackRolled, CounterInEffect, Defended, Harmed, Heal, Healed, SetRealmsRules, Stabilise, TakeAction,
 )
 from domain.realms.odds import AttackOddsQuery, attack_odds
 from domain.realms.ruleset import rules
@@ -387,7 +388,36 @@ def test_healing_above_zero_ends_dying_and_never_passes_the_maximum() -> None:
     assert not small.revived and f.body("brigand").dying and f.body("brigand").stabilised
     big = of(f.send(Heal(combatant_id="brigand", amount=50)), Healed)
     assert big.revived and big.health == 12 and not f.body("brigand").dying
+    assert small.exhausted and big.exhausted and f.body("brigand").exhausted == 2  # stabilised, then revived
     assert f.refused(Heal(combatant_id="brigand", amount=1)).code == "realms_full_health"
+
+
+def test_a_dying_creature_stabilised_and_later_revived_gains_an_exhausted_level_at_each() -> None:
+    """R22: "When a dying character is stabilised or revived it gains 1 level of Exhausted". A character
+    stabilised is still dying ("It can't leave Dying until healed above 0"), so when it is revived later
+    it is again "a dying character ... revived": one level at each, two in all; revived at once by one
+    healing, one level."""
+    f = Fight()
+    f.add("arwen", {**ARWEN, "martial_proficiency": 6})
+    f.add("brigand", BRIGAND, side="enemies", controller="gm")
+    f.send(RollInitiative(dice=[15, 3]))
+    f.send(StartEncounter())
+    f.send(Attack(combatant_id="arwen", target="brigand"))
+    f.pass_("brigand", dice=[10, 6])  # Health -3
+    f.send(Stabilise(combatant_id="brigand"))
+    assert f.body("brigand").exhausted == 1
+    revived = of(f.send(Heal(combatant_id="brigand", amount=10)), Healed)
+    assert revived.revived and revived.exhausted and f.body("brigand").exhausted == 2
+    assert "exhausted 2" in conditions(f.state.combatants["brigand"].sheet, f.body("brigand"))
+    g = Fight()
+    g.add("arwen", {**ARWEN, "martial_proficiency": 6})
+    g.add("brigand", BRIGAND, side="enemies", controller="gm")
+    g.send(RollInitiative(dice=[15, 3]))
+    g.send(StartEncounter())
+    g.send(Attack(combatant_id="arwen", target="brigand"))
+    g.pass_("brigand", dice=[10, 6])
+    g.send(Heal(combatant_id="brigand", amount=10))
+    assert g.body("brigand").exhausted == 1
 
 
 def test_companions_die_at_zero_health() -> None:
@@ -483,6 +513,38 @@ def test_a_counter_that_does_not_exceed_the_attack_roll_leaves_the_power() -> No
     rolled = of(f.pass_("warden", dice=[10, 10, 3, 3]), AttackRolled)
     assert (rolled.countered, rolled.hit, rolled.counter_total) == (False, True, 16)
     assert f.health("warden") == 14 - 11
+
+
+def test_a_second_counter_power_in_a_turn_takes_the_multiple_action_penalty() -> None:
+    """Multiple Action Penalty: "If you take the same Action or Reaction more than once in a turn, and it
+    involves a D20 roll, you incur a -5 penalty to all related D20 rolls each subsequent time you perform
+    that Action": the Warden's second Counter Power in the Mage's turn rolls at -5, and so does a second
+    counter of a Power in effect on one turn."""
+    f = Fight()
+    f.add("mage", MAGE, side="enemies", controller="gm")
+    f.add("warden", WARDEN)
+    f.send(RollInitiative(dice=[15, 3]))
+    f.send(StartEncounter())
+    f.send(Attack(combatant_id="mage", target="warden", power="Fire Bolt", distance=4))
+    f.react("warden", "Counter Power: Ward")
+    first = of(f.pass_("warden", dice=[10, 12]), AttackRolled)  # 12 + 5 + 1 = 18 against 10 + 5 + 1 = 16
+    assert (first.countered, first.counter_total, first.counter_penalty) == (True, 18, 0)
+    f.send(Attack(combatant_id="mage", target="warden", power="Fire Bolt", distance=4))
+    f.react("warden", "Counter Power: Ward")
+    # the Mage's own second attack is at -5 too: 15 + 5 - 5 + 1 = 16; the Ward 12 + 5 + 1 - 5 = 13
+    second = of(f.pass_("warden", dice=[15, 12, 3, 3]), AttackRolled)
+    assert (second.countered, second.counter_total, second.counter_penalty) == (False, 13, -5)
+    assert second.hit and f.health("warden") == 14 - 11
+
+    g = Fight()
+    g.add("warden", WARDEN)
+    g.add("mage", MAGE, side="enemies", controller="gm")
+    g.send(RollInitiative(dice=[15, 3]))
+    g.send(StartEncounter())
+    once = g.send(CounterInEffect(combatant_id="warden", power="Ward", score=12, dice=[10]))[0]
+    twice = g.send(CounterInEffect(combatant_id="warden", power="Ward", score=12, dice=[10]))[0]
+    assert (once.penalty, once.total, twice.penalty, twice.total) == (0, 16, -5, 11)
+    assert once.nullified and not twice.nullified
 
 
 def test_a_combination_attack_adds_the_help_die_to_the_attack_and_damage_rolls() -> None:
@@ -626,6 +688,27 @@ def test_a_creature_takes_several_reactions_before_the_roll_its_ap_permitting_bu
     f.react("warden", "Shield Defense", dice=[1])  # 1 - 2 misses the attack roll: no Shield Die
     assert f.ap("warden") == 1 and rules(f.state).attack is None  # one Defend: the attack is done
     assert f.health("warden") == 14 - 11
+
+
+def test_an_evade_gives_two_against_the_next_attack_only_and_each_further_use_one_more() -> None:
+    """R1 and the rules README: "Evade 1 (+2 Evasion against the next attack, +1 per extra use)": the
+    attack after it meets Evasion 13 + 2, the one after that 13; two Evades give +3 to the next."""
+    f = started()
+    f.send(TakeAction(combatant_id="arwen", action="Evade"))
+    f.end_turn("arwen")
+    f.send(Attack(combatant_id="brigand", target="arwen"))
+    first = of(f.pass_("arwen", dice=[1]), AttackRolled)
+    f.send(Attack(combatant_id="brigand", target="arwen"))
+    second = of(f.pass_("arwen", dice=[1]), AttackRolled)
+    assert (first.score, second.score) == (13 + 2, 13)
+    f.end_turn("brigand")
+    f.send(TakeAction(combatant_id="arwen", action="Evade"))
+    f.send(TakeAction(combatant_id="arwen", action="Evade"))
+    assert f.refused(TakeAction(combatant_id="arwen", action="Evade", split=True)).code == "realms_evade_mixed"
+    f.end_turn("arwen")
+    f.send(Attack(combatant_id="brigand", target="arwen"))
+    third = of(f.pass_("arwen", dice=[1]), AttackRolled)
+    assert third.score == 13 + 2 + 1 and f.body("arwen").evades == 0
 
 
 def test_a_split_evade_gives_two_against_each_attack_it_is_allotted_to() -> None:

@@ -151,3 +151,19 @@ def test_a_restrained_creature_takes_no_weapon_attack_nor_shield_or_block() -> N
     f.send(Attack(combatant_id="brigand", target="arwen"))
     f.pass_("arwen", dice=[15, 3])  # 15 + 3 = 18 hits Evasion 10: no Defend for a Restrained creature
     assert f.ruleset.pending(f.state) == [] and f.health("arwen") == 18 - 6
+
+
+def test_the_rms_bonus_or_penalty_goes_to_the_creatures_next_d20_roll_only() -> None:
+    """Charmed: "the charmer gets +2 on Charisma rolls and potencies against it"; Frightened: "−½ level
+    while seeing it" (sight and the roll's target are the table's): the RM's ``RealmsModifyRoll``, R7
+    "A Bonus or Penalty applies to the roller only", on the creature's next d20 roll, then spent."""
+    from domain.realms.events import ActionTaken, ModifyRoll, RollModified, TakeAction
+
+    f = started()
+    given = of(f.send(ModifyRoll(combatant_id="arwen", amount=2, reason="charming the Brigand")), RollModified)
+    assert given.amount == 2 and f.body("arwen").modifier == 2
+    first = of(f.send(TakeAction(combatant_id="arwen", action="Ability Roll", roll_with="agility", dice=[10])),
+               ActionTaken)
+    second = of(f.send(TakeAction(combatant_id="arwen", action="Search", roll_with="agility", dice=[10])),
+                ActionTaken)
+    assert (first.total, second.total) == (10 + 3 + 2, 10 + 3) and f.body("arwen").modifier == 0

@@ -150,6 +150,26 @@ def test_only_what_the_action_points_pay_for_is_offered() -> None:
     assert {"Quick Action (1 AP)", "Evade (1 AP)", "Interaction (1 free interaction)"} <= set(after)
 
 
+def test_the_initiator_is_offered_its_free_first_action_before_initiative_and_nobody_else_is() -> None:
+    """"The creature who initiates Combat can take their first Action without spending any Action
+    Points. Afterward, all creatures involved roll for Initiative": before the roll the initiator's
+    player is offered its attacks and the Action table free, the others nothing; once taken, the RM rolls."""
+    t = Table("reported")
+    t.add("arwen", ARWEN)
+    t.add("brigand", BRIGAND, side="enemies", controller="gm")
+    assert not t.moves(player("arwen")).actions
+    t.send({"type": "SetInitiative", "combatant_id": "arwen", "initiator": True})
+    offered = labelled(t.moves(player("arwen")))
+    assert "Attack the Brigand with the Rapier" in offered and "Evade" in offered
+    assert not any(a.command["type"] == "RealmsAttack" and a.command["combatant_id"] == "brigand"
+                   for a in t.moves(GM).actions)
+    assert not any(a.command.get("action") == "Overcome" for a in t.moves(player("arwen")).actions)
+    t.act(offered["Attack the Brigand with the Rapier"], [14, 3])
+    assert health(t.state.combatants["brigand"].sheet, body_of(t.state, "brigand")) == 12 - 8
+    assert not t.moves(player("arwen")).actions  # one first Action
+    assert "Roll initiative" in labelled(t.moves(GM))
+
+
 def test_a_companions_turn_waits_on_its_owner_s_command() -> None:
     """Companions: "you must use the Command reaction at the start of its turn to control its actions
     for the turn": while it is not Commanded its owner is offered Command (1 AP) and the Companion only
@@ -252,7 +272,7 @@ def test_a_prompts_client_passing_with_react_is_taken_as_the_pass() -> None:
 
 GM_RULINGS = {"SetRealmsRules", "SetInitiative", "RealmsImprovisedAction", "RealmsHeal", "RealmsStabilise",
               "RealmsApplyCondition", "RealmsRemoveCondition", "RealmsImprovisePower", "RealmsDealDamage",
-              "RealmsChangeEnergy", "RealmsRecover", "RealmsSetDetermination", "CloseReactions"}
+              "RealmsChangeEnergy", "RealmsRecover", "RealmsSetDetermination", "RealmsModifyRoll", "CloseReactions"}
 
 
 def test_every_rm_ruling_is_offered_with_a_default_accepted_now_and_what_may_vary() -> None:

@@ -187,6 +187,34 @@ async def test_a_critical_hit_with_a_raised_multiplier_and_a_creature_dying_and_
         await f.assert_replays(conn)
 
 
+async def test_the_initiators_free_action_is_offered_and_taken_before_initiative_through_the_server(
+        database_url: str, conn: Any) -> None:
+    """"The creature who initiates Combat can take their first Action without spending any Action
+    Points. Afterward, all creatures involved roll for Initiative to determine turn order": Arwen's player
+    is offered her attack before the roll and makes it; the Brigand cannot act before it; then the RM
+    rolls, and Arwen's turn has its 4 AP. A wrong move is a 4xx problem, never a 500."""
+    async with client_for(database_url) as client:
+        f = await Fight(client).open([("arwen", "party", ARWEN), ("brigand", "enemies", BRIGAND)])
+        await f.rm({"type": "SetInitiative", "combatant_id": "arwen", "initiator": True})
+        r = await client.get(f"/encounters/{f.enc}/actions", headers=f.players["arwen"])
+        assert r.status_code == 200, r.text
+        attacks = [a for a in r.json()["actions"] if a["command"]["type"] == "RealmsAttack"]
+        assert attacks and all(a["command"]["combatant_id"] == "arwen" for a in attacks)
+        await f.rm({"type": "RealmsAttack", "combatant_id": "brigand", "target": "arwen", "dice": [12, 4]},
+                   expect=422)
+        out = await f.player("arwen", {"type": "RealmsAttack", "combatant_id": "arwen", "target": "brigand",
+                                       "dice": [14, 3]})
+        declared = next(e["data"] for e in out["events"] if e["type"] == "RealmsAttackDeclared")
+        assert declared["free"] and declared["action_points"] == 0
+        assert health(await f.state(), "brigand") == 12 - 8  # 14 + 5 against 11; 3 + 5
+        await f.player("arwen", {"type": "RealmsTakeAction", "combatant_id": "arwen", "action": "Evade"},
+                       expect=422)
+        await f.rm({"type": "RollInitiative", "dice": [15, 3]})
+        await f.rm({"type": "StartEncounter"})
+        assert (await f.state())["combatants"]["arwen"]["action_points"] == 4
+        await f.assert_replays(conn)
+
+
 async def test_the_odds_route(database_url: str) -> None:
     """``GET /rulesets/realms/odds``: D20 + bonus against a Defence, natural 20 and 1, the critical chance."""
     async with client_for(database_url) as client:

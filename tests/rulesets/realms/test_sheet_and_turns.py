@@ -10,7 +10,8 @@ from domain.core.encounter import AddCombatant, RollInitiative, SetTurnOrder, St
 from domain.realms.events import Attack, CommandCompanion, ImprovisedAction, SetInitiative, TakeAction
 from domain.realms.sheet import RealmsSheet
 from tests.rulesets.realms.fight import ARWEN, BRIGAND, Fight, of, started
-from domain.realms.events import ActionTaken, AttackDeclared
+from domain.core.errors import RuleViolation
+from domain.realms.events import ActionTaken, AttackDeclared, AttackRolled, Harmed
 
 
 def sheet(**fields: object) -> RealmsSheet:
@@ -207,19 +208,45 @@ def test_the_multiple_action_penalty() -> None:
     assert again.penalty == 0  # a new turn
 
 
-def test_the_initiator_takes_their_first_action_without_spending_ap() -> None:
-    """"The creature who initiates Combat can take their first Action without spending any Action Points"."""
+def test_the_initiators_free_action_comes_before_initiative_is_rolled() -> None:
+    """"Roll For Initiative! The creature who initiates Combat can take their first Action without
+    spending any Action Points. Afterward, all creatures involved roll for Initiative to determine turn
+    order and Combat begins": the Action is taken before the roll, then the initiator's turn pays."""
+    f = Fight()
+    f.add("arwen", ARWEN)
+    f.add("brigand", BRIGAND, side="enemies", controller="gm")
+    f.send(SetInitiative(combatant_id="brigand", initiator=True))
+    with pytest.raises(RuleViolation) as refused:  # only the initiator acts before initiative
+        f.send(Attack(combatant_id="arwen", target="brigand", dice=[15, 3]))
+    assert refused.value.code == "encounter_not_started"
+    # before initiative nobody has AP for a Reaction: the attack is rolled at once (Club +3 against 13)
+    events = f.send(Attack(combatant_id="brigand", target="arwen", weapon="Club", dice=[12, 4]))
+    first = of(events, AttackDeclared)
+    assert first.free and first.action_points == 0 and of(events, AttackRolled).hit
+    assert f.health("arwen") == 20 - 7
+    with pytest.raises(RuleViolation) as again:  # one first Action
+        f.send(TakeAction(combatant_id="brigand", action="Evade"))
+    assert again.value.code == "encounter_not_started"
+    f.send(RollInitiative(dice=[3, 15]))
+    f.send(StartEncounter())
+    assert f.state.turn == "brigand" and f.ap("brigand") == 4
+    second = of(f.send(TakeAction(combatant_id="brigand", action="Quick Action")), ActionTaken)
+    assert not second.free and f.ap("brigand") == 3
+
+
+def test_the_initiator_who_lets_initiative_be_rolled_first_pays_for_its_actions() -> None:
+    """"Afterward, all creatures involved roll for Initiative": once initiative is rolled the free
+    Action is gone, and the initiator's turn costs AP as anyone's."""
     f = Fight()
     f.add("arwen", ARWEN)
     f.add("brigand", BRIGAND, side="enemies", controller="gm")
     f.send(SetInitiative(combatant_id="brigand", initiator=True))
     f.send(RollInitiative(dice=[3, 15]))
+    with pytest.raises(RuleViolation):
+        f.send(Attack(combatant_id="brigand", target="arwen", weapon="Club", dice=[12, 4]))
     f.send(StartEncounter())
     first = of(f.send(Attack(combatant_id="brigand", target="arwen", weapon="Club")), AttackDeclared)
-    assert first.free and first.action_points == 0 and f.ap("brigand") == 4
-    f.pass_("arwen", dice=[2])
-    second = of(f.send(TakeAction(combatant_id="brigand", action="Quick Action")), ActionTaken)
-    assert not second.free and f.ap("brigand") == 3
+    assert not first.free and first.action_points == 2 and f.ap("brigand") == 2
 
 
 def test_improvised_actions_cost_what_the_rm_sets() -> None:
@@ -269,3 +296,72 @@ def test_a_help_adds_the_help_die_to_an_allys_next_ability_or_skill_roll() -> No
     roll = f.send(TakeAction(combatant_id="arwen", action="Ability Roll", roll_with="agility", dice=[10]))[0]
     assert (roll.help, roll.total) == (3, 10 + 3 + 3)
     assert f.refused(Help(combatant_id="bram", ally="brigand", skill="Athletics")).code == "realms_no_help"
+
+
+def test_each_movement_of_a_turn_covers_the_speed_then_the_speed_again_then_a_half_then_a_quarter() -> None:
+    """R1 and the rules README: "Movement 1 AP per use (first use moves the Speed, second doubles it,
+    third adds half, fourth adds a quarter; at most four)"; R14: fractions rounded up. Arwen's Speed is
+    8 (6 + ½ of Agility 3): 8, 8, 4 and 2 spaces; a fifth is refused; her next turn starts afresh."""
+    f = started()
+    for refused, allowed in ((9, 8), (9, 8), (5, 4), (3, 2)):
+        assert f.refused(TakeAction(combatant_id="arwen", action="Movement", spaces=refused)).code == "realms_too_far"
+        offered = [o for o in f.ruleset.moves(f.state, "arwen") if o.command.get("action") == "Movement"]
+        assert [o.command["spaces"] for o in offered] == [allowed]
+        f.send(TakeAction(combatant_id="arwen", action="Movement", spaces=allowed))
+    assert f.ap("arwen") == 0 and f.body("arwen").moves == 4
+    violation = f.refused(TakeAction(combatant_id="arwen", action="Movement", spaces=1))
+    assert violation.code == "realms_too_far" and "four times" in violation.message
+    f.end_turn("arwen")
+    f.end_turn("brigand")
+    f.send(TakeAction(combatant_id="arwen", action="Movement", spaces=8))
+
+
+def test_brace_reduces_the_next_damage_by_vitality_and_only_that() -> None:
+    """R1 and the rules README: "Brace 1 (reduce the next damage by Vitality)": Arwen (Vitality 2) takes
+    7 - 2 from the next hit, then the whole 7; a second Brace while one waits is refused."""
+    f = started({**ARWEN, "abilities": {**ARWEN["abilities"], "vitality": 2}})
+    braced = of(f.send(TakeAction(combatant_id="arwen", action="Brace")), ActionTaken)
+    assert braced.action_points == 1 and f.body("arwen").braced
+    assert f.refused(TakeAction(combatant_id="arwen", action="Brace")).code == "realms_already_ready"
+    f.end_turn("arwen")
+    f.send(Attack(combatant_id="brigand", target="arwen"))
+    first = of(f.pass_("arwen", dice=[12, 4]), Harmed)  # 12 + 3 against Evasion 13; 4 + 3 damage
+    assert (first.rolled, first.brace, first.damage) == (7, 2, 5) and not f.body("arwen").braced
+    f.send(Attack(combatant_id="brigand", target="arwen"))
+    second = of(f.pass_("arwen", dice=[17, 4]), Harmed)  # 17 + 3 - 5 (the second attack) hits
+    assert (second.brace, second.damage) == (0, 7)
+    assert f.health("arwen") == 20 - 5 - 7
+
+
+def test_focus_adds_two_to_the_next_d20_roll_and_only_that() -> None:
+    """R1 and the rules README: "Focus 1 (+2 to the next d20 roll)": Arwen's next roll (an Ability Roll,
+    Agility 3) is 10 + 3 + 2; the roll after it 10 + 3; a second Focus while one waits is refused."""
+    f = started()
+    f.send(TakeAction(combatant_id="arwen", action="Focus"))
+    assert f.refused(TakeAction(combatant_id="arwen", action="Focus")).code == "realms_already_ready"
+    focused = of(f.send(TakeAction(combatant_id="arwen", action="Ability Roll", roll_with="agility", dice=[10])),
+                 ActionTaken)
+    after = of(f.send(TakeAction(combatant_id="arwen", action="Search", roll_with="agility", dice=[10])), ActionTaken)
+    assert (focused.total, after.total) == (15, 13) and not f.body("arwen").focused
+    f.end_turn("arwen")
+    f.end_turn("brigand")
+    f.send(TakeAction(combatant_id="arwen", action="Focus"))  # and on an attack roll: 10 + 5 + 2 against 11
+    rolled = of(f.send(Attack(combatant_id="arwen", target="brigand")), AttackDeclared)
+    assert rolled.action_points == 2
+    hit = of(f.pass_("brigand", dice=[10, 1]), AttackRolled)
+    assert hit.total == 10 + 5 + 2
+
+
+def test_a_creature_the_initiators_free_action_leaves_dying_starts_combat_with_one_ap() -> None:
+    """"At the start of combat ... your Action Points (AP) are set to 4"; R22: Dying, "its AP drops to
+    1 at once, and it gains only 1 AP at the end of each of its turns": the initiator's free attack
+    before initiative leaves Arwen Dying, and combat starts her at 1 AP, the Brigand at 4."""
+    f = Fight()
+    f.add("arwen", {**ARWEN, "health": 5})
+    f.add("brigand", BRIGAND, side="enemies", controller="gm")
+    f.send(SetInitiative(combatant_id="brigand", initiator=True))
+    f.send(Attack(combatant_id="brigand", target="arwen", weapon="Club", dice=[12, 4]))  # 7 damage: Health -2
+    assert f.body("arwen").dying
+    f.send(RollInitiative(dice=[15, 3]))
+    f.send(StartEncounter())
+    assert (f.ap("arwen"), f.ap("brigand")) == (1, 4)
