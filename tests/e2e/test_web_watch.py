@@ -105,6 +105,12 @@ class Table:
         return self.post("/commands", action["command"], who)["version"]
 
 
+# every row of the order of play on the screen, none cut off at the bottom of its box
+FITTED = """() => [...document.querySelectorAll('#table .order li')].every(li =>
+    li.getBoundingClientRect().bottom <= li.closest('#table').getBoundingClientRect().bottom + 1
+    && li.getBoundingClientRect().bottom <= innerHeight)"""
+
+
 def page_says(page) -> str:
     return page.inner_text("body") + "\n" + page.content()
 
@@ -146,8 +152,12 @@ def caught_up(page, table: Table) -> None:
 def looks(page, name: str, size: dict[str, int], least_px: float) -> None:
     """At ``size``: the list's type at least ``least_px``, the main content over 90% of the width,
     nothing past the screen's edge; a screenshot; no accessibility violation."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page.set_viewport_size(size)
     page.wait_for_timeout(400)  # the log fits its lines to the new height
+    with contextlib.suppress(PlaywrightTimeout):  # and the rows theirs: waited for, judged below as they are
+        page.wait_for_function(FITTED, timeout=10000)
     measured = page.evaluate("""() => ({
         list: Math.min(...[...document.querySelectorAll('#table .order li')].map(li => parseFloat(getComputedStyle(li).fontSize))),
         log: parseFloat(getComputedStyle(document.querySelector('#log')).fontSize),
@@ -244,9 +254,7 @@ def test_a_busy_table_fits_the_screen_each_row_and_line_whole(env: dict[str, str
             # the page fits the rows to the screen after a resize: waited for (a busy machine is slow
             # to), then judged below as it is, whatever came of the wait
             with contextlib.suppress(PlaywrightTimeout):
-                watch.wait_for_function("""() => [...document.querySelectorAll('#table .order li')].every(li =>
-                    li.getBoundingClientRect().bottom <= li.closest('#table').getBoundingClientRect().bottom + 1
-                    && li.getBoundingClientRect().bottom <= innerHeight)""", timeout=10000)
+                watch.wait_for_function(FITTED, timeout=10000)
             seen = watch.evaluate("""() => [...document.querySelectorAll('#table .order li')].map(li => ({
                 name: li.querySelector('.name').innerText,
                 out: li.classList.contains('out'),
