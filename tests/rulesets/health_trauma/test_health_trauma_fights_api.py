@@ -39,12 +39,17 @@ class Fight:
         self.enc = ""
         self.player: dict[str, str] = {}
 
-    async def open(self, initiative: list[int], chart: list[dict[str, Any]] | None = CHART) -> Fight:
+    async def opened(self) -> Fight:
+        """The encounter opened with reported dice, the client speaking as its GM; nobody added."""
         r = await self.client.post("/encounters", json={"ruleset": "health-trauma", "name": "At the mill",
                                                         "dice_policy": "reported"})
         assert r.status_code == 201, r.text
         self.enc = r.json()["encounter_id"]
         self.client.headers["Authorization"] = f"Bearer {r.json()['gm_token']['token']}"
+        return self
+
+    async def open(self, initiative: list[int], chart: list[dict[str, Any]] | None = CHART) -> Fight:
+        await self.opened()
         # a fixed Guard, no Reactions: an attack rolls its die, then its damage dice
         data: dict[str, Any] = {"defence_die": 0, "reactions": []}
         if chart is not None:
@@ -158,11 +163,7 @@ async def test_a_player_makes_their_own_initiative_test_and_the_gm_rolls_for_the
     roll for their characters while the Game Master rolls for Non-Player Characters. These results
     will be placed in descending order to Track who acts when.\""""
     async with client_for(database_url) as client:
-        f = Fight(client)
-        r = await client.post("/encounters", json={"ruleset": "health-trauma", "name": "At the mill",
-                                                   "dice_policy": "reported"})
-        f.enc = r.json()["encounter_id"]
-        client.headers["Authorization"] = f"Bearer {r.json()['gm_token']['token']}"
+        f = await Fight(client).opened()
         for cid, controller, sheet in (("mira", "player", MIRA), ("bandit", "gm", BANDIT)):
             await f.gm({"type": "AddCombatant", "combatant_id": cid, "name": cid.title(),
                         "side": "party" if controller == "player" else "enemies", "controller": controller,

@@ -29,11 +29,7 @@ async def test_initiative_turn_order_readied_weapons_and_the_dead_over_http(data
     range of your target. This is either in base to base contact with the target or within your
     readied weapons listed Range or Reach." "The character is dead.\""""
     async with client_for(database_url) as client:
-        f = Fight(client)
-        r = await client.post("/encounters", json={"ruleset": "health-trauma", "name": "At the mill",
-                                                   "dice_policy": "reported"})
-        f.enc = r.json()["encounter_id"]
-        client.headers["Authorization"] = f"Bearer {r.json()['gm_token']['token']}"
+        f = await Fight(client).opened()
         await f.gm({"type": "SetHealthTraumaRules", "data": {"defence_die": 0, "reactions": []}})
         for cid, side, controller, sheet in (("mira", "party", "player", MIRA), ("bandit", "enemies", "gm", BANDIT),
                                              ("raider", "enemies", "gm", BANDIT)):
