@@ -349,6 +349,7 @@ class Attacking:
         if due is None or due.attacker != c.id:
             raise RuleViolation("novus_no_boons_due", f"{c.name} has no Boon Points to spend now.")
         seen = boons.bought(r.data, due, cmd.boons)
+        foe = boons.lightning_foe(self, state, due, seen, cmd.lightning_target)
         attacker = state.combatants[c.id].sheet
         extra = 0
         for name in seen:
@@ -362,7 +363,7 @@ class Attacking:
         if due.target in after.combatants:
             for step in (lambda st: self._damage(st, due.target, damage, "attack"),
                          lambda st: boons.disarm(st, due, seen, dice),  # Disarm Foe: the foe's save
-                         lambda st: boons.lightning(self, st, due, seen, dice)):  # Lightning Attack: a second attack
+                         lambda st: boons.lightning(self, st, due, seen, dice, foe)):  # Lightning Attack: a second attack
                 more = step(after)
                 out += more
                 for e in more:

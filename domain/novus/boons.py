@@ -62,8 +62,9 @@ def bought(data: NovusData, due: BoonsDue, names: Sequence[str]) -> list[str]:
     return seen
 
 
-def choices(data: NovusData, due: BoonsDue) -> list[Choice]:
-    """Each Boon the points buy alone, a "+" one at each number of Boon Points it may take."""
+def choices(data: NovusData, due: BoonsDue, others: Sequence[tuple[str, str]] = ()) -> list[Choice]:
+    """Each Boon the points buy alone, a "+" one at each number of Boon Points it may take; Lightning
+    Attack also on each of ``others`` (id, name): the other foes it may strike instead."""
     out = [Choice(name="Spend none (the points are lost)", answer={"boons": []})]
     for b in data.boons:
         room = due.points + (due.head_points if b.name in data.impairing_boons else 0)
@@ -71,6 +72,9 @@ def choices(data: NovusData, due: BoonsDue) -> list[Choice]:
             continue
         if not b.repeatable:
             out.append(Choice(name=b.name, answer={"boons": [b.name]}))
+            if b.name == LIGHTNING:
+                out += [Choice(name=f"{b.name} on {name}", answer={"boons": [b.name], "lightning_target": fid})
+                        for fid, name in others]
             continue
         for n in range(b.cost, room + 1):  # "+": a Boon Point's worth each time
             out.append(Choice(name=b.name if n == 1 else f"{b.name} ×{n}", answer={"boons": [b.name] * n}))
@@ -90,14 +94,33 @@ def disarm(state: EncounterState, due: BoonsDue, seen: Sequence[str], dice: Dice
     return [save] if save is not None else []
 
 
-def lightning(novus: Novus, state: EncounterState, due: BoonsDue, seen: Sequence[str], dice: Dice) -> list[Event]:
-    """Lightning Attack: "a second attack on the same or another foe within range and sight": at once, on the
-    same foe with the same weapon, a plain attack (another foe's range and sight are the table's: the engine
-    keeps no positions). It counts as none of the declared actions."""
+def lightning_foe(novus: Novus, state: EncounterState, due: BoonsDue, seen: Sequence[str],
+                  target: str | None) -> str:
+    """Whom Lightning Attack strikes: ``target`` ("another foe within range and sight": of another side,
+    not dead; range and sight are the table's, the engine keeps no positions), or the same foe."""
+    if target is None or target == due.target:
+        return due.target
+    if LIGHTNING not in seen:
+        raise RuleViolation("novus_boons_over", "lightning_target names the foe of a Lightning Attack: buy one "
+                            "to name it.")
+    foe, attacker = novus.combatant(state, target), state.combatants[due.attacker]
+    if foe.id == attacker.id or foe.side == attacker.side:
+        raise RuleViolation("novus_not_a_target", f"Lightning Attack strikes a foe, and {foe.name} is on "
+                            f"{attacker.name}'s side.")
+    if foe.id in rules(state).dead:
+        raise RuleViolation("novus_not_a_target", f"{foe.name} is dead: Lightning Attack needs a foe still in the fight.")
+    return foe.id
+
+
+def lightning(novus: Novus, state: EncounterState, due: BoonsDue, seen: Sequence[str], dice: Dice,
+              target: str) -> list[Event]:
+    """Lightning Attack: "a second attack on the same or another foe within range and sight": at once, on
+    ``target`` (``lightning_foe``) with the same weapon, a plain attack. It counts as none of the declared
+    actions."""
     r = rules(state)
-    if LIGHTNING not in seen or due.target not in state.combatants or due.target in r.dead \
+    if LIGHTNING not in seen or target not in state.combatants or target in r.dead \
             or due.attacker not in state.combatants or not novus.can_act(state, due.attacker):
         return []
-    second = Action(kind="attack", target=due.target, weapon=due.weapon)
+    second = Action(kind="attack", target=target, weapon=due.weapon)
     return [msgspec.structs.replace(e, lightning=True) if isinstance(e, AttackRolled) and e.combatant_id == due.attacker
             else e for e in novus._roll_attack(state, due.attacker, second, dice, due.instead, False)]

@@ -57,10 +57,11 @@ SECTIONS = [
          "round per BP), Disarm Foe (the foe saves vs Str at TN 15 + the attacker's ranks in the weapon's Combat "
          "Skill, or the weapon flies 1-10 ft: disarmed), Attack Boost (+1 AB per BP on the first attack roll he "
          "makes next round, his primary attack), Inspiring Attack (+1 IP per BP next round to each other combatant "
-         "of his side), Lightning Attack (a second, plain attack at once on the same foe with the same weapon; "
-         "counted as none of the declared actions). A \"2+\" Boon is named once per Boon Point, at least twice.",
-         "Ours: Lightning Attack follows a melee attack only (its text for ranged weapons is cut off) and is made "
-         "on the same foe (\"another foe within range and sight\" needs positions, which the engine does not keep).",
+         "of his side), Lightning Attack (a second, plain attack at once with the same weapon, on the same foe or "
+         "another the player names, NovusSpendBoons lightning_target; counted as none of the declared actions). A \"2+\" Boon is named once per Boon Point, at least twice.",
+         "Ours: Lightning Attack follows a melee attack only (its text for ranged weapons is cut off). The table's: "
+         "whether another foe is \"within range and sight\" (the engine keeps no positions): each foe the player "
+         "sees is offered.",
          "Not offered (the engine cannot do what they say; a GM who adds them to boons gets them recorded only): "
          "Bleeder (\"slashing or piercing weapons only\": piercing is not on the sheet; stopping Bleeding by "
          "others' First Aid is cut off, U-N4; the GM's NovusHarm deals its hits), Combat Shuffle (positions are "

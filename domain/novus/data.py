@@ -108,7 +108,7 @@ def _snags() -> list[SnagRule]:
 
 def _boons() -> list[BoonRule]:
     """N15, the official table (1 BP each, then 2 or more), but those the engine cannot apply
-    (``LEFT_TO_THE_TABLE``). Lightning Attack: a melee weapon's, on the same foe (``LIGHTNING``)."""
+    (``LEFT_TO_THE_TABLE``). Lightning Attack: a melee weapon's (``LIGHTNING``)."""
     return [
         BoonRule(name="Adrenal Surge", damage="willpower_bonus", excludes=["Strong Attack"],
                  effect="+Willpower Stat Bonus to Base Damage"),
@@ -123,7 +123,7 @@ def _boons() -> list[BoonRule]:
                  effect="+Strength Stat Bonus to Base Damage"),
         BoonRule(name="Attack Boost", cost=2, repeatable=True, effect="+1 AB per BP on the primary attack next round"),
         BoonRule(name="Inspiring Attack", cost=2, repeatable=True, effect="allies get +1 IP per BP next round"),
-        BoonRule(name="Lightning Attack", cost=2, effect="a second attack on the same foe, at once (a melee weapon)"),
+        BoonRule(name="Lightning Attack", cost=2, effect="a second attack on the same or another foe, at once (a melee weapon)"),
     ]
 
 

@@ -108,11 +108,14 @@ class ActHeld(Command, tag="NovusActHeld"):
 
 class SpendBoons(Command, tag="NovusSpendBoons"):
     """Spend the Boon Points an attack earned, at once, on Boons the GM allows (none: forfeit them); a
-    "2+" Boon (Attack Boost, Inspiring Attack) is named once for each Boon Point spent on it."""
+    "2+" Boon (Attack Boost, Inspiring Attack) is named once for each Boon Point spent on it.
+    ``lightning_target``: Lightning Attack's "another foe within range and sight" (range and sight are
+    the table's: the engine keeps no positions); none: the same foe."""
 
     actor_field = "combatant_id"
     combatant_id: CombatantId
     boons: list[str] = []
+    lightning_target: CombatantId | None = None
 
 
 class RollStraySave(Command, tag="NovusRollStraySave"):

@@ -163,7 +163,9 @@ class Pending:
                      for name, acts, cost in self.declarations(state, cid, carry))
 
     def _boon_decision(self, state: EncounterState, due: BoonsDue) -> Decision:
-        choices = boons.choices(rules(state).data, due)
+        attacker = state.combatants[due.attacker]
+        others = [(f, state.combatants[f].name) for f in self.foes(state, attacker) if f != due.target]
+        choices = boons.choices(rules(state).data, due, others)
         return Decision(id=f"boons:{due.at}:{due.attacker}", kind="boons",
                         combatant_id=due.attacker, command="NovusSpendBoons", body={"combatant_id": due.attacker},
                         choice_field="boons", choices=tuple(choices), blocks_turn_end=True, refusal=BOONS_DUE,

@@ -1594,11 +1594,14 @@ export type Novus_SnagsSpent = {
 /**
  * Spend the Boon Points an attack earned, at once, on Boons the GM allows (none: forfeit them); a
  * "2+" Boon (Attack Boost, Inspiring Attack) is named once for each Boon Point spent on it.
+ * ``lightning_target``: Lightning Attack's "another foe within range and sight" (range and sight are
+ * the table's: the engine keeps no positions); none: the same foe.
  */
 export type Novus_SpendBoons = {
   boons?: string[];
   combatant_id: string;
   dice?: number[] | null;
+  lightning_target?: string | null;
   type: "NovusSpendBoons";
 };
 
