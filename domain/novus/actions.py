@@ -7,6 +7,7 @@ will allow for casting more than one spell per round."
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Literal
 
 import msgspec
@@ -98,8 +99,29 @@ class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tr
     share: int | None = None
     # Multiple Weapon Attacks (5 AP): the weapon of each further attack, one a foe of ``more_targets``
     more_weapons: list[str] = []
+    of_multiple: bool = False  # one attack of Multiple Weapon Attacks, as each is recorded (``each_attack``)
     move: str | None = None
     distance: Annotated[int, msgspec.Meta(ge=0, le=10000)] | None = None
+
+
+def each_attack(actions: Sequence[Action]) -> list[Action]:
+    """Attacks from high skill, one attack each, with its share of the AB; Multiple Weapon Attacks, one
+    attack with each weapon (the first at one's IP, the rest at the end of the round: ``Declaration``).
+    A declaration is recorded so: an attack on one hidden from the table is then an item of its own,
+    which a viewer who does not see him does not see, nor counts among the others."""
+    out: list[Action] = []
+    for a in actions:
+        if a.kind == "multiple_weapon_attacks":
+            out += [msgspec.structs.replace(a, kind="attack", target=t, weapon=w, more_targets=[], more_weapons=[],
+                                            of_multiple=True)
+                    for t, w in zip([a.target, *a.more_targets], [a.weapon, *a.more_weapons], strict=False)]
+            continue
+        if not a.split:
+            out.append(a)
+            continue
+        for target, share in zip([a.target, *a.more_targets], a.split, strict=True):
+            out.append(msgspec.structs.replace(a, target=target, more_targets=[], split=[], share=share))
+    return out
 
 
 def move_of(data: NovusData, sheet: NovusSheet, action: Action) -> MoveRule | None:

@@ -151,7 +151,10 @@ SECTIONS = [
          "melee skill's total bonus; the AB split is the skill's less 4 an extra attack, 2 an extra foe and the "
          "Fighting Defensively shift, and must be shared out whole; refused with Advanced Combat Training or Two "
          "Weapon Combo. The first attack is made at one's IP, the rest at the end of the round.",
-         "Ours: the attacks take the AP of one Basic Melee Attack with the weapon (the text gives no cost)."),
+         "Ours: the attacks take the AP of one Basic Melee Attack with the weapon (the text gives no cost).",
+         "Hidden foes: the declaration records each attack on its own, with its share (as Multiple Weapon Attacks "
+         "each weapon's): one who does not see a foe sees neither the attack on him nor that there is one; the AP "
+         "are seen while one foe attacked is."),
     _row("Multiple Attacks in 1 Round", "enforced", "Several attacks declared (Hasted, or small costs): the first at "
          "one's IP with the other actions, the rest in an end-of-round phase (highest IP first) that the round "
          "waits for; once the first is made NovusCancel may only cancel the remaining attacks.",

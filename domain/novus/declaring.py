@@ -40,7 +40,8 @@ def unseen_ap(state: EncounterState, actions: Sequence[Action], costs: Sequence[
     if not state.concealed:
         return ap_on, carried_on
     for a, cost in zip(actions, costs, strict=True):
-        if a.target is not None and a.target in state.concealed:
+        # an action at several foes (attacks from high skill) is seen while one of them is
+        if a.target is not None and {a.target, *a.more_targets} <= set(state.concealed):
             ap_on[a.target] = ap_on.get(a.target, 0) + cost - carried  # (carried: one action alone)
             if carried:
                 carried_on[a.target] = carried
@@ -78,7 +79,7 @@ class Declaring:
                                     f"take {total}.", available=left, cost=total)
             carried = total - left
         ap_on, carried_on = unseen_ap(state, cmd.actions, costs, carried)
-        return [ActionsDeclared(combatant_id=c.id, actions=list(cmd.actions), ap=total - carried - sum(ap_on.values()),
+        return [ActionsDeclared(combatant_id=c.id, actions=ap_table.each_attack(cmd.actions), ap=total - carried - sum(ap_on.values()),
                                 carried=carried - sum(carried_on.values()), defensive=cmd.defensive,
                                 defensive_weapon=cmd.defensive_weapon, ap_on=ap_on, carried_on=carried_on)]
 

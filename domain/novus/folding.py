@@ -12,7 +12,7 @@ import msgspec
 from domain.core import reactions
 from domain.core.encounter import EncounterState, Event, InitiativeRolled
 from domain.novus import fate, holding, snags
-from domain.novus.actions import Action
+from domain.novus.actions import Action, each_attack
 from domain.novus.attacking import Attacking
 from domain.novus.events import (
     ActionHeld,
@@ -344,20 +344,7 @@ class Folding:
 
     @staticmethod
     def _expanded(actions: Sequence[Action]) -> list[Action]:
-        """Attacks from high skill, one attack each, with its share of the AB; Multiple Weapon Attacks, one
-        attack with each weapon (the first at one's IP, the rest at the end of the round: ``Declaration``)."""
-        out: list[Action] = []
-        for a in actions:
-            if a.kind == "multiple_weapon_attacks":
-                out += [replace(a, kind="attack", target=t, weapon=w, more_targets=[], more_weapons=[])
-                        for t, w in zip([a.target, *a.more_targets], [a.weapon, *a.more_weapons], strict=False)]
-                continue
-            if not a.split:
-                out.append(a)
-                continue
-            for target, share in zip([a.target, *a.more_targets], a.split, strict=True):
-                out.append(replace(a, target=target, more_targets=[], split=[], share=share))
-        return out
+        return each_attack(actions)  # (events before each attack was recorded on its own carry them whole)
 
     @staticmethod
     def _spend_an_attack(r: NovusRules, cid: str) -> NovusRules:

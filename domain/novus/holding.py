@@ -228,7 +228,7 @@ class Holding:
             raise RuleViolation("novus_too_many_ap", f"{c.name} has {left} AP left for the held actions; they take "
                                 f"{total}.", available=left, cost=total)
         unseen, _ = unseen_ap(state, cmd.actions, costs, 0)
-        taken = HeldActionsTaken(combatant_id=c.id, actions=list(cmd.actions), ap=total - sum(unseen.values()),
+        taken = HeldActionsTaken(combatant_id=c.id, actions=ap_table.each_attack(cmd.actions), ap=total - sum(unseen.values()),
                                  ap_on=unseen, defensive=cmd.defensive, defensive_weapon=cmd.defensive_weapon,
                                  at=other if cmd.actions else None)
         after = self.evolve(state, taken)

@@ -40,6 +40,23 @@ def _action(a: Any, s: Any) -> str:
     return KINDS.get(kind, str(kind))
 
 
+def _actions(actions: list[Any], s: Any) -> list[str]:
+    """Each action told; the attacks of Multiple Weapon Attacks (recorded one each) told as one."""
+    out: list[str] = []
+    weapons: list[Any] = []
+    for a in [*actions, None]:
+        if a is not None and a.get("of_multiple"):
+            weapons.append(a)
+            continue
+        if weapons:
+            out.append("Multiple Weapon Attacks (" + ", ".join(f"on {s.who(w.get('target'))} with {w.get('weapon')}"
+                                                              for w in weapons) + ")")
+            weapons = []
+        if a is not None:
+            out.append(_action(a, s))
+    return out
+
+
 def _dice(d: Any) -> str:
     faces = [str((x or {}).get("face")) for x in d.get("dice") or []]
     nova = ", a Nova Roll" if d.get("nova") else ""
@@ -47,7 +64,7 @@ def _dice(d: Any) -> str:
 
 
 def _declared(d: Any, s: Any) -> str:
-    acts = [_action(a, s) for a in d.get("actions") or []]
+    acts = _actions(d.get("actions") or [], s)
     if not acts:
         return f"{s.Who(d.get('combatant_id'))} declares nothing this round."
     ap = (d.get("ap") or 0) + sum((d.get("ap_on") or {}).values())  # (those at one hidden: not in a view without him)
@@ -236,7 +253,7 @@ SENTENCES: dict[str, Sentence] = {
     "NovusActionHeld": lambda d, s: (f"{s.Who(d.get('combatant_id'))} holds the actions"
                                      + (f", losing {d['lost']} AP." if d.get("lost") else ".")),
     "NovusHeldActionsTaken": lambda d, s: (f"{s.Who(d.get('combatant_id'))} acts on the held actions: "
-                                           + (listed([_action(a, s) for a in d.get("actions") or []]) or "nothing")
+                                           + (listed(_actions(d.get("actions") or [], s)) or "nothing")
                                            + f" ({(d.get('ap') or 0) + sum((d.get('ap_on') or {}).values())} AP)"
                                            + (f", at {s.whose(d['at'])} Initiative Point." if d.get("at") else ".")),
     "NovusOpposedSaveRolled": _opposed,

@@ -918,6 +918,7 @@ export type Novus_Action = {
   move?: string | null;
   name?: string | null;
   near?: string[];
+  of_multiple?: boolean;
   off_hand?: boolean;
   pace?: number;
   position?: "flank" | "front" | "rear";

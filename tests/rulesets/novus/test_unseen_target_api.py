@@ -9,7 +9,7 @@ from typing import Any
 
 from tests.integration.fight import mint
 from tests.rulesets.health_trauma.test_health_trauma_api import client_for
-from tests.rulesets.novus.fight import KAEL, ORC
+from tests.rulesets.novus.fight import KAEL, ORC, sheet, stats
 from tests.rulesets.novus.http import kael_and_orc
 
 
@@ -68,3 +68,39 @@ def test_a_hold_after_declaring_against_a_hidden_target_refunds_apart() -> None:
     f.declare("orc", {"kind": "move"}, attack("scout", "Dagger"))
     [held] = f.send(Hold(combatant_id="orc"))
     assert (held.refund, held.refund_on, held.lost) == (1, {"scout": 3}, 1) and f.ap("orc") == 4
+
+
+async def test_attacks_from_high_skill_at_one_hidden_and_one_seen_show_only_the_one_seen(database_url: str) -> None:
+    """"For every 10 points of total bonus a character has in a melee combat skill, he is allowed one additional
+    attack. ... The remaining Attack Bonus is then divided between the individual attacks in whatever split the
+    player desires": each attack is recorded on its own, with its share, so the table sees the attack on Kael
+    (and the action's AP: it is an attack on Kael too) and neither the Scout's attack nor that there is one."""
+    master = sheet(stats=stats(strength=2, speed=1), hit_points=30,
+                   skills=[{"name": "Broadsword", "ranks": 14, "bonus": 22, "melee": True}])
+    async with client_for(database_url) as client:
+        enc, gm = await kael_and_orc(client, "The master's split", KAEL, master)
+        await gm({"type": "AddCombatant", "combatant_id": "scout", "name": "Scout", "controller": "gm",
+                  "side": "party", "sheet": KAEL, "hidden": True})
+        await gm({"type": "RollInitiative", "dice": [9, 5, 4, 3, 2, 2]})  # Kael 14, the Orc 8, the Scout 4
+        await gm({"type": "StartEncounter"})
+        player = await mint(client, enc, "player", ["kael"])
+        await gm({"type": "NovusDeclare", "combatant_id": "scout", "actions": []})
+        # 22 - 4 (a second attack) - 2 (a second foe) = 16, split 9 on the Scout, 7 on Kael
+        out = await gm({"type": "NovusDeclare", "combatant_id": "orc", "actions": [
+            {"kind": "attack", "target": "scout", "weapon": "Broadsword", "more_targets": ["kael"], "split": [9, 7]}]})
+        declared = out["events"][0]["data"]
+        assert [(a["target"], a["share"]) for a in declared["actions"]] == [("scout", 9), ("kael", 7)]
+        assert (declared["ap"], declared["ap_on"]) == (4, {})  # seen: an attack on Kael
+        state = (await client.get(f"/encounters/{enc}")).json()
+        assert [a["target"] for a in state["rules"]["declared"]["orc"]["actions"]] == ["scout", "kael"]
+        seen = (await client.get(f"/encounters/{enc}", headers=player)).json()
+        orc: dict[str, Any] = seen["rules"]["declared"]["orc"]
+        assert [(a["target"], a["share"], a.get("split"), a.get("more_targets")) for a in orc["actions"]] == [
+            ("kael", 7, None, None)]
+        assert orc["ap"] == 4 and seen["combatants"]["orc"]["resources"]["AP"] == 1
+        events = (await client.get(f"/encounters/{enc}/events", headers=player)).json()["events"]
+        [told] = [e["data"] for e in events if e["type"] == "NovusActionsDeclared" and e["data"]["combatant_id"] == "orc"]
+        assert [(a["target"], a.get("split"), a.get("more_targets")) for a in told["actions"]] == [("kael", None, None)]
+        assert "scout" not in str(told) and "scout" not in str(orc)
+        text = (await client.get(f"/encounters/{enc}/log", params={"format": "text"}, headers=player)).text
+        assert "The Orc declares an attack on Kael with Broadsword (4 AP)." in text and "Scout" not in text
