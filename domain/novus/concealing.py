@@ -78,7 +78,8 @@ class Concealing:
             contest = None
         snags_due = r.snags_due if r.snags_due is None or r.snags_due.roller not in hidden else None
         return replace(
-            kept, declared=declared, carried=carried, boons_due=due, unseen_mover=real_mover in hidden,
+            kept, declared=declared, carried=carried, boons_due=due, carried_unseen=_without(kept.carried_unseen, hidden),
+            owed_unseen=_without(kept.owed_unseen, hidden), unseen_mover=real_mover in hidden,
             unseen_waits=tuple(code for code, kept, real in (
                 ("novus_boons_due", due, r.boons_due), ("novus_stray_save_due", stray, r.stray),
                 ("novus_waits_for_reactions", window, r.window if r.window is not None and not r.window.settled
@@ -98,12 +99,24 @@ def _seen(d: Declaration, hidden: frozenset[str]) -> Declaration:
                    unseen_ap={k: n for k, n in d.unseen_ap.items() if k not in hidden})
 
 
+def _without(by_whom: dict[str, dict[str, int]], hidden: frozenset[str]) -> dict[str, dict[str, int]]:
+    """AP by whom and by the one aimed at, without those at the ``hidden``."""
+    if not by_whom:
+        return by_whom
+    out = {k: {t: n for t, n in on.items() if t not in hidden} for k, on in by_whom.items()}
+    return {k: on for k, on in out.items() if on}
+
+
 def _unspent(state: EncounterState, shown: EncounterState, hidden: frozenset[str]) -> EncounterState:
-    """The AP each one spent on actions aimed at the ``hidden`` back in what he is shown to hold: "the
-    table sees the AP it spent" would tell it that he acts against someone unseen."""
+    """The AP each one spent on actions aimed at the ``hidden`` back in what he is shown to hold, this
+    round's and those an action at one of them carried on from the last: "the table sees the AP it
+    spent" would tell it that he acts against someone unseen."""
     combatants = None
-    for k, d in rules(state).declared.items():
-        gone = sum(n for t, n in d.unseen_ap.items() if t in hidden)
+    r = rules(state)
+    for k in {*r.declared, *r.owed_unseen}:
+        d = r.declared.get(k)
+        gone = sum(n for t, n in d.unseen_ap.items() if t in hidden) if d is not None else 0
+        gone += sum(n for t, n in r.owed_unseen.get(k, {}).items() if t in hidden)
         c = shown.combatants.get(k)
         if not gone or c is None:
             continue

@@ -221,8 +221,8 @@ SECTIONS = [
          "Hidden combatants: the AP of an action aimed at one hidden from the table are kept apart, by him, in the "
          "declaration, a hold, held actions and a cancel (ap_on, carried_on, refund_on): a player or a spectator "
          "who does not see him sees neither the action nor the AP it took, in the events, the log, the state's "
-         "declarations and AP, and the statistics. Left: AP carried into the next round at one hidden show in "
-         "that round's AP."),
+         "declarations and AP, and the statistics; nor, in the next round, the AP such an action carried into it "
+         "(owed_unseen)."),
     _row("Action\tAP", "enforced", "The table's columns: each row's action and its cost."),
     *[_row(f"{name}\t{ap}", "gm" if kind == "gm_action" else "enforced",
            f"The action {kind}: {ap} AP" + (" (the weapon's size, kind and two hands decide, and the Combat Move's AP: BMA, BMA+n or its own)."

@@ -139,8 +139,9 @@ class Folding:
                                defensive_weapon=event.defensive_weapon,
                                unseen_ap={**event.ap_on} if event.ap_on else {})
         carried = {**r.carried, cid: event.total_carried} if event.carried or event.carried_on else r.carried
+        unseen = {**r.carried_unseen, cid: {**event.carried_on}} if event.carried_on else r.carried_unseen
         return self.spent(state, cid, AP, ap, rules=replace(
-            r, declared={**r.declared, cid: declared}, carried=carried,
+            r, declared={**r.declared, cid: declared}, carried=carried, carried_unseen=unseen,
             position=PHASES.moved(r.position, cid, self._ranked(state))))
 
     def _on_held(self, state: EncounterState, event: ActionHeld) -> EncounterState:
@@ -179,7 +180,8 @@ class Folding:
         r = replace(r, late_dodge=late_dodge, declared={**r.declared, cid: Declaration(
             actions=list(event.instead), ap=event.total_ap, done=len(event.instead), cancelled=True,
             unseen_ap={**event.ap_on} if event.ap_on else {})},
-            carried={k: v for k, v in r.carried.items() if k != cid})
+            carried={k: v for k, v in r.carried.items() if k != cid},
+            carried_unseen={k: v for k, v in r.carried_unseen.items() if k != cid})
         if self.phase(before) == "declare":  # others still declaring: his IP comes (with nothing left) as it would
             return replace(state, rules=r)
         return replace(state, rules=self._resolved(r, cid, before))

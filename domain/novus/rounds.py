@@ -129,7 +129,7 @@ class Rounds:
                 rolled[cid] = c.initiative
         ip_of = self._ip
         fresh = replace(r, rolled_ip=rolled, ip={cid: ip_of(r, rolled, cid, c, now) for cid, c in combatants.items()},
-                        declared={}, resolved=[], carried={}, boost={}, holding=[], window=None, attacked=[],
+                        declared={}, resolved=[], carried={}, carried_unseen={}, owed_unseen=r.carried_unseen, boost={}, holding=[], window=None, attacked=[],
                         disengaged=[], riding={}, late_dodge=[], blocks_used={}, boons_due=None,
                         position=PhasePosition())
         may_act, state = self.can_act, replace(state, rules=fresh)

@@ -157,6 +157,10 @@ class NovusRules(msgspec.Struct, kw_only=True):
     hasted: list[CombatantId] = msgspec.field(default_factory=list)
     surprised: list[CombatantId] = msgspec.field(default_factory=list)
     carried: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # AP owed to the next round
+    # of ``carried``, those of an action at one hidden when declared, by him; and, from the next round on,
+    # those that round's AP are short by (``owed_unseen``): who does not see him is shown them unspent
+    carried_unseen: dict[CombatantId, dict[CombatantId, int]] = msgspec.field(default_factory=dict)
+    owed_unseen: dict[CombatantId, dict[CombatantId, int]] = msgspec.field(default_factory=dict)
     set_initiative: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # the round it was prepared in
     reroll: list[CombatantId] = msgspec.field(default_factory=list)  # to reroll as the round ends
     boost: dict[CombatantId, int] = msgspec.field(default_factory=dict)  # IP next round (Initiative Boost)
@@ -199,7 +203,7 @@ rules: Callable[[EncounterState], NovusRules] = operator.attrgetter("rules")
 
 
 # The round's books kept by combatant: each a dict keyed by the id, or a list of ids.
-_BY_ID = ("declared", "ip", "rolled_ip", "hits_lost", "carried", "set_initiative", "boost", "posture", "dazed",
+_BY_ID = ("declared", "ip", "rolled_ip", "hits_lost", "carried", "carried_unseen", "owed_unseen", "set_initiative", "boost", "posture", "dazed",
           "limb_hits", "fate_points", "limb_damage", "mounted", "riding", "blocks_used", "disarmed", "broken",
           "fumbled", "strained", "attack_boost")
 _IDS = ("declarers", "resolved", "hasted", "surprised", "reroll", "prone", "dead", "holding", "late_dodge",

@@ -104,3 +104,35 @@ async def test_attacks_from_high_skill_at_one_hidden_and_one_seen_show_only_the_
         assert "scout" not in str(told) and "scout" not in str(orc)
         text = (await client.get(f"/encounters/{enc}/log", params={"format": "text"}, headers=player)).text
         assert "The Orc declares an attack on Kael with Broadsword (4 AP)." in text and "Scout" not in text
+
+
+def test_ap_an_action_at_one_hidden_carries_into_the_next_round_are_not_seen_missing_there() -> None:
+    """N11: "An action may run into the next round only if it also uses all of this round's AP": the next
+    round has that much less. When the action was aimed at one hidden from the table, the table is shown
+    that round's AP whole (the AP it takes are his), as in the round the action was declared."""
+    from domain.core.encounter import AddCombatant, RollInitiative, StartEncounter
+    from domain.novus.events import SetMounted
+    from projections.visibility import Viewer, seen_by
+    from tests.rulesets.novus.fight import Fight
+    from tests.rulesets.novus.test_mounted import RIDER, charge
+
+    f = Fight()
+    for cid, side, who, body, hidden in (("kael", "party", "player", KAEL, False),
+                                         ("orc", "enemies", "gm", RIDER, False), ("scout", "party", "gm", KAEL, True)):
+        f.send(AddCombatant(combatant_id=cid, name=cid.title(), side=side, controller=who, sheet=body, hidden=hidden))
+    f.send(RollInitiative(dice=[9, 5, 4, 3, 2, 2]))  # Kael 14, the Orc 8, the Scout 4
+    f.send(StartEncounter())
+    f.send(SetMounted(combatant_id="orc"))
+    f.declare("scout")
+    [declared] = f.declare("orc", charge("scout", "Broadsword"))  # 8 AP: 5 now, 3 of the next round
+    assert (declared.ap, declared.carried, declared.ap_on, declared.carried_on) == (0, 0, {"scout": 5}, {"scout": 3})
+    f.declare("kael", {"kind": "move"})
+    player = Viewer("player", frozenset({"kael"}))
+    assert seen_by(f.ruleset, f.state, player).combatants["orc"].resources["AP"] == 5
+    for cid, dice in (("kael", None), ("orc", [9, 8, 5, 4]), ("scout", None)):  # the Orc: Riding, then the attack
+        f.resolve(cid, dice)
+        f.end_turn(cid)
+    assert f.state.round == 2 and f.ap("orc") == 5 - 3  # the charge's AP this round took
+    seen = seen_by(f.ruleset, f.state, player)
+    assert seen.combatants["orc"].resources["AP"] == 5 and seen.rules.owed_unseen == {}
+    assert seen.rules.carried_unseen == {} and f.rules.owed_unseen == {"orc": {"scout": 3}}
