@@ -135,7 +135,8 @@ async def resolve(url: str, allow_private: bool) -> Address:
             address = address.ipv4_mapped
         if not allow_private:
             carried = carried_ipv4(address)
-            if not address.is_global or any(not v4.is_global for v4 in carried):
+            # one that carries IPv4 addresses is judged as they are (Pythons before 3.11.4 call all of 6to4 private)
+            if any(not v4.is_global for v4 in carried) if carried else not address.is_global:
                 inside = [str(v4) for v4 in carried if not v4.is_global]
                 said = f"{address}" + (f" (which carries {', '.join(inside)})" if inside else "")
                 return Address(f"{host} resolves to {said}, a private, loopback, link-local or reserved address "
