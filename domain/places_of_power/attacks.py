@@ -27,6 +27,7 @@ from domain.core.dice import Dice, DieRoll
 from domain.core.encounter import Combatant, Command, EncounterState, Event
 from domain.core.errors import RuleViolation
 from domain.places_of_power.armour import ArmourPiece, take_on_armour
+from domain.places_of_power.marks import skill_marks
 from domain.places_of_power.checks import DIFFICULTIES, dice_for, harder, judge
 from domain.places_of_power.harm import PenaltyPayment, apply_penalties, take_hits
 from domain.places_of_power.armour import helmet_sacrifice
@@ -415,6 +416,7 @@ def declare(ruleset: object, state: EncounterState, cmd: Attack, dice: Dice) -> 
                      outcome="Critical Miss" if outcome == "Critical Failure" else outcome,
                      extra=extra_successes(sum(d.face for d in rolled), pay.difficulty) if hit else 0),
     ]
+    events += skill_marks(c, weapon.skill, outcome)  # "mark the box next to the Skill you used"
     if outcome == "Failure":
         events.append(ExchangeEnded(attack_id=attack_id, result="missed"))
     return events
@@ -480,6 +482,8 @@ def defend(ruleset: object, state: EncounterState, cmd: Defend, dice: Dice) -> l
         attack_id=ex.id, defender=d.id, defence=cmd.defence, action_points=pay.cost, dice=rolled, total=total,
         difficulty=pay.difficulty, success=success, riposte=riposte,
     )]
+    critical, _ = judge([r.face for r in rolled], [r.sides for r in rolled], pay.difficulty)
+    events += skill_marks(d, skill, critical)  # a defence roll's Critical Success or Failure marks its Skill
     if cmd.defence == "Dive":  # "Whether successful or not, the player is rendered Prone"
         events.append(KnockedProne(combatant_id=d.id, reason="Dive"))
     if success and not riposte:

@@ -18,6 +18,7 @@ from domain.core.encounter import Command, EncounterState, Event
 from domain.core.errors import RuleViolation
 from domain.places_of_power.checks import OCCUPATION_DIE, Difficulty, dice_for, judge
 from domain.places_of_power.grapples import penalty_owed
+from domain.places_of_power.marks import SkillMarked, skill_marks
 from domain.places_of_power.harm import apply_penalties
 from domain.places_of_power.sheet import CONDITION_OF, Attribute, sides
 from domain.places_of_power.table import CheckRecord, check, replace, sheet, with_check, with_sheet
@@ -28,7 +29,8 @@ Reason = Annotated[str, msgspec.Meta(max_length=500)]
 class CallForCheck(Command, tag="CallForCheck"):
     """The GM calls for a check: the combatant rolls an Attribute + a Skill (``attribute``,
     ``skill``) against a ``difficulty``. ``occupation``: the roll relates to the character's occupation (an
-    extra D6). The check's id is the version of the event that calls it."""
+    extra D6). ``no_reroll``: "Unless the GM states otherwise, re-rolls are always an option": the GM
+    states otherwise for this check. The check's id is the version of the event that calls it."""
 
     combatant_id: CombatantId
     attribute: Attribute
@@ -38,6 +40,7 @@ class CallForCheck(Command, tag="CallForCheck"):
     disadvantage: bool = False
     occupation: bool = False
     reason: Reason = ""
+    no_reroll: bool = False
 
 
 Penalties = Annotated[list[str], msgspec.Meta(max_length=4)]
@@ -75,6 +78,7 @@ class CheckCalled(Event, tag="CheckCalled"):
     disadvantage: bool = False
     occupation: bool = False
     reason: str = ""
+    no_reroll: bool = False
 
 
 class CheckRolled(Event, tag="CheckRolled"):
@@ -107,13 +111,6 @@ class ConditionRemoved(Event, tag="ConditionRemoved"):
     reason: str = ""
 
 
-class SkillMarked(Event, tag="SkillMarked"):
-    """A Critical Success or Critical Failure marks the skill used, for levelling up."""
-
-    combatant_id: CombatantId
-    skill: str
-
-
 COMMANDS = (CallForCheck, RollCheck, ReRoll)
 EVENTS = (CheckCalled, CheckRolled, ConditionTaken, ConditionRemoved, SkillMarked)
 
@@ -126,7 +123,7 @@ def call_for_check(state: EncounterState, cmd: CallForCheck) -> list[Event]:
         CheckCalled(
             check=state.version + 1, combatant_id=c.id, attribute=cmd.attribute, skill=cmd.skill,
             difficulty=cmd.difficulty, advantage=cmd.advantage, disadvantage=cmd.disadvantage,
-            occupation=cmd.occupation, reason=cmd.reason,
+            occupation=cmd.occupation, reason=cmd.reason, no_reroll=cmd.no_reroll,
         )
     ]
 
@@ -143,6 +140,9 @@ def re_roll(state: EncounterState, cmd: ReRoll, dice: Dice) -> list[Event]:
     rec = _own_check(state, cmd.check, cmd.combatant_id)
     if rec.status != "rolled":
         raise RuleViolation("check_not_rolled", f"Check {rec.id} has not been rolled yet.")
+    if rec.no_reroll:
+        raise RuleViolation("reroll_not_allowed", f"The GM called check {rec.id} with no re-roll (\"Unless the GM "
+                            "states otherwise, re-rolls are always an option\").")
     if rec.rerolled:
         raise RuleViolation("already_rerolled", f"Check {rec.id} has been re-rolled already: only once.")
     if rec.outcome != "Failure":
@@ -199,9 +199,7 @@ def _roll(
             disadvantage=disadvantage and not advantage, reroll=reroll,
         )
     ]
-    if outcome.startswith("Critical") and rec.skill not in s.marked_skills:
-        events.append(SkillMarked(combatant_id=c.id, skill=rec.skill))
-    return events
+    return events + skill_marks(c, rec.skill, outcome)
 
 
 def evolve(state: EncounterState, event: Event) -> EncounterState | None:
@@ -210,7 +208,7 @@ def evolve(state: EncounterState, event: Event) -> EncounterState | None:
             return with_check(state, CheckRecord(
                 id=event.check, combatant_id=event.combatant_id, attribute=event.attribute, skill=event.skill,
                 difficulty=event.difficulty, advantage=event.advantage, disadvantage=event.disadvantage,
-                occupation=event.occupation, reason=event.reason,
+                occupation=event.occupation, reason=event.reason, no_reroll=event.no_reroll,
             ))
         case CheckRolled():
             rec = check(state, event.check)

@@ -19,6 +19,7 @@ from domain.core.concerns import CombatantId, SheetValue
 from domain.core.dice import Dice, DieRoll
 from domain.core.encounter import Command, EncounterState, Event
 from domain.core.errors import RuleViolation
+from domain.places_of_power.marks import skill_marks
 from domain.places_of_power.checks import DIFFICULTIES, dice_for
 from domain.places_of_power.sheet import CONDITION_OF, Attribute, sides
 from domain.places_of_power.table import sheet
@@ -101,8 +102,16 @@ def opposed(state: EncounterState, cmd: OpposedRoll, dice: Dice) -> list[Event]:
     winner = None if a.total == b.total else (a if a.total > b.total else b)
     loser = None if winner is None else (b if winner is a else a)
     by_a_level = winner is not None and loser is not None and level_reached(winner.total) > level_reached(loser.total)
+    marks = [m for side, r in zip((cmd.first, cmd.second), rolled, strict=True)
+             for m in skill_marks(state.combatants[r.combatant_id], side.skill, critical_without_target(r.dice))]
     return [OpposedRolled(sides=rolled, winner=winner.combatant_id if winner else None, by_a_level=by_a_level,
-                          reason=cmd.reason)]
+                          reason=cmd.reason), *marks]
+
+
+def critical_without_target(dice: list[DieRoll]) -> str:
+    """An opposed roll has no target to be over or below; the one Critical Success the text gives
+    without one: "if you roll the maximum value possible on both dice"."""
+    return "Critical Success" if all(d.face == d.sides for d in dice[:2]) else ""
 
 
 def contestant_dice(state: EncounterState, side: Contestant, *, lowest_if_missing: bool = False) -> tuple[int, int]:

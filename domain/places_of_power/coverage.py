@@ -68,10 +68,10 @@ DICE_CHAPTER: list[Section] = [
                 "The ladder's ends hold: a D20 Stepped Up stays a D20, a D4 Stepped Down stays a D4; a D12 Stepped "
                 "Up becomes a D20.",
             ]),
-    Section(chapter="dice", heading="Re-Rolls", support="partial",
+    Section(chapter="dice", heading="Re-Rolls", support="enforced",
             how="ReRoll: once per check, after a Failure that is not a Critical Failure; the Attribute's Condition is "
                 "taken, the re-roll is at Disadvantage, and failing it is a Critical Failure. \"Unless the GM "
-                "states otherwise\" has no setting yet: the GM undoes a re-roll they forbid with Retcon.",
+                "states otherwise\": the GM calls a check with no_reroll (CallForCheck), and it is not re-rolled.",
             readings=[
                 "The re-roll is at Disadvantage even when the check was called at Advantage (\"all rolls using "
                 "that Attribute ... are performed at Disadvantage, including this re-roll\"): the Advantage is "
@@ -141,13 +141,15 @@ DICE_CHAPTER: list[Section] = [
                 "level the loser's does not (13 against 12: Difficult against Normal), not a margin of points; "
                 "what it does (an injured arm) is the GM's.",
             ]),
-    Section(chapter="dice", heading="Levelling Up Skills", support="partial",
-            how="A Critical Success or Critical Failure on a check marks its Skill; LongRest (GM) rolls a D20 for "
+    Section(chapter="dice", heading="Levelling Up Skills", support="enforced",
+            how="A Critical Success or Critical Failure marks the Skill rolled (SkillMarked): a check's, an attack's "
+                "(its weapon's Skill; a Critical Miss is its Critical Failure), a rolled defence's (Parry the weapon's "
+                "Skill, Evade and Dive Athletics), an opposed roll's; LongRest (GM) rolls a D20 for "
                 "each mark (D4 6, D6 9, D8 12, D10 15, D12 18) and clears the marks; a Mere Skill at D10 or above "
                 "may take a Mere Activation Point instead.",
             readings=[
-                "Only checks (RollCheck, ReRoll) mark a Skill; the criticals of attacks, defences and opposed rolls "
-                "do not yet.",
+                "An opposed roll has no target to be over or below: only \"the maximum value possible on both "
+                "dice\" makes it a Critical Success (and marks its Skill).",
                 "A Skill is marked once however many criticals; a D20 Skill cannot level and its mark is cleared.",
             ]),
 ]

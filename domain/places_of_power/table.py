@@ -28,6 +28,7 @@ class CheckRecord(msgspec.Struct, kw_only=True):
     disadvantage: bool = False
     occupation: bool = False
     reason: str = ""
+    no_reroll: bool = False  # the GM stated otherwise: no re-roll of this check
     status: Literal["called", "rolled"] = "called"
     total: int | None = None
     outcome: str | None = None

@@ -1835,7 +1835,8 @@ export type PlacesOfPower_BreakLoose = {
 /**
  * The GM calls for a check: the combatant rolls an Attribute + a Skill (``attribute``,
  * ``skill``) against a ``difficulty``. ``occupation``: the roll relates to the character's occupation (an
- * extra D6). The check's id is the version of the event that calls it.
+ * extra D6). ``no_reroll``: "Unless the GM states otherwise, re-rolls are always an option": the GM
+ * states otherwise for this check. The check's id is the version of the event that calls it.
  */
 export type PlacesOfPower_CallForCheck = {
   advantage?: boolean;
@@ -1844,6 +1845,7 @@ export type PlacesOfPower_CallForCheck = {
   dice?: number[] | null;
   difficulty: "Difficult" | "Easy" | "Hard" | "Normal" | "Very Hard";
   disadvantage?: boolean;
+  no_reroll?: boolean;
   occupation?: boolean;
   reason?: string;
   skill: string;
@@ -1881,6 +1883,7 @@ export type PlacesOfPower_CheckCalled = {
   combatant_id: string;
   difficulty: string;
   disadvantage?: boolean;
+  no_reroll?: boolean;
   occupation?: boolean;
   reason?: string;
   skill: string;

@@ -379,8 +379,13 @@ async def test_a_critical_miss_and_the_gm_resolving_the_mishap(client: Any, conn
     rolled using a D6." "3. Your weapon slips from your fingers and slides across the floor"
     "5. ... Lose one Action Point." """
     t = await Table(client).open(PLAYERS_FIRST)
-    declared, rolled = await t.attack("Mira", "Bandit", [3, 3], attack="LightMelee", weapon="Knife", band="Melee")
+    declared, rolled, marked = await t.attack("Mira", "Bandit", [3, 3], attack="LightMelee", weapon="Knife",
+                                              band="Melee")
     assert rolled["outcome"] == "Critical Miss"
+    # "Whenever you make a roll that results in either a Critical Success or a Critical Failure, mark the box
+    # next to the Skill you used on your Character Sheet"
+    assert (marked["type"], marked["combatant_id"], marked["skill"]) == ("SkillMarked", t.id("Mira"), "Knife")
+    assert (await t.sheet("Mira"))["marked_skills"] == ["Knife"]
     attack = declared["attack_id"]
     ex = await t.exchange()
     assert (ex["stage"], ex["awaiting"]) == ("mishap", "gm")
@@ -398,8 +403,9 @@ async def test_a_critical_miss_and_the_gm_resolving_the_mishap(client: Any, conn
                  attack="LightMelee", weapon="Knife", band="Melee")
 
     # Unarmed (Brawling D6 + Strength D10): 2 + 2 = 4: another Critical Miss; the GM rolls the D6.
-    declared, rolled = await t.attack("Mira", "Bandit", [2, 2], attack="LightMelee", band="Melee")
+    declared, rolled, marked = await t.attack("Mira", "Bandit", [2, 2], attack="LightMelee", band="Melee")
     assert (declared["weapon"], declared["base_damage"], rolled["outcome"]) == ("Unarmed", 0, "Critical Miss")
+    assert marked["skill"] == "Brawling" and (await t.sheet("Mira"))["marked_skills"] == ["Knife", "Brawling"]
     assert await t.ap("Mira") == 1
     suffered, _ = flat(await t.gm("ResolveMishap", [5], attack=declared["attack_id"]))
     assert suffered["result"] == 5 and suffered["die"]["sides"] == 6 and suffered["die"]["face"] == 5
@@ -414,7 +420,7 @@ async def test_a_critical_knockdown_then_stand(client: Any, conn: Any) -> None:
     while the exchange waits for a decision."""
     t = await Table(client).open(PLAYERS_FIRST)
     # 8 + 8 = 16 over Normal with a pair: a Critical Success with 2 extra Successes.
-    declared, rolled = await t.attack("Mira", "Bandit", [8, 8], attack="LightMelee", weapon="Knife", band="Melee")
+    declared, rolled, _ = await t.attack("Mira", "Bandit", [8, 8], attack="LightMelee", weapon="Knife", band="Melee")
     assert (rolled["outcome"], rolled["extra"]) == ("Critical Success", 2)
     attack = declared["attack_id"]
     ex = await t.exchange()
@@ -527,7 +533,7 @@ async def test_a_mishap_4_against_a_shield_leaves_the_attacker_prone(client: Any
     """Critical Miss - Melee: "4. You crash into your opponent suffering the Weakened
     Condition. If they armed with a shield then you also become Prone." """
     t = await Table(client).open(PLAYERS_FIRST, bandit={**BANDIT, "weapons": [KNIFE, SHIELD]})
-    declared, rolled = await t.attack("Mira", "Bandit", [3, 3], attack="LightMelee", weapon="Knife", band="Melee")
+    declared, rolled, _ = await t.attack("Mira", "Bandit", [3, 3], attack="LightMelee", weapon="Knife", band="Melee")
     assert rolled["outcome"] == "Critical Miss"
     suffered, prone, ended = flat(await t.gm("ResolveMishap", attack=declared["attack_id"], result=4))
     assert (suffered["result"], ended["result"]) == (4, "critical miss")
@@ -547,7 +553,7 @@ async def test_an_action_point_regains_the_balance_a_mishap_2_took(client: Any, 
     (doc,) = [c for c in info["commands"] if c["type"] == "RegainBalance"]
     assert "regain your balance" in doc["summary"] and doc["summary"].endswith(".")
     t = await Table(client).open(PLAYERS_FIRST)
-    declared, _ = await t.attack("Mira", "Bandit", [3, 3], attack="LightMelee", weapon="Knife", band="Melee")
+    declared, *_ = await t.attack("Mira", "Bandit", [3, 3], attack="LightMelee", weapon="Knife", band="Melee")
     await t.gm("ResolveMishap", attack=declared["attack_id"], result=2)
     await next_turn_of(t, "Bandit")
     declared, _ = await t.attack("Bandit", "Mira", [4, 6], attack="LightMelee", weapon="Knife", band="Melee")

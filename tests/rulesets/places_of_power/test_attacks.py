@@ -20,6 +20,7 @@ from domain.core.dice import DieRoll, ReportedDice
 from domain.core.encounter import AddCombatant, EndTurn, Event
 from domain.core.errors import RuleViolation
 from domain.places_of_power.actions import TakeAction
+from domain.places_of_power.marks import SkillMarked
 from domain.places_of_power.attacks import (
     LethalBlow,
     Attack,
@@ -266,9 +267,11 @@ def test_dive_leaves_the_diver_prone_whatever_happens(faces: list[int], success:
     rendered Prone when attempting this move." (Pistol at Near: Normal.)"""
     f = fight()
     attack(f, [4, 6], "Ranged", "Pistol", "Near")
-    dived, prone, *rest = defend(f, "Dive", faces)
+    dived, *rest = defend(f, "Dive", faces)
     assert isinstance(dived, DefenceRolled) and dived.success is success and dived.action_points == 2
-    assert prone == KnockedProne(combatant_id="bandit", reason="Dive")
+    assert KnockedProne(combatant_id="bandit", reason="Dive") in rest
+    # 6 + 6: a Critical Success: "mark the box next to the Skill you used" (Levelling Up Skills)
+    assert (SkillMarked(combatant_id="bandit", skill="Athletics") in rest) is success
     assert f.state.combatants["bandit"].sheet.prone
     assert f.ap("bandit") == 1
     if success:
@@ -322,7 +325,8 @@ def test_a_successful_parry_short_of_a_riposte_ends_the_exchange() -> None:
     constitutes a Repost": 12 at Normal beats it, not by a level."""
     f = fight()
     attack(f, [4, 6])
-    (parried, ended) = defend(f, "Parry", [6, 6])
+    (parried, marked, ended) = defend(f, "Parry", [6, 6])
+    assert marked == SkillMarked(combatant_id="bandit", skill="Knife")  # a double over the target: critical
     assert isinstance(parried, DefenceRolled) and parried.success and not parried.riposte
     assert f.state.rules.exchange is None
     assert f.state.combatants["bandit"].sheet.hits == 0
@@ -334,7 +338,8 @@ def test_precision_raises_the_defence_difficulty() -> None:
     f = fight()
     attack(f, [7, 6])  # 13: one extra Success
     f.send(SpendSuccesses(combatant_id="mira", attack=ex(f).id, split=["Precision"]))
-    (evaded,) = defend(f, "Evade", [6, 6])
+    (evaded, marked) = defend(f, "Evade", [6, 6])
+    assert marked == SkillMarked(combatant_id="bandit", skill="Athletics")  # a double below the target: critical
     assert isinstance(evaded, DefenceRolled)
     assert (evaded.difficulty, evaded.total, evaded.success) == ("Difficult", 12, False)
 
@@ -392,8 +397,10 @@ def test_knockdown_does_nothing_when_the_attack_is_avoided() -> None:
 
 def critical(f: Fight, effect: str, condition: Condition | None = None, split: list[str] | None = None) -> None:
     """A Critical Success (8 + 8 = 16 at Normal: 2 extra Successes) with ``effect``."""
-    _, rolled = attack(f, [8, 8])
+    already = "Knife" in f.state.combatants["mira"].sheet.marked_skills
+    _, rolled, *marked = attack(f, [8, 8])
     assert isinstance(rolled, AttackRolled) and rolled.outcome == "Critical Success"
+    assert marked == ([] if already else [SkillMarked(combatant_id="mira", skill="Knife")])  # marked once
     assert ex(f).stage == "critical"
     f.send(ChooseCriticalEffect(combatant_id="mira", attack=ex(f).id, effect=effect, condition=condition))
     f.send(SpendSuccesses(combatant_id="mira", attack=ex(f).id, split=split or ["Precision", "Precision"]))
@@ -463,8 +470,9 @@ def test_only_the_attacker_chooses_the_critical_effect() -> None:
 
 def mishap(result: int, *, weapon: str | None = "Knife") -> Fight:
     f = fight()
-    _, rolled = attack(f, [3, 3], weapon=weapon)
+    _, rolled, marked = attack(f, [3, 3], weapon=weapon)
     assert isinstance(rolled, AttackRolled) and rolled.outcome == "Critical Miss"
+    assert marked == SkillMarked(combatant_id="mira", skill="Knife" if weapon else "Brawling")
     assert (ex(f).stage, ex(f).awaiting) == ("mishap", "gm")
     f.send(ResolveMishap(attack=ex(f).id, result=result))
     assert f.state.rules.exchange is None
@@ -591,7 +599,7 @@ def test_penalty_points_for_a_wounded_attacker() -> None:
     declared, *_ = attack(f, [1, 2], penalties=["IncreaseCost"])
     assert isinstance(declared, AttackDeclared) and declared.action_points == 2
     assert f.ap("mira") == 1
-    declared, rolled = attack(f, [6, 6], penalties=["IncreaseDifficulty"])  # 12 < Difficult
+    declared, rolled, _ = attack(f, [6, 6], penalties=["IncreaseDifficulty"])  # 12 < Difficult: Knife marked
     assert isinstance(declared, AttackDeclared) and declared.difficulty == "Difficult"
     assert isinstance(rolled, AttackRolled) and rolled.outcome == "Critical Miss"
 

@@ -37,6 +37,7 @@ from domain.places_of_power.check_rolls import (
 )
 from domain.places_of_power.checks import DIFFICULTIES, OUTCOMES, judge, odds
 from domain.places_of_power.conditions import ApplyCondition, RemoveCondition
+from domain.places_of_power.marks import SkillMarked
 from domain.places_of_power.contests import Contestant, OpposedRoll, OpposedRolled, WillpowerRoll, WillpowerTested
 from domain.places_of_power.hero_points import (
     AwardHeroPoint,
@@ -616,7 +617,7 @@ def test_an_occupation_roll_needs_its_third_die() -> None:
 
 
 def opposed(f: Fight, faces: list[int] | None, *, first_bonus: int = 0) -> OpposedRolled:
-    (event,) = f.send(OpposedRoll(
+    (event, *_) = f.send(OpposedRoll(  # (and the Skills a roll at the maximum on both dice marks)
         first=Contestant(combatant_id="mira", attribute="strength", skill="Brawling", bonus=first_bonus),
         second=Contestant(combatant_id="bandit", attribute="strength", skill="Brawling"),
         reason="arm wrestling", dice=faces,
@@ -639,6 +640,21 @@ def test_opposed_rolls_the_higher_total_wins() -> None:
     assert (won.winner, won.by_a_level, won.reason) == ("mira", False, "arm wrestling")
     lost = opposed(f, [1, 2, 8, 8])
     assert (lost.winner, [s.total for s in lost.sides]) == ("bandit", [3, 16])
+
+
+def test_an_opposed_roll_at_the_maximum_on_both_dice_marks_the_skill() -> None:
+    """Levelling Up Skills: "Whenever you make a roll that results in either a Critical Success or a
+    Critical Failure, mark the box next to the Skill you used". An opposed roll has no target to be over
+    or below; the dice chapter's one Critical Success without one: "It also counts as a Critical Success
+    if you roll the maximum value possible on both dice". The Bandit's 8 + 8 (D8s) marks his Brawling;
+    Mira's 1 + 2 marks nothing."""
+    f = fight()
+    events = f.send(OpposedRoll(first=Contestant(combatant_id="mira", attribute="strength", skill="Brawling"),
+                                second=Contestant(combatant_id="bandit", attribute="strength", skill="Brawling"),
+                                dice=[1, 2, 8, 8]))
+    assert events[1:] == [SkillMarked(combatant_id="bandit", skill="Brawling")]
+    assert f.state.combatants["bandit"].sheet.marked_skills == ["Brawling"]
+    assert f.state.combatants["mira"].sheet.marked_skills == []
 
 
 def test_an_opposed_tie_has_no_winner() -> None:
@@ -675,7 +691,7 @@ def test_a_condition_puts_an_opposed_roll_at_disadvantage() -> None:
     in an opposed roll is a D6 + D6 (the Bandit's D8 + D8 is not touched)."""
     f = fight()
     f.send(ApplyCondition(combatant_id="mira", condition="Weakened"))
-    (rolled,) = f.send(OpposedRoll(first=Contestant(combatant_id="mira", attribute="strength", skill="Deception"),
+    (rolled, *_) = f.send(OpposedRoll(first=Contestant(combatant_id="mira", attribute="strength", skill="Deception"),
                                    second=Contestant(combatant_id="bandit", attribute="strength", skill="Brawling"),
                                    dice=[6, 6, 1, 1]))
     assert isinstance(rolled, OpposedRolled)

@@ -317,6 +317,16 @@ async def test_a_reroll_through_the_api(client, conn, policy: str) -> None:
     r = await t.player("Kess", "ReRoll", [1, 2], expect=403, combatant_id=t.ids["Mira"], check=success)
     assert r["code"] == "not_your_combatant"
 
+    # "Unless the GM states otherwise, re-rolls are always an option": the GM states otherwise for a check
+    if policy == "reported":
+        barred = await t.call("intelligence", "Athletics", "Very Hard", no_reroll=True)
+        (rolled, *_) = await t.roll(barred, [1, 2])
+        assert rolled["outcome"] == "Failure"
+        moves = (await client.get(f"/encounters/{t.enc}/actions", headers=t.tokens["Mira"])).json()["actions"]
+        assert not [a for a in moves if a["command"]["type"] == "ReRoll" and a["command"]["check"] == barred]
+        r = await t.player("Mira", "ReRoll", [1, 2], expect=422, combatant_id=t.ids["Mira"], check=barred)
+        assert r["code"] == "reroll_not_allowed" and "no re-roll" in r["detail"]
+
     # Dazed: the next Intelligence check is at Disadvantage (Intelligence D4 + Knife D10 -> D4 + D8)
     dazed = await t.check("intelligence", "Knife", "Easy", [4, 3])
     assert (sides_of(dazed), dazed["disadvantage"]) == ([4, 8], True)

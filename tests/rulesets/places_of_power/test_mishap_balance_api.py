@@ -31,7 +31,7 @@ async def test_the_action_point_that_regains_the_balance_is_offered_while_it_app
     for the rest of this round." """
     t = await Table(client).open(PLAYERS_FIRST)
     assert REGAIN not in await offered(t, "Mira")
-    declared, _ = await t.attack("Mira", "Bandit", [3, 3], attack="LightMelee", weapon="Knife", band="Melee")
+    declared, *_ = await t.attack("Mira", "Bandit", [3, 3], attack="LightMelee", weapon="Knife", band="Melee")
     await t.gm("ResolveMishap", attack=declared["attack_id"], result=2)
     mine = await offered(t, "Mira")  # on her own turn
     assert mine[REGAIN]["command"] == {"type": "RegainBalance", "combatant_id": t.id("Mira")}
