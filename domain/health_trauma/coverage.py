@@ -13,7 +13,7 @@ def _row(heading: str, support: str, how: str, *readings: str) -> Section:
 SECTIONS = [
     _row("Combat", "enforced", "The chapter: an encounter of the health-trauma ruleset."),
     _row("Structure of Combat", "enforced", "Initiative, rounds and turns below, in core's encounter lifecycle."),
-    _row("Initiative", "partial", "Each participant makes an Initiative Test: a player their own (HTRollInitiativeTest, "
+    _row("Initiative", "enforced", "Each participant makes an Initiative Test: a player their own (HTRollInitiativeTest, "
          "before the GM's RollInitiative; refused once the fight has begun and for the dead), the GM's RollInitiative "
          "the rest (the NPCs, and any player who has not); "
          "the order is descending, ties to the higher bonus, then the first added; the GM's SetTurnOrder may reorder "
@@ -24,7 +24,7 @@ SECTIONS = [
     _row("Turn", "enforced", "A turn is four quarters: Quarter 1, Half 2, Full 4; one Quick Action each turn and one "
          "Reaction between turns (refilled at the end of one's turn), each refused once used.",
          "Ours: the action list (Move, Crawl, Aim, Draw a weapon, Brace) and an attack as a Half action: the text's list is missing."),
-    _row("Attacking", "partial", "With the readied weapon only (the sheet's readied one, its first by default, until "
+    _row("Attacking", "enforced", "With the readied weapon only (the sheet's readied one, its first by default, until "
          "an action that draws a weapon readies another: HTTakeAction Draw a weapon with its weapon); "
          "in range only (distance 0 is base to base, else within the readied weapon's Range or Reach); "
          "the opposed test; on a hit the weapon's Damage less Protection reduces health. The target's Reaction, if "
@@ -43,10 +43,10 @@ SECTIONS = [
          "a dying character healed above 0 is no longer dying.",
          "Ours: the amounts of spells, items and the Medicine Skill are the GM's (the text gives none)."),
     _row("Being Wounded", "enforced", "Below half of the maximum health: Wounded, shown, no penalty of its own."),
-    _row("Trauma", "partial", "Each point of Trauma lowers the maximum health by one; damage taken while dying is "
+    _row("Trauma", "enforced", "Each point of Trauma lowers the maximum health by one; damage taken while dying is "
          "Trauma point for point; HTRecuperate (GM) brings Trauma back to 0.",
          "Ours: recuperating is a GM command (the text gives no rule)."),
-    _row("Dying", "partial", "At 0 or below: dying and an injury roll due (1D10 + 5 per injury had, on the chart); one "
+    _row("Dying", "enforced", "At 0 or below: dying and an injury roll due (1D10 + 5 per injury had, on the chart); one "
          "point of damage at each round's end; death at Trauma equal to or above the maximum health, or on the "
          "Mortal Blow. Each result's rule: lucky escape; -X until Trauma is 0; reeling (Fear MSvs at each turn's "
          "start once stabilised or healed, Stunned on a failure; a coma if rolled again); maimed (1D6 table; the "

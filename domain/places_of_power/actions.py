@@ -2,8 +2,8 @@
 
 "If you do not have enough Action Points to pay the cost of a given action then you
 cannot perform it."  Costs from the list of common actions in the combat chapter.
-Their effects beyond the cost (movement, cover, reloading) are narrated; later issues
-give them state where the rules track it.
+Stand, Take Cover and Dash change the state (domain/places_of_power/ruleset.py); the
+reloading actions load a weapon again (domain/places_of_power/loading.py).
 """
 
 from __future__ import annotations
@@ -40,12 +40,14 @@ ACTION_COSTS: dict[str, tuple[int, str]] = {
 class TakeAction(Command, tag="TakeAction"):
     """A common action on your own turn; costs the Action Points listed for it.
     ``penalties``: how a Wounded or Afflicted combatant pays each Penalty Point (for an
-    action without a roll, ``IncreaseCost``)."""
+    action without a roll, ``IncreaseCost``). ``weapon``: the one Notch Arrow, Reload Crossbow or
+    Reload Gun loads (none: the first at hand it loads that a shot spent)."""
 
     actor_field = "combatant_id"
     combatant_id: CombatantId
     action: ActionName
     penalties: Annotated[list[str], msgspec.Meta(max_length=4)] = msgspec.field(default_factory=list)
+    weapon: Annotated[str, msgspec.Meta(min_length=1, max_length=64)] | None = None
 
 
 class GmCostedAction(Command, tag="GmCostedAction"):
@@ -59,7 +61,10 @@ class GmCostedAction(Command, tag="GmCostedAction"):
 
 
 class ActionTaken(Event, tag="ActionTaken"):
+    """``weapon``: the weapon a Notch Arrow, Reload Crossbow or Reload Gun loaded."""
+
     combatant_id: CombatantId
     action: str
     action_points: int
     description: str = ""
+    weapon: str | None = None

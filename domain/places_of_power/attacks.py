@@ -26,6 +26,7 @@ from domain.core.concerns import CombatantId, EventRef
 from domain.core.dice import Dice, DieRoll
 from domain.core.encounter import Combatant, Command, EncounterState, Event
 from domain.core.errors import RuleViolation
+from domain.places_of_power import loading
 from domain.places_of_power.armour import ArmourPiece, take_on_armour
 from domain.places_of_power.marks import skill_marks
 from domain.places_of_power.checks import DIFFICULTIES, dice_for, harder, judge
@@ -387,6 +388,8 @@ def declare(ruleset: object, state: EncounterState, cmd: Attack, dice: Dice) -> 
     melee = cmd.attack != "Ranged"
     if (weapon.kind == "melee") != melee:
         raise RuleViolation("wrong_weapon", f"A {cmd.attack} attack needs a {'melee' if melee else 'ranged'} weapon.")
+    if not melee:
+        loading.check_loaded(c, weapon)
     at = at_range(weapon, cmd.band)
     cost = ATTACK_COST[cmd.attack] + sum(
         (1 if melee else 2) if m == "TargetedHit" else MODIFIER_COST[m] for m in dict.fromkeys(cmd.modifiers)
@@ -788,6 +791,8 @@ def _declared(state: EncounterState, event: AttackDeclared) -> EncounterState:
         d = state.combatants[event.defender]
         state = with_sheet(state, d.id, statuses=[replace(x, level=1) if x.name == "Deafened" else x
                                                   for x in sheet(d).statuses])
+    if not event.melee:  # the shot spends the load
+        state = loading.fired(state, event.attacker, event.weapon)
     return _set(pay_action_points(state, event.attacker, event.action_points), ex)
 
 

@@ -89,4 +89,6 @@ CODES: dict[str, str] = ruleset_codes({
     "unknown_weapon": "The combatant has no such weapon at hand.",
     "wrong_range": "The attack names another range than the tracked one.",
     "wrong_weapon": "The weapon does not suit that kind of attack.",
+    "not_loaded": "The weapon is not loaded: its Notch Arrow, Reload Crossbow or Reload Gun first.",
+    "nothing_to_load": "That weapon is loaded already, cannot be reloaded during combat, or is not loaded so.",
 })

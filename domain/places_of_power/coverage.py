@@ -227,12 +227,17 @@ COMBAT_CHAPTER: list[Section] = [
                 "two with Dash; Crippled and Slow halve it, Fast moves as if Dashing; a step longer than what is "
                 "left of a turn's movement is begun and finished on a later turn. An attack or non-lethal "
                 "move at a placed target uses the tracked band. Moving away from melee needs Disengage."),
-    Section(heading="Common Actions", support="partial",
+    Section(heading="Common Actions", support="enforced",
             how="Dash, Take Cover, Notch Arrow, Reload Crossbow, Reload Gun (6, saved up over two turns), "
                 "Inventory Item, Equip/Remove Armour, Stand, Healing cost their AP; Non-Combat Task and Use "
                 "Ability at the GM's cost; Climb/Leap (1 AP, then the GM's Athletics check); Stabilise (3 AP); Dash "
                 "doubles the turn's movement once a turn; Take Cover puts the combatant in cover until they move. "
-                "Ammunition is not tracked: reloading costs its AP."),
+                "A ranged weapon whose sheet names its reload (NotchArrow, ReloadCrossbow, ReloadGun) is spent by "
+                "each shot (an attack, Suppression) and loaded again by that action (TakeAction weapon); one not "
+                "reloadable (\"such as volley guns\") fires once a fight.",
+            readings=["Ours: a weapon is loaded when the fight begins (the sheet's unloaded says otherwise); one "
+                      "whose sheet names no reload (a thrown weapon) is not tracked, and its reloading is only its "
+                      "AP. Arrows and bolts are not counted: the quiver is the table's."]),
     Section(heading="Offensive Actions", support="enforced",
             how="Light and Heavy Melee, Ranged: skill + Strength or Dexterity, difficulty and damage by range band."),
     Section(heading="Defensive Actions", support="enforced",

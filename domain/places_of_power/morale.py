@@ -37,6 +37,7 @@ from domain.core.encounter import Combatant, Command, EncounterState, Event
 from domain.core.errors import RuleViolation
 from domain.places_of_power.contests import WILLPOWER_DIE, Contestant, ContestantRolled, OpposedRolled, \
     level_reached, roll_contestant
+from domain.places_of_power import loading
 from domain.places_of_power.grapples import cost_only, pay_opposed, penalty_owed
 from domain.places_of_power.harm import apply_penalties
 from domain.places_of_power.table import replace, rules, sheet, spend, with_rules, with_sheet
@@ -117,7 +118,7 @@ class DemandSurrender(Command, tag="DemandSurrender"):
 class Suppression(Command, tag="Suppression"):
     """Suppression (2 AP, on your turn): a shot at the cover the ``targets`` are behind (each must
     be in cover) with a ranged weapon at hand (``weapon``; none named: the first ranged weapon
-    at hand). Ammunition is not tracked: a ranged weapon at hand counts as loaded. Each target
+    at hand, loaded: domain/places_of_power/loading.py). Each target
     rolls a Morale Check; NPCs that fail cannot act until the next round. Reported dice: one
     D20 per target, in the order named."""
 
@@ -286,6 +287,7 @@ def suppression(ruleset: Any, state: EncounterState, cmd: Suppression, dice: Dic
         if cmd.weapon is not None and all(w.name != cmd.weapon for w in s.weapons):
             raise RuleViolation("unknown_weapon", f"{c.name} has no {cmd.weapon} at hand.")
         raise RuleViolation("wrong_weapon", "Suppression needs a loaded ranged weapon at hand.")
+    loading.check_loaded(c, weapon)  # "Requires the player to have a loaded ranged weapon"
     targets = [_opponent(state, c, t) for t in _distinct(ruleset, state, cmd.targets)]
     for t in targets:
         if not sheet(t).in_cover:
@@ -319,8 +321,9 @@ def evolve(state: EncounterState, event: Event) -> EncounterState | None:
             if event.target in m.surrendered:
                 return state
             return _with_morale(state, surrendered=[*m.surrendered, event.target])
-        case SuppressionFired():
-            state = spend(state, event.combatant_id, event.action_points)
+        case SuppressionFired():  # "Fire a shot at the cover": the load spent
+            state = loading.fired(spend(state, event.combatant_id, event.action_points), event.combatant_id,
+                                  event.weapon)
             return _with_morale(state, suppressed=[*m.suppressed, *(x for x in event.suppressed
                                                                     if x not in m.suppressed)])
     return None

@@ -29,6 +29,7 @@ from domain.core.encounter import Combatant, EncounterState
 from domain.core.errors import RuleViolation
 from domain.core.next_moves import Offer
 from domain.places_of_power import morale as morale_rules
+from domain.places_of_power import loading
 from domain.places_of_power.actions import ACTION_COSTS
 from domain.places_of_power.attacks import (
     ATTACK_COST,
@@ -441,15 +442,19 @@ def _common_actions(state: EncounterState, c: Combatant) -> Iterator[Offer]:
     command; taking a carried weapon in hand."""
     s = sheet(c)
     at_hand = _at_hand(c)
-    guns = any(w.gun for w in at_hand)
-    bows = any(w.kind == "ranged" and not w.gun for w in at_hand)
+    untracked = [w for w in at_hand if w.kind == "ranged" and w.reload is None]  # reloading only its cost
+    guns = any(w.gun for w in untracked)
+    bows = any(not w.gun for w in untracked)
     for action in ACTION_COSTS:
         if action == "Stand" and not s.prone:
             continue
-        if action in ("NotchArrow", "ReloadCrossbow") and not bows:
-            continue
-        if action == "ReloadGun" and not guns:
-            continue
+        if action in loading.WORDS:  # each spent weapon it loads, by name; else as the untracked ones need
+            for w in at_hand:
+                if w.reload == action and w.reloadable and w.name in s.unloaded:
+                    yield _move(f"{_words(action)}: {w.name}", c, {"type": "TakeAction", "combatant_id": c.id,
+                                                                   "action": action, "weapon": w.name})
+            if not (guns if action == "ReloadGun" else bows):
+                continue
         if action == "RemoveArmour" and not s.armour:
             continue
         if action == "TakeCover" and s.in_cover:
@@ -705,7 +710,7 @@ def _opposed(everyone: list[Combatant]) -> Iterator[Offer]:
 
 _SWORD = {"name": "Sword", "skill": "Sword", "kind": "melee",
           "ranges": {"Melee": {"difficulty": "Normal", "damage": 2}, "Close": {"difficulty": "Normal", "damage": 2}}}
-_BOW = {"name": "Bow", "skill": "Bow", "kind": "ranged",
+_BOW = {"name": "Bow", "skill": "Bow", "kind": "ranged", "reload": "NotchArrow",
         "ranges": {"Close": {"difficulty": "Normal", "damage": 2}, "Near": {"difficulty": "Normal", "damage": 2},
                    "Far": {"difficulty": "Difficult", "damage": 1}}}
 _KNIFE = {"name": "Knife", "skill": "Knife", "kind": "melee", "ranges": {"Melee": {"difficulty": "Normal", "damage": 2}}}

@@ -36,6 +36,7 @@ from domain.places_of_power import (
     initiative,
     injuries,
     levelling,
+    loading,
     magic,
     morale,
     movement,
@@ -117,7 +118,8 @@ def action_taken(state: EncounterState, event: ActionTaken) -> EncounterState:
         sheet = replace(sheet, in_cover=True)
     combatants[c.id] = replace(c, action_points=c.action_points - event.action_points, sheet=sheet)
     moved = movement.dashed(state) if event.action == "Dash" else state
-    return replace(moved, combatants=combatants)
+    moved = replace(moved, combatants=combatants)
+    return loading.loaded(moved, c.id, event.weapon) if event.weapon is not None else moved
 
 
 # Each rule module folds its own events: evolve(state, event) -> state for every type in its EVENTS
@@ -244,8 +246,11 @@ class PlacesOfPower(Ruleset):
             cost_only(command.penalties)
             pay = apply_penalties(command.penalties, penalty_owed(state, c.id), difficulty="Normal", dice=(),
                                   cost=cost, base_damage=0)
+            weapon = loading.to_load(c, command.action, command.weapon) if command.action in loading.WORDS else None
+            if command.weapon is not None and command.action not in loading.WORDS:
+                raise RuleViolation("nothing_to_load", f"{command.action} names no weapon: only a reloading action does.")
             self.spend_action_points(c, pay.cost, command.action)
-            return [ActionTaken(combatant_id=c.id, action=command.action, action_points=pay.cost)]
+            return [ActionTaken(combatant_id=c.id, action=command.action, action_points=pay.cost, weapon=weapon)]
         if isinstance(command, GmCostedAction):
             c = self.require_turn(state, command.combatant_id)
             self.spend_action_points(c, command.action_points, command.description)

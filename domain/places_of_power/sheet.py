@@ -103,6 +103,7 @@ class Sheet(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     off_balance_round: int = 0
     dropped_weapons: list[str] = msgspec.field(default_factory=list)
     damaged_weapons: list[str] = msgspec.field(default_factory=list)
+    unloaded: list[str] = msgspec.field(default_factory=list)  # fired and not loaded again (loading.py)
     statuses: Annotated[list[Status], msgspec.Meta(max_length=20)] = msgspec.field(default_factory=list)
     # Mere points left to cast with ("Cast one of the spells you know and for which you have
     # the require Mere to use")

@@ -39,6 +39,11 @@ class Weapon(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     two_handed: bool = False
     shield: bool = False
     ranges: dict[RangeBand, AtRange]
+    # the Common Action that loads it again after each shot (none: not tracked, e.g. a thrown
+    # weapon); ``reloadable`` false: "Some ranged weapons, such as volley guns, cannot be
+    # reloaded during combat"
+    reload: Literal["NotchArrow", "ReloadCrossbow", "ReloadGun"] | None = None
+    reloadable: bool = True
 
     @property
     def attribute(self) -> str:

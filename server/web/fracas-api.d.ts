@@ -1673,12 +1673,14 @@ export type PassReaction = {
   window: string;
 };
 
+/** ``weapon``: the weapon a Notch Arrow, Reload Crossbow or Reload Gun loaded. */
 export type PlacesOfPower_ActionTaken = {
   action: string;
   action_points: number;
   combatant_id: string;
   description?: string;
   type: "ActionTaken";
+  weapon?: string | null;
 };
 
 /** The GM puts a Condition on a combatant. */
@@ -2965,7 +2967,7 @@ export type PlacesOfPower_SuccessesSpent = {
 /**
  * Suppression (2 AP, on your turn): a shot at the cover the ``targets`` are behind (each must
  * be in cover) with a ranged weapon at hand (``weapon``; none named: the first ranged weapon
- * at hand). Ammunition is not tracked: a ranged weapon at hand counts as loaded. Each target
+ * at hand, loaded: domain/places_of_power/loading.py). Each target
  * rolls a Morale Check; NPCs that fail cannot act until the next round. Reported dice: one
  * D20 per target, in the order named.
  */
@@ -3020,7 +3022,8 @@ export type PlacesOfPower_SwapWeapons = {
 /**
  * A common action on your own turn; costs the Action Points listed for it.
  * ``penalties``: how a Wounded or Afflicted combatant pays each Penalty Point (for an
- * action without a roll, ``IncreaseCost``).
+ * action without a roll, ``IncreaseCost``). ``weapon``: the one Notch Arrow, Reload Crossbow or
+ * Reload Gun loads (none: the first at hand it loads that a shot spent).
  */
 export type PlacesOfPower_TakeAction = {
   action: "ClimbLeap" | "Dash" | "EquipArmour" | "InventoryItem" | "NotchArrow" | "ReloadCrossbow" | "ReloadGun" | "RemoveArmour" | "Stand" | "TakeCover";
@@ -3028,6 +3031,7 @@ export type PlacesOfPower_TakeAction = {
   dice?: number[] | null;
   penalties?: string[];
   type: "TakeAction";
+  weapon?: string | null;
 };
 
 /**
