@@ -89,6 +89,14 @@ def test_the_coverage_table_follows_each_rule_texts_headings(ruleset: Ruleset) -
     assert all(s.how for s in rows)
 
 
+@each_ruleset(OFFERED)
+def test_every_coverage_row_is_enforced_or_the_gms(ruleset: Ruleset) -> None:
+    """Issue 39: "Each row is either enforced or the GM's, through a command": what the engine does not
+    enforce is the GM's to rule on, and no rule of the text is left half done."""
+    rows = ruleset.coverage() or []
+    assert [(s.heading, s.support) for s in rows if s.support not in ("enforced", "gm")] == []
+
+
 @each_ruleset()
 def test_a_player_may_send_only_commands_that_name_the_combatant_who_acts(ruleset: Ruleset) -> None:
     """The door ``Ruleset.senders`` (issue 22, the player's page: "commands they may send"):
