@@ -155,6 +155,9 @@ function show() {
   showLinks();
   showCommand();
   refreshLog();
+  // what is drawn, for a page (or a test) that waits for it before the next tap
+  $("#fight").dataset.version = String(state.version);
+  if (moves) $("#fight").dataset.moves = String(moves.version);
 }
 
 const offered = () => (moves && moves.actions) || [];

@@ -130,6 +130,11 @@ def command(gm, type_: str, **fields: str) -> None:
         from playwright.sync_api import expect
 
         expect(gm.locator("#command-said")).to_be_hidden()
+        # and for the console to draw it (its state and next moves): the live update re-lays the page out,
+        # and a tap sent meanwhile may land where the button was (a CI run sent no StartEncounter so)
+        version = answer.value.json()["version"]
+        gm.wait_for_function("v => Number(document.querySelector('#fight').dataset.version) >= v"
+                             " && Number(document.querySelector('#fight').dataset.moves) >= v", arg=version)
 
 
 def test_a_fight_at_the_web_table(env: dict[str, str]) -> None:
