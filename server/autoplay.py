@@ -48,7 +48,7 @@ class Tally:
 
 def faces_for(action: dict[str, Any], rng: random.Random) -> list[int]:
     """Random faces for the dice ``action`` lists, an open roll's further dice as its rule says
-    (README, "The next moves")."""
+    (docs/api.md, "The next moves")."""
     out: list[int] = []
     for need in action.get("dice") or []:
         sides, count = int(need["sides"]), int(need["count"])

@@ -70,7 +70,7 @@ Json = dict[str, Any]
 
 
 class DiceNeeded(TypedDict, total=False):
-    """Faces a ``reported`` encounter puts in ``command["dice"]``, in order (README, "The next moves")."""
+    """Faces a ``reported`` encounter puts in ``command["dice"]``, in order (docs/api.md, "The next moves")."""
 
     count: int
     sides: int

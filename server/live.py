@@ -445,7 +445,7 @@ def parse_after(text: str | None, name: str = "after") -> int:
 
 @websocket("/encounters/{encounter_id:uuid}/live")
 async def live_websocket(socket: WebSocket, encounter_id: FromPath[uuid.UUID]) -> None:
-    """The live stream over WebSocket (see the module's and the README's "Live")."""
+    """The live stream over WebSocket (see the module's and docs/live.md)."""
     await socket.accept()
     batched = False
     try:
@@ -540,7 +540,7 @@ LastEventId = Annotated[str | None, HeaderParameter(name="Last-Event-ID", requir
          "`id:` its version (an EventSource resumes with it as `Last-Event-ID`) and `data:` its JSON (with "
          "`type` and `version`); the messages of one batch come in one write. The same path upgrades to a "
          "WebSocket with the same messages, one per text frame, or with `?batch=true` each batch in one text "
-         "frame holding their JSON array. The token: `Authorization: Bearer` or `?token=`. See the README's \"Live\"."),
+         "frame holding their JSON array. The token: `Authorization: Bearer` or `?token=`. See docs/live.md."),
      responses=GUARDED_READ_ERRORS)
 async def live_sse(
     request: Request, encounter_id: EncounterId, after: After = 0, follow: Follow = True,

@@ -89,7 +89,7 @@ def check_operator_key(request: Request) -> None:
       summary="Register a webhook on the encounter (GM)",
       description="The encounter's events are posted to `url` as they happen, at least once and in version order, "
                   "as `view` may see them (the hidden-information rules of the live stream), with the readable log's "
-                  "lines; each delivery is signed (README: \"Webhooks\"). The `secret` is shown this once. An address "
+                  "lines; each delivery is signed (docs/webhooks.md). The `secret` is shown this once. An address "
                   "that is not http(s), or private, is refused (422 `webhook_address_refused`).")
 async def register_webhook(request: Request, encounter_id: EncounterId) -> Response[IssuedWebhook]:
     enc = str(encounter_id)

@@ -59,7 +59,7 @@ _encode = msgspec.json.Encoder().encode
 
 @dataclass(frozen=True)
 class WebhookSettings:
-    """``FRACAS_WEBHOOK_*``: see the README's "Webhooks"."""
+    """``FRACAS_WEBHOOK_*``: see docs/webhooks.md."""
 
     enabled: bool = True
     allow_private: bool = False  # FRACAS_WEBHOOK_ALLOW_PRIVATE: private, loopback, link-local addresses

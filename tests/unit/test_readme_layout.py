@@ -1,4 +1,4 @@
-"""The README's Layout section says what each folder holds now (issue 17: it still said the
+"""The Layout (docs/adding-a-ruleset.md) says what each folder holds now (issue 17: it still said the
 projections were "coming" long after they came)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def layout() -> str:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "docs" / "adding-a-ruleset.md").read_text(encoding="utf-8")
     section = readme.split("\n## Layout\n", 1)[1]
     return section.split("```", 2)[1]
 
