@@ -8,6 +8,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 PAGES = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
+BENCH = [REPO / "bench" / "README.md", *sorted((REPO / "bench" / "journal").glob("*.md"))]
 
 
 def test_the_readme_is_short_and_links_each_page_of_the_manual() -> None:
@@ -18,8 +19,17 @@ def test_the_readme_is_short_and_links_each_page_of_the_manual() -> None:
     assert pages <= linked, f"pages the README does not link: {sorted(pages - linked)}"
 
 
+def test_the_bench_readme_says_how_to_run_each_bench_and_keeps_its_journal_apart() -> None:
+    """"bench/README.md: how to run each bench, and the targets with their latest figures. The dated
+    notes go to bench/journal/"."""
+    text = BENCH[0].read_text(encoding="utf-8")
+    assert len(text.splitlines()) < 300
+    benches = {p.stem for p in (REPO / "bench").glob("*.py") if "def main(" in p.read_text(encoding="utf-8")}
+    assert {b for b in benches if f"`python -m bench.{b}`" not in text} <= {"bare", "loadgen", "instructions"}
+
+
 def test_every_relative_link_leads_to_a_file() -> None:
-    for page in PAGES:
+    for page in PAGES + BENCH:
         for target in re.findall(r"\]\(([^)]+)\)", page.read_text(encoding="utf-8")):
             if re.match(r"^[a-z]+:", target) or target.startswith("#"):
                 continue
