@@ -1,4 +1,4 @@
-"""The ``fracas`` command: serve, migrate, openapi, typescript, demo, export, verify, import."""
+"""The ``fracas`` command: serve, migrate, openapi, typescript, regen, demo, export, verify, import."""
 
 from __future__ import annotations
 
@@ -187,6 +187,36 @@ def cmd_typescript(args: argparse.Namespace) -> int:
     return 0
 
 
+DEFAULT_TYPESCRIPT = Path(__file__).resolve().parent / "web" / "fracas-api.d.ts"
+
+
+def generated(root: Path) -> dict[Path, str]:
+    """Every file generated from the code, under ``root`` (a checkout): the OpenAPI document and
+    the TypeScript declarations made from it."""
+    from server.typescript import render_typescript
+
+    document = openapi_document()
+    return {root / "openapi" / "openapi.json": json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n",
+            root / "server" / "web" / "fracas-api.d.ts": render_typescript(json.loads(json.dumps(document)))}
+
+
+def cmd_regen(args: argparse.Namespace) -> int:
+    """``fracas regen``: rewrite every generated file (``--check``: write nothing, exit 1 if one is stale)."""
+    stale = []
+    for path, text in generated(Path(args.root)).items():
+        if path.exists() and path.read_text(encoding="utf-8") == text:
+            continue
+        stale.append(path)
+        if not args.check:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+    for path in stale:
+        print(f"{'stale' if args.check else 'wrote'} {path}")
+    if not stale:
+        print("every generated file is up to date")
+    return 1 if args.check and stale else 0
+
+
 NO_SUCH_DEMO = 2  # `fracas demo`'s exit code for a ruleset without a demo here: change the command line
 
 
@@ -275,8 +305,15 @@ def main(argv: list[str] | None = None) -> int:
                         description="Write the request and response types of every operation, from the OpenAPI "
                                     "document (the app's own where --openapi names no file).")
     ts.add_argument("--openapi", default=str(DEFAULT_OPENAPI), help="the OpenAPI document to read")
-    ts.add_argument("--output", default=str(Path(__file__).resolve().parent / "web" / "fracas-api.d.ts"))  # DEFAULT_TYPESCRIPT
+    ts.add_argument("--output", default=str(DEFAULT_TYPESCRIPT))
     ts.set_defaults(func=cmd_typescript)
+
+    regen = sub.add_parser("regen", help="rewrite every generated file (openapi/openapi.json, server/web/fracas-api.d.ts)",
+                           description="Rewrite every file generated from the code, after a change to a command, an "
+                                       "event or a route. Example: fracas regen --check (exit 1 if one is stale).")
+    regen.add_argument("--root", default=str(DEFAULT_OPENAPI.parent.parent), help="the checkout to write in")
+    regen.add_argument("--check", action="store_true", help="write nothing; exit 1 if a generated file is stale")
+    regen.set_defaults(func=cmd_regen)
 
     demo = sub.add_parser(
         "demo", help="play a ruleset's short scripted fight against a running server, through its API",

@@ -13,7 +13,7 @@ from server.openapi_rulesets import prefix_of
 
 def test_committed_openapi_matches_the_app() -> None:
     committed = Path(DEFAULT_OPENAPI).read_text(encoding="utf-8")
-    assert committed == render_openapi(), "openapi/openapi.json is stale: run `fracas openapi` and commit it"
+    assert committed == render_openapi(), "openapi/openapi.json is stale: run `fracas regen` and commit it"
 
 
 def _refs(node: Any) -> list[str]:

@@ -23,7 +23,7 @@ NODE, NPM = shutil.which("node"), shutil.which("npm")
 def test_committed_declarations_match_the_openapi_document() -> None:
     document = json.loads(DEFAULT_OPENAPI.read_text(encoding="utf-8"))
     assert DEFAULT_TYPESCRIPT.read_text(encoding="utf-8") == render_typescript(document), (
-        "server/web/fracas-api.d.ts is stale: run `fracas typescript` and commit it")
+        "server/web/fracas-api.d.ts is stale: run `fracas regen` and commit it")
 
 
 def test_every_operation_and_schema_is_declared() -> None:
