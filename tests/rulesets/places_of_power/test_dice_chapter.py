@@ -37,7 +37,6 @@ from domain.places_of_power.check_rolls import (
 )
 from domain.places_of_power.checks import DIFFICULTIES, OUTCOMES, judge, odds
 from domain.places_of_power.conditions import ApplyCondition, RemoveCondition
-from domain.places_of_power.marks import SkillMarked
 from domain.places_of_power.contests import Contestant, OpposedRoll, OpposedRolled, WillpowerRoll, WillpowerTested
 from domain.places_of_power.hero_points import (
     AwardHeroPoint,
@@ -51,9 +50,12 @@ from domain.places_of_power.hero_points import (
 )
 from domain.places_of_power.hits import HitsSet, SetHits
 from domain.places_of_power.levelling import LongRest, LongRestTaken, MarkCleared, SkillLevelRolled
+from domain.places_of_power.marks import SkillMarked
+from domain.places_of_power.ruleset import PlacesOfPower
 from domain.places_of_power.sheet import ATTRIBUTES, CONDITION_OF, Sheet
 from domain.places_of_power.table import rules
 from tests.rulesets.places_of_power.fight import ENCOUNTER_ID, SEED, Fight
+from tests.rulesets.scenario import given
 
 ATTRS = {
     "strength": "D6", "stamina": "D8", "agility": "D10", "dexterity": "D12",
@@ -648,13 +650,19 @@ def test_an_opposed_roll_at_the_maximum_on_both_dice_marks_the_skill() -> None:
     or below; the dice chapter's one Critical Success without one: "It also counts as a Critical Success
     if you roll the maximum value possible on both dice". The Bandit's 8 + 8 (D8s) marks his Brawling;
     Mira's 1 + 2 marks nothing."""
-    f = fight()
-    events = f.send(OpposedRoll(first=Contestant(combatant_id="mira", attribute="strength", skill="Brawling"),
-                                second=Contestant(combatant_id="bandit", attribute="strength", skill="Brawling"),
-                                dice=[1, 2, 8, 8]))
-    assert events[1:] == [SkillMarked(combatant_id="bandit", skill="Brawling")]
-    assert f.state.combatants["bandit"].sheet.marked_skills == ["Brawling"]
-    assert f.state.combatants["mira"].sheet.marked_skills == []
+    seated = given(PlacesOfPower(),
+                   AddCombatant(combatant_id="mira", name="Mira", side="party", controller="player", sheet=SHEET),
+                   AddCombatant(combatant_id="bandit", name="Bandit", side="enemies", controller="gm",
+                                sheet={"attributes": {"strength": "D8"}, "skills": {"Brawling": "D8"}}))
+    done = seated.when(OpposedRoll(first=Contestant(combatant_id="mira", attribute="strength", skill="Brawling"),
+                                   second=Contestant(combatant_id="bandit", attribute="strength", skill="Brawling"),
+                                   dice=[1, 2, 8, 8])).then(OpposedRolled, SkillMarked(combatant_id="bandit",
+                                                                                        skill="Brawling"))
+    assert done.state.combatants["bandit"].sheet.marked_skills == ["Brawling"]
+    assert done.state.combatants["mira"].sheet.marked_skills == []
+    seated.when(OpposedRoll(first=Contestant(combatant_id="mira", attribute="strength", skill="Sailing"),
+                            second=Contestant(combatant_id="bandit", attribute="strength", skill="Brawling"),
+                            dice=[1, 2, 8, 8])).refused("unknown_skill")
 
 
 def test_an_opposed_tie_has_no_winner() -> None:
