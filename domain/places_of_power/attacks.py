@@ -35,6 +35,7 @@ from domain.places_of_power.armour import helmet_sacrifice
 from domain.places_of_power.grapples import GrappleEnded, cost_only, penalty_owed
 from domain.places_of_power.sheet import CONDITION_OF, Condition, sides
 from domain.places_of_power.movement import knock_back
+from domain.places_of_power.pulling import PULL_COST, PullYourPunch
 from domain.places_of_power.statuses import has, status
 from domain.places_of_power.table import can_act, replace, rules, sheet, with_rules, with_sheet
 from domain.places_of_power.table import spend as pay_action_points
@@ -701,8 +702,6 @@ def _may_defend(ruleset: Any, state: EncounterState, ex: Exchange, d: Combatant,
 
 def _may_pull(ruleset: Any, state: EncounterState, ex: Exchange) -> bool:
     """Whether ``PullYourPunch`` (pulling it) would be accepted now: the gates, and its Action Point."""
-    from domain.places_of_power.pull_your_punch import PULL_COST, PullYourPunch
-
     attacker = state.combatants.get(ex.attacker)
     if attacker is None:
         return False

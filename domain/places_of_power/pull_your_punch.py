@@ -15,39 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.core.concerns import CombatantId, EventRef
-from domain.core.dice import Dice, DieRoll
-from domain.core.encounter import Command, EncounterState, Event
+from domain.core.dice import Dice
+from domain.core.encounter import EncounterState, Event
 from domain.places_of_power.attacks import _land, exchange
 from domain.places_of_power.checks import judge
+from domain.places_of_power.pulling import PULL_COST, SUCCESSES, PullYourPunch, PunchPulled
 from domain.places_of_power.table import sheet, spend
-
-PULL_COST = 1
-SUCCESSES = ("Partial Success", "Full Success", "Critical Success")
-
-
-class PullYourPunch(Command, tag="PullYourPunch"):
-    """The attacker's answer to a lethal blow: pull the punch (``pull``: 1 AP, re-roll the
-    attack) or let it land. Reported dice: the attack's two dice again."""
-
-    actor_field = "combatant_id"
-    combatant_id: CombatantId
-    attack: EventRef
-    pull: bool = True
-
-
-class PunchPulled(Event, tag="PunchPulled"):
-    attack_id: EventRef
-    combatant_id: CombatantId
-    action_points: int
-    dice: list[DieRoll]
-    total: int
-    difficulty: str
-    success: bool
-
-    def dice_rolled(self) -> list[DieRoll]:
-        return list(self.dice)
-
 
 COMMANDS = (PullYourPunch,)
 EVENTS = (PunchPulled,)
