@@ -95,6 +95,8 @@ class Ruleset(ABC):
 
     id: ClassVar[str]
     name: ClassVar[str]
+    # where it stands in lists of rulesets (GET /rulesets, the console's choice): lowest first, then by id
+    listed: ClassVar[int] = 100
     sheet_type: ClassVar[type[msgspec.Struct]]
     extra_commands: ClassVar[tuple[type[Command], ...]] = ()
     extra_events: ClassVar[tuple[type[Event], ...]] = ()

@@ -97,6 +97,7 @@ def readied_of(state: EncounterState, cid: str) -> str:
 
 class HealthTrauma(Ruleset):
     id = "health-trauma"
+    listed = 1
     name = "Health/Trauma"
     sheet_type = HealthTraumaSheet
     own_codes = OWN_CODES

@@ -59,6 +59,7 @@ class Novus(Offering, Passing, Folding, Concealing, Pending, Deciding, Declaring
     """Novus, composed of its parts (each a module named from the game's words)."""
 
     id = "novus"
+    listed = 3
     name = "Novus"
     sheet_type = NovusSheet
     own_codes = OWN_CODES

@@ -142,6 +142,7 @@ ROUND_BEGAN, TURN_BEGAN, TURN_FINISHED, BEFORE_END_TURN = (
 
 class PlacesOfPower(Ruleset):
     id = "places-of-power"
+    listed = 0
     name = "Places of Power"
     sheet_type = Sheet
     extra_commands = (

@@ -103,6 +103,7 @@ class Realms(Folding, Attacking, Acting, Deciding, Moving, Turns, StartingCombat
     chapter)."""
 
     id = "realms"
+    listed = 2
     name = "RealmsRPG"
     sheet_type = RealmsSheet
     own_codes = OWN_CODES
