@@ -43,8 +43,8 @@ def choices(registry: Registry | None = None) -> list[str]:
 
 
 def with_demo(registry: Registry | None = None) -> list[Ruleset]:
-    """The registered rulesets that have a demo fight, in the registry's order."""
-    return [r for r in (registry or default_registry()).all() if r.demo() is not None]
+    """The registered rulesets that declare a demo fight (``Ruleset.capabilities``), in the registry's order."""
+    return [r for r in (registry or default_registry()).all() if "demo" in r.capabilities]
 
 
 def chosen(which: str, registry: Registry | None = None) -> list[Ruleset]:

@@ -196,6 +196,15 @@ class Ruleset(ABC):
     # The rule texts ``coverage`` follows, by chapter: a file of the shared rules for each (its
     # rows name the chapter; the contract suite checks the rows against each text's headings).
     rule_texts: ClassVar[dict[str, str]] = {}
+    # Where those files are, a folder found beside the game's code or above it: ``shared/rules``
+    # beside the checkout for the games of this repository; a game shipped on its own names its own.
+    rules_folder: ClassVar[str] = "shared/rules"
+
+    # What the game offers beyond the contract, declared (each checked against what it does by the
+    # contract suite, and asked only of the games that declare it): ``demo`` (a demo fight),
+    # ``coverage`` (a coverage table of its rule texts), ``odds`` (GET /rulesets/{id}/odds),
+    # ``tally`` (statistics of attacks and hits, and the timeline's marks).
+    capabilities: ClassVar[frozenset[str]] = frozenset()
 
     # The ruleset's own violation codes (its package's table, ``errors.ruleset_codes``): a
     # lifecycle code may not be redefined (refused as the class is made, ``__init_subclass__``).

@@ -98,6 +98,7 @@ def readied_of(state: EncounterState, cid: str) -> str:
 class HealthTrauma(Ruleset):
     id = "health-trauma"
     listed = 1
+    capabilities = frozenset({"demo", "coverage", "odds", "tally"})
     name = "Health/Trauma"
     sheet_type = HealthTraumaSheet
     own_codes = OWN_CODES

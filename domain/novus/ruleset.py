@@ -60,6 +60,7 @@ class Novus(Offering, Passing, Folding, Concealing, Pending, Deciding, Declaring
 
     id = "novus"
     listed = 3
+    capabilities = frozenset({"demo", "coverage", "odds", "tally"})
     name = "Novus"
     sheet_type = NovusSheet
     own_codes = OWN_CODES

@@ -143,6 +143,7 @@ ROUND_BEGAN, TURN_BEGAN, TURN_FINISHED, BEFORE_END_TURN = (
 class PlacesOfPower(Ruleset):
     id = "places-of-power"
     listed = 0
+    capabilities = frozenset({"demo", "coverage", "odds", "tally"})
     name = "Places of Power"
     sheet_type = Sheet
     extra_commands = (

@@ -104,6 +104,7 @@ class Realms(Folding, Attacking, Acting, Deciding, Moving, Turns, StartingCombat
 
     id = "realms"
     listed = 2
+    capabilities = frozenset({"demo", "coverage", "odds", "tally"})
     name = "RealmsRPG"
     sheet_type = RealmsSheet
     own_codes = OWN_CODES

@@ -9,16 +9,14 @@ import re
 import sys
 from pathlib import Path
 
-import pytest
 
 from domain.core.errors import CODES
 from domain.core.log import missing_sentences, stray_sentences
 from domain.core.ruleset import Registry, Ruleset
 from server.app import create_app
 from server.openapi_rulesets import prefix_of
-from tests.contract.rulesets import OFFERED, RULESETS, each_ruleset
+from tests.contract.rulesets import RULESETS, declaring, each_ruleset, rule_text
 
-RULES = "shared/rules"
 
 
 @each_ruleset()
@@ -60,26 +58,30 @@ def test_the_app_and_its_openapi_document_build_with_every_ruleset() -> None:
             assert all(ref.removeprefix("#/components/schemas/") in schemas for ref in mapping.values())
 
 
-def _rules_folder() -> Path:
-    for folder in Path(__file__).resolve().parents:
-        if (folder / RULES).is_dir():
-            return folder / RULES
-    pytest.skip(f"{RULES} is not beside this checkout")  # the rules live beside the repository
-
-
 def headings(text: str) -> list[str]:
     """A rule text's section headings: its short lines that are neither bullets nor sentences."""
     lines = [x.strip() for x in text.splitlines()]
     return [x for x in lines if 0 < len(x) < 45 and not x.startswith("•") and not x.endswith(".")]
 
 
-@each_ruleset(OFFERED)
+@each_ruleset()
+def test_each_capability_declared_is_there_and_none_undeclared(ruleset: Ruleset) -> None:
+    """Issue 41: "Optional capabilities are declared, not implied: demo, coverage, odds, tally. The bench
+    and doc tests ask only the games that declare them." What a game declares, it has; what it has, it
+    declares."""
+    has = {"demo": ruleset.demo() is not None, "coverage": ruleset.coverage() is not None,
+           "odds": ruleset.odds_query is not None,
+           "tally": type(ruleset).tally is not Ruleset.tally or type(ruleset).exchange is not Ruleset.exchange}
+    assert ruleset.capabilities <= set(has), f"unknown capabilities: {ruleset.capabilities - set(has)}"
+    assert {k for k, v in has.items() if v} == set(ruleset.capabilities)
+
+
+@each_ruleset(declaring("coverage"))
 def test_the_coverage_table_follows_each_rule_texts_headings(ruleset: Ruleset) -> None:
     assert ruleset.rule_texts, f"{ruleset.id} names no rule text its coverage follows"
     rows = ruleset.coverage() or []
-    folder = _rules_folder()
-    for chapter, name in ruleset.rule_texts.items():
-        text = (folder / name).read_text(encoding="utf-8")
+    for chapter in ruleset.rule_texts:
+        text = rule_text(ruleset, chapter).read_text(encoding="utf-8")
         assert [s.heading for s in rows if s.chapter == chapter and s.part_of is None] == headings(text), chapter
         for s in rows:  # a lead-in's row: under a heading of the text, a lead-in of that text
             if s.chapter == chapter and s.part_of is not None:
@@ -89,7 +91,7 @@ def test_the_coverage_table_follows_each_rule_texts_headings(ruleset: Ruleset) -
     assert all(s.how for s in rows)
 
 
-@each_ruleset(OFFERED)
+@each_ruleset(declaring("coverage"))
 def test_every_coverage_row_is_enforced_or_the_gms(ruleset: Ruleset) -> None:
     """Issue 39: "Each row is either enforced or the GM's, through a command": what the engine does not
     enforce is the GM's to rule on, and no rule of the text is left half done."""

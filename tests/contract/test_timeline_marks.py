@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from domain.core.ruleset import Ruleset
 from domain.core.tally import Exchange
 from projections import timeline
-from tests.contract.rulesets import OFFERED, each_ruleset
+from tests.contract.rulesets import declaring, each_ruleset
 from tests.contract.walk import walked
 
 
@@ -29,7 +29,7 @@ def counted(ruleset: Ruleset, events: list, statistic: str, hidden: frozenset[st
     return n
 
 
-@each_ruleset(OFFERED)
+@each_ruleset(declaring("tally"))
 def test_every_attack_and_hit_is_marked_and_nothing_hidden(ruleset: Ruleset) -> None:
     kinds: set[str] = set()
     for seed in range(6):

@@ -7,17 +7,16 @@ import pytest
 
 from domain.places_of_power.checks import judge
 from domain.places_of_power.coverage import COVERAGE
+from domain.places_of_power.ruleset import PlacesOfPower
+from tests.contract.rulesets import rule_text
 
-CHAPTERS = {"dice": "shared/rules/places-of-power-dice.txt", "combat": "shared/rules/places-of-power-combat.txt"}
+CHAPTERS = PlacesOfPower.rule_texts
 
 
 def rules_text(chapter: str) -> Path:
-    """The rules live in ../shared/rules beside the repository (as on the developers' machines
-    and in CI); look up from this file for it."""
-    for folder in Path(__file__).resolve().parents:
-        if (folder / CHAPTERS[chapter]).is_file():
-            return folder / CHAPTERS[chapter]
-    pytest.skip(f"{CHAPTERS[chapter]} is not beside this checkout")
+    """The chapter's text where the game says it is (beside the repository, as on the developers'
+    machines and in CI); the test skips where it is not."""
+    return rule_text(PlacesOfPower(), chapter)
 
 
 def headings(chapter: str) -> list[str]:

@@ -4,20 +4,16 @@ a heading or a bold lead-in, and no row left partial: what the engine does not e
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-import pytest
 
 from domain.realms.coverage import SECTIONS
+from domain.realms.ruleset import Realms
+from tests.contract.rulesets import rule_text
 
-TEXT = "shared/rules/realms-combat.txt"
 
 
 def _text() -> str:
-    for folder in Path(__file__).resolve().parents:
-        if (folder / TEXT).is_file():
-            return (folder / TEXT).read_text(encoding="utf-8")
-    pytest.skip(f"{TEXT} is not beside this checkout")
+    return rule_text(Realms(), "combat").read_text(encoding="utf-8")  # where the game says (skips if absent)
 
 
 def lead_ins(text: str) -> list[tuple[str, str]]:
