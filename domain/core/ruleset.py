@@ -63,8 +63,8 @@ NO_RESOURCES = Resources()
 # Which ``Ruleset`` method folds each lifecycle event (any other event: ``evolve_action``).
 _LIFECYCLE_STEPS: tuple[tuple[type[Event], str], ...] = (
     (CombatantAdded, "_evolve_added"),
-    (CombatantRemoved, "_evolve_removed"),
-    (InitiativeRolled, "_evolve_initiative"),
+    (CombatantRemoved, "evolve_removed"),
+    (InitiativeRolled, "evolve_initiative"),
     (TurnOrderSet, "_evolve_order"),
     (EncounterStarted, "_evolve_started"),
     (RoundStarted, "_evolve_round"),
@@ -567,7 +567,7 @@ class Ruleset(ABC):
             raise RuleViolation("encounter_ended", f"The encounter “{state.name}” has ended.")
         match command:
             case AddCombatant():
-                added = self._add_combatant(state, command)
+                added = self.decide_add_combatant(state, command)
                 if state.status != "active":
                     return [added]
                 order = self.place_joiner(state, added)
@@ -584,9 +584,9 @@ class Ruleset(ABC):
             case SetTurnOrder():
                 return [self._set_turn_order(state, command)]
             case StartEncounter():
-                return self.with_steps(state, self._start(state), dice)
+                return self.with_steps(state, self.decide_start(state), dice)
             case EndTurn():
-                return self.with_steps(state, self._end_turn(state, command), dice)
+                return self.with_steps(state, self.decide_end_turn(state, command), dice)
             case EndEncounter():
                 return [EncounterEnded(seed=seed.hex() if seed is not None else None)]
             case RevealCombatant():
@@ -662,13 +662,15 @@ class Ruleset(ABC):
 
     # One step per lifecycle event: the state after it, before ``evolve`` counts the version.
 
-    def _evolve_removed(self, state: EncounterState, event: CombatantRemoved) -> EncounterState:
+    def evolve_removed(self, state: EncounterState, event: CombatantRemoved) -> EncounterState:
+        """A hook: the state once a combatant leaves (a game extends it to drop its own books of them)."""
         combatants = dict(state.combatants)
         del combatants[event.combatant_id]
         order = [c for c in state.order if c != event.combatant_id]
         return replace(state, combatants=combatants, order=order)
 
-    def _evolve_initiative(self, state: EncounterState, event: InitiativeRolled) -> EncounterState:
+    def evolve_initiative(self, state: EncounterState, event: InitiativeRolled) -> EncounterState:
+        """A hook: the state once initiative is rolled (each one's total, the groups', the order)."""
         combatants = dict(state.combatants)
         groups = {}
         for roll in event.rolls:
@@ -775,7 +777,8 @@ class Ruleset(ABC):
         ]
         return replace(event, rolls=rolls, secret=any(r.secret for r in rolls))
 
-    def _add_combatant(self, state: EncounterState, cmd: AddCombatant) -> CombatantAdded:
+    def decide_add_combatant(self, state: EncounterState, cmd: AddCombatant) -> CombatantAdded:
+        """A hook: the combatant an ``AddCombatant`` adds, checked (a game adds its own checks of the sheet)."""
         name = clean_text(cmd.name, "A combatant's name")
         side = clean_text(cmd.side, "A combatant's side (for example “party” or “enemies”)", max_length=64)
         check_id(cmd.combatant_id or "", "A combatant's id", self.reserved_ids)
@@ -869,7 +872,8 @@ class Ruleset(ABC):
         self.check_turn_order(state, cmd.order)
         return TurnOrderSet(order=list(cmd.order))
 
-    def _start(self, state: EncounterState) -> list[Event]:
+    def decide_start(self, state: EncounterState) -> list[Event]:
+        """A hook: the events that start the fight (a game adds its own, as the initiator's first Action)."""
         if state.status != "setup":
             raise RuleViolation("already_started", "The fight has already started.")
         if not state.combatants:
@@ -901,7 +905,8 @@ class Ruleset(ABC):
         """The state after ``combatant_id``'s turn ended (statuses lasting turns count down)."""
         return state
 
-    def _end_turn(self, state: EncounterState, cmd: EndTurn) -> list[Event]:
+    def decide_end_turn(self, state: EncounterState, cmd: EndTurn) -> list[Event]:
+        """A hook: the events that end a turn, and the round once everyone has had theirs."""
         self.require_turn(state, cmd.combatant_id)
         waiting = self.turn_end_refusal(state)
         if waiting is not None:

@@ -649,10 +649,10 @@ class HealthTrauma(Ruleset):
         and conditions, worked out when read (a replay equals the live state)."""
         return with_health_shown(state)
 
-    def _evolve_removed(self, state: EncounterState, event: CombatantRemoved) -> EncounterState:
+    def evolve_removed(self, state: EncounterState, event: CombatantRemoved) -> EncounterState:
         """One taken out of the fight leaves nothing behind: its body and Initiative Test go, an
         attack it made or that targets it is void (so one added again under the same id starts afresh)."""
-        state = super()._evolve_removed(state, event)
+        state = super().evolve_removed(state, event)
         r, cid = rules(state), event.combatant_id
         attack, window = r.attack, r.window
         if attack is not None and cid in (attack.attacker, attack.target):

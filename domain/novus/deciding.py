@@ -67,9 +67,9 @@ _MOVES_ON = (Declare, Resolve, Cancel, Hold, ActHeld, SpendBoons, RollStraySave,
 class Deciding:
     """The decider of ``Novus`` (domain/novus/ruleset.py composes it)."""
 
-    def _add_combatant(self, state: EncounterState, cmd: AddCombatant) -> CombatantAdded:
+    def decide_add_combatant(self, state: EncounterState, cmd: AddCombatant) -> CombatantAdded:
         """N18: a sheet with more advanced moves for a Combat Skill than its ranks allow is refused."""
-        added = super()._add_combatant(state, cmd)
+        added = super().decide_add_combatant(state, cmd)
         check_cap(rules(state).data.moves, msgspec.convert(added.sheet, NovusSheet))
         return added
 

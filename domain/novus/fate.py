@@ -41,8 +41,8 @@ class Fate:
     """The Fate Points of ``Novus``'s initiative rolls: only the roll that stands counts (the GM
     may roll initiative again before the fight starts: ours)."""
 
-    def _evolve_initiative(self, state: EncounterState, event: InitiativeRolled) -> EncounterState:
-        state = super()._evolve_initiative(state, event)  # type: ignore[misc]
+    def evolve_initiative(self, state: EncounterState, event: InitiativeRolled) -> EncounterState:
+        state = super().evolve_initiative(state, event)  # type: ignore[misc]
         before = rules(state).initiative_novas
         state = earn(earn(state, before, -1), novas(event))
         return replace(state, rules=replace(rules(state), initiative_novas=novas(event)))

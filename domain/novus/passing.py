@@ -68,7 +68,7 @@ class Passing:
             out.append(ActionsResolved(combatant_id=t))  # what he declared lapses: he can do nothing
             state = self.evolve(state, out[0])  # type: ignore[attr-defined]
         try:
-            ended = self._end_turn(state, EndTurn(combatant_id=t))  # type: ignore[attr-defined]
+            ended = self.decide_end_turn(state, EndTurn(combatant_id=t))  # type: ignore[attr-defined]
         except RuleViolation:
             return out
         return [*out, *self.with_steps(state, ended, dice)]  # type: ignore[attr-defined]

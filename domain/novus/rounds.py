@@ -151,8 +151,8 @@ class Rounds:
         if self.phase(state) == "end of round":
             raise RuleViolation("novus_end_of_round_attacks", OWN_CODES["novus_end_of_round_attacks"])
 
-    def _evolve_removed(self, state: EncounterState, event: CombatantRemoved) -> EncounterState:
-        state = super()._evolve_removed(state, event)
+    def evolve_removed(self, state: EncounterState, event: CombatantRemoved) -> EncounterState:
+        state = super().evolve_removed(state, event)
         return self._unstuck(replace(state, rules=taken_out(rules(state), event.combatant_id)))
 
     def after_removal(self, state: EncounterState, dice: Dice) -> list[Event]:

@@ -162,11 +162,11 @@ class PlacesOfPower(Ruleset):
     # show (a burning, bleeding or paralysed enemy is plain to see, and attacks depend on them)
     visible_sheet_fields = ("hits", "conditions", "prone", "dead", "injuries", "statuses")
 
-    def _add_combatant(self, state: EncounterState, cmd: AddCombatant) -> CombatantAdded:
+    def decide_add_combatant(self, state: EncounterState, cmd: AddCombatant) -> CombatantAdded:
         problem = bad_skill_die(cmd.sheet)
         if problem is not None:  # msgspec names no dict key: say which skill
             raise RuleViolation("invalid_sheet", f"The character sheet is not valid for {self.name}: {problem}.")
-        added = super()._add_combatant(state, cmd)
+        added = super().decide_add_combatant(state, cmd)
         enemies.check_enemy(added)  # a Stat Block: the GM's, with the reduced skill list
         return added
 
@@ -208,7 +208,7 @@ class PlacesOfPower(Ruleset):
         return next_moves.out_of_fight(state, combatant)
 
     # before_end_turn: the base's. What refused ending a turn here (an attack being resolved, a
-    # Bleeding or Burning due) are pending decisions: Ruleset._end_turn refuses while they wait.
+    # Bleeding or Burning due) are pending decisions: Ruleset.decide_end_turn refuses while they wait.
 
     def round_began(self, state: EncounterState) -> EncounterState:
         for hook in ROUND_BEGAN:

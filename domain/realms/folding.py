@@ -74,11 +74,11 @@ NOT_ROLLS = frozenset({"healing", "damage", "dying damage"})
 class Folding:
     """A part of ``Realms`` (domain/realms/ruleset.py): folding."""
 
-    def _evolve_removed(self, state: EncounterState, event: CombatantRemoved) -> EncounterState:
+    def evolve_removed(self, state: EncounterState, event: CombatantRemoved) -> EncounterState:
         """One taken out of the fight leaves nothing behind: its body and start go, its attack and
         an attack on it are void, a grapple it held ends, and nobody's body names it (so one added
         again under the same id starts afresh)."""
-        state = super()._evolve_removed(state, event)
+        state = super().evolve_removed(state, event)
         r, cid = rules(state), event.combatant_id
         if r.attack is not None and r.attack.attacker == cid:
             r = replace(r, attack=None, window=None)

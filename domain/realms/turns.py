@@ -57,20 +57,20 @@ class Turns:
             out[cid] = replace(b, **changes) if changes else b
         return replace(state, rules=replace(r, bodies=out))
 
-    def _start(self, state: EncounterState) -> list[Event]:
+    def decide_start(self, state: EncounterState) -> list[Event]:
         """"At the start of combat ... your Action Points (AP) are set to 4", but R22's Dying creature (the
         initiator's free Action may leave one before initiative) "gains only 1 AP"."""
-        events = super()._start(state)
+        events = super().decide_start(state)
         dying = {cid for cid, b in rules(state).bodies.items() if b.dying and cid in state.combatants}
         if not dying:
             return events
         return [replace(e, action_points={**e.action_points, **{cid: 1 for cid in dying}})
                 if isinstance(e, RoundStarted) else e for e in events]
 
-    def _end_turn(self, state: EncounterState, cmd: EndTurn) -> list[Event]:
+    def decide_end_turn(self, state: EncounterState, cmd: EndTurn) -> list[Event]:
         """R22: a Dying creature "gains only 1 AP at the end of each of its turns"; Stunned: "level
         fewer AP at the end of the turn, but never fewer than 1 gained"."""
-        events = super()._end_turn(state, cmd)
+        events = super().decide_end_turn(state, cmd)
         b = body_of(state, cmd.combatant_id)
         ap = 1 if b.dying else conds.turn_end_ap(AP, afflictions(b))
         if ap == AP:

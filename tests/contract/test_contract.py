@@ -65,6 +65,18 @@ def headings(text: str) -> list[str]:
 
 
 @each_ruleset()
+def test_no_game_overrides_a_private_method_of_core(ruleset: Ruleset) -> None:
+    """Issue 41: "Public hooks replace the private overrides": a game reaches core only through what core
+    makes public, so core may change its private parts without breaking a game."""
+    private = {name for name, value in vars(Ruleset).items() if name.startswith("_") and not name.startswith("__")
+               and callable(value)}
+    overridden = {f"{klass.__name__}.{name}" for klass in type(ruleset).__mro__
+                  if not klass.__module__.startswith(("domain.core", "builtins", "abc"))
+                  for name in vars(klass) if name in private}
+    assert overridden == set()
+
+
+@each_ruleset()
 def test_each_capability_declared_is_there_and_none_undeclared(ruleset: Ruleset) -> None:
     """Issue 41: "Optional capabilities are declared, not implied: demo, coverage, odds, tally. The bench
     and doc tests ask only the games that declare them." What a game declares, it has; what it has, it

@@ -332,9 +332,9 @@ class Door(Ruleset):
                 return super().evolve_action(state, event)
         return replace(state, rules=r)
 
-    def _evolve_removed(self, state: EncounterState, event: CombatantRemoved) -> EncounterState:
+    def evolve_removed(self, state: EncounterState, event: CombatantRemoved) -> EncounterState:
         """One taken out leaves nothing: as if hidden from everyone (a strike by or on them is void)."""
-        state = super()._evolve_removed(state, event)
+        state = super().evolve_removed(state, event)
         return replace(state, rules=self.conceal_rules(state, frozenset((event.combatant_id,))))
 
     def conceal_rules(self, state: EncounterState, hidden: frozenset[str]) -> DoorRules:

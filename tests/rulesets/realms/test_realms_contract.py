@@ -14,7 +14,8 @@ from domain.core.ruleset import Registry
 from domain.realms.ruleset import Realms
 from projections.visibility import Scope, Viewer, event_data_for, serve, state_for
 from tests.contract.pending import check_pending
-from tests.contract.test_contract import _rules_folder, headings
+from tests.contract.rulesets import rule_text
+from tests.contract.test_contract import headings
 from tests.contract.walk import walked
 
 REALMS = Realms()
@@ -27,7 +28,7 @@ def test_every_event_type_has_a_log_sentence() -> None:
 
 
 def test_the_coverage_table_follows_the_chapters_headings() -> None:
-    text = (_rules_folder() / "realms-combat.txt").read_text(encoding="utf-8")
+    text = rule_text(REALMS, "combat").read_text(encoding="utf-8")
     assert [s.heading for s in REALMS.coverage() if s.part_of is None] == headings(text)
 
 
