@@ -143,6 +143,8 @@ def condition_removed(d: D, s: Story) -> str:
 
 
 def skill_marked(d: D, s: Story) -> str:
+    if d.get("skill") is None:  # an NPC's, to one who does not see its sheet
+        return f"{s.Whose(d.get('combatant_id'))} skill is marked for levelling."
     return f"{s.Whose(d.get('combatant_id'))} {d.get('skill')} is marked for levelling."
 
 

@@ -3,16 +3,17 @@
 
 from __future__ import annotations
 
-from domain.core.concerns import CombatantId
+from domain.core.concerns import CombatantId, SheetValue
 from domain.core.encounter import Combatant, Event
 from domain.places_of_power.table import sheet
 
 
 class SkillMarked(Event, tag="SkillMarked"):
-    """A Critical Success or Critical Failure marks the skill used, for levelling up."""
+    """A Critical Success or Critical Failure marks the skill used, for levelling up. The skill is a
+    value of the sheet: who may not see an NPC's sheet does not see which."""
 
     combatant_id: CombatantId
-    skill: str
+    skill: SheetValue[str, "combatant_id"]
 
 
 def skill_marks(c: Combatant, skill: str, outcome: str) -> list[Event]:

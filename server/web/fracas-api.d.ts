@@ -2778,7 +2778,10 @@ export type PlacesOfPower_SkillLevelRolled = {
   type: "SkillLevelRolled";
 };
 
-/** A Critical Success or Critical Failure marks the skill used, for levelling up. */
+/**
+ * A Critical Success or Critical Failure marks the skill used, for levelling up. The skill is a
+ * value of the sheet: who may not see an NPC's sheet does not see which.
+ */
 export type PlacesOfPower_SkillMarked = {
   combatant_id: string;
   skill: string;

@@ -616,3 +616,19 @@ async def test_breaking_free_pays_its_penalty_point_with_a_die(client: Any, conn
     assert await t.ap("Mira") == 1
     assert (await t.state())["rules"]["grapples"] == {}
     await assert_replays(t, conn)
+
+
+async def test_an_npcs_marked_skill_is_its_sheets_and_a_player_sees_only_that_one_is_marked(client: Any,
+                                                                                            conn: Any) -> None:
+    """Levelling Up Skills: "mark the box next to the Skill you used on your Character Sheet". The
+    Bandit's critical miss marks his Knife; which skill it is, is a value of his sheet, which a
+    player does not see (DESIGN: "a player learns nothing of an NPC's sheet on any path")."""
+    t = await Table(client).open(GM_FIRST)
+    declared, rolled, marked = flat(await t.gm("Attack", [3, 3], combatant_id=t.id("Bandit"), target=t.id("Mira"),
+                                               attack="LightMelee", weapon="Knife", band="Melee"))
+    assert (rolled["outcome"], marked["type"], marked["skill"]) == ("Critical Miss", "SkillMarked", "Knife")
+    events = (await client.get(f"/encounters/{t.enc}/events", headers=t.tokens["Mira"])).json()["events"]
+    [seen] = [e["data"] for e in events if e["type"] == "SkillMarked"]
+    assert seen == {"type": "SkillMarked", "combatant_id": t.id("Bandit")}
+    told = (await client.get(f"/encounters/{t.enc}/log", params={"format": "text"}, headers=t.tokens["Mira"])).text
+    assert "The Bandit's skill is marked for levelling." in told and "Knife is marked" not in told
