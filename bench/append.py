@@ -216,7 +216,7 @@ def fresh_database(admin_dsn: str, name: str, *, migrate: bool = False) -> Itera
     try:
         dsn = with_database(admin_dsn, name)
         if migrate:
-            from server.migrations import migrate_dsn
+            from server.store.migrations import migrate_dsn
 
             asyncio.run(migrate_dsn(dsn))
         yield dsn
@@ -230,7 +230,7 @@ async def prepare_database(admin_dsn: str) -> tuple[str, str, int | None]:
 
     Returns its DSN, the server's version and the postmaster's pid when PostgreSQL runs on
     this machine (so that its CPU is not taken for other load)."""
-    from server.migrations import migrate_dsn
+    from server.store.migrations import migrate_dsn
 
     admin = await asyncpg.connect(admin_dsn)
     try:

@@ -22,7 +22,7 @@ from bench.timing import best
 from domain.rulesets import default_registry
 from projections.audit import audit
 from projections.export_file import Header, parse, render, verify
-from server.store import GENESIS_HASH, chain
+from server.store.events import GENESIS_HASH, chain
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
 """``python -m bench.autoplay``: whole fights of every ruleset played from the next moves alone.
 
 Starts ``fracas serve`` on a free port with its own embedded PostgreSQL (or uses ``--url``), then
-plays ``--fights`` fights of each ruleset through ``server.autoplay`` (reported dice, the GM and
+plays ``--fights`` fights of each ruleset through ``server.cli.autoplay`` (reported dice, the GM and
 each player with their own token, only what ``GET /encounters/{id}/actions`` offers) and prints,
 for each ruleset, fights finished, commands, stalls, refused offers, 5xx, the dice a command
 asked for beyond those listed, and the time. The target (issue 37): every ruleset, 50 seeds
@@ -25,7 +25,7 @@ from pathlib import Path
 import httpx
 
 from domain.rulesets import default_registry
-from server.autoplay import run
+from server.cli.autoplay import run
 
 FRACAS = str(Path(shutil.which("fracas") or Path(__file__).resolve().parents[1] / ".venv" / "bin" / "fracas"))
 

@@ -1,6 +1,6 @@
 """The ceiling: a bare Litestar app that decodes a small JSON body with msgspec and INSERTs one row.
 
-Same stack as Fracas (Litestar, msgspec, the pool ``server.database.create_pool`` makes,
+Same stack as Fracas (Litestar, msgspec, the pool ``server.store.database.create_pool`` makes,
 uvicorn + uvloop + httptools, one worker), none of its work (no replay, decide, hash chain or big reply). Run by
 ``python -m bench.append --with-bare``; alone::
 
@@ -19,7 +19,7 @@ from typing import Any
 import msgspec
 from litestar import Litestar, Request, Response, get, post
 
-from server.database import create_pool
+from server.store.database import create_pool
 from server.settings import Settings
 
 INSERT = "INSERT INTO bench_raw (encounter_id, version, data) VALUES ($1, $2, $3::jsonb)"

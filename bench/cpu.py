@@ -146,7 +146,7 @@ async def run(args: argparse.Namespace, dsn: str) -> None:
     os.environ["DATABASE_URL"] = dsn
     os.environ.setdefault("FRACAS_RATE_LIMIT", "0")
     # as `fracas serve` runs its workers: the read models are kept by a projector process beside
-    # them (server/projector.py), whose CPU is not the server's; --inline-projections counts them
+    # them (server/store/projector.py), whose CPU is not the server's; --inline-projections counts them
     os.environ["FRACAS_PROJECTIONS"] = "inline" if args.inline_projections else "external"
     if args.bare:
         from bench.bare import create_app as create_bare

@@ -284,7 +284,7 @@ _EVENT_COLUMNS = ("encounter_id", "version", "event_id", "type", "schema_version
 async def store(conn: Any, batch: Iterable[Fight]) -> int:
     """Write fights into the event store as the server would have (encounter rows, events with
     their hash chain), in one COPY each; returns how many events. ``conn``: an asyncpg connection."""
-    from server.store import GENESIS_HASH, chain
+    from server.store.events import GENESIS_HASH, chain
 
     encounters, events = [], []
     for f in batch:
@@ -304,9 +304,9 @@ async def append(pool: Any, fight: Fight, batch: int = 500, gm_secret: str | Non
     events in appends of about ``batch`` rows, each command's events chained with that
     command's own metadata, as the server chains them. ``gm_secret``: the GM token's secret
     (a new one, thrown away, if None)."""
-    from server.auth import hash_secret, new_secret
-    from server.encounters import EncounterService
-    from server.store import GENESIS_HASH, EventStore, chain, new_uuid
+    from server.auth.tokens import hash_secret, new_secret
+    from server.store.encounters import EncounterService
+    from server.store.events import GENESIS_HASH, EventStore, chain, new_uuid
 
     store, schema, eid = EventStore(pool), fight.ruleset.schema_versions, fight.encounter_id
     metadata = EncounterService._metadata  # the server's metadata for a command's events

@@ -11,7 +11,7 @@ processes sharing them). It reads it
 3. **after N**: ``--encounters`` more fights (default 1,000), each the scripted Places of Power fight
    (``--ruleset ID``: that ruleset's demo fight; ``all`` or ``mixed``: every registered ruleset's
    in turn)
-   of ``fracas demo`` (``domain/places_of_power/demo.py``, played by ``server/demo.py``: Mira and
+   of ``fracas demo`` (``domain/places_of_power/demo.py``, played by ``server/cli/demo.py``: Mira and
    Kess, players with their own tokens, against two bandits, full sheets with weapons and armour, a
    spectator token, initiative rolled, started, then ``--rounds`` rounds (default 1) of attacks and
    every step of their exchanges: tens of events each), left active (not ended), played by
@@ -48,7 +48,7 @@ import httpx
 
 from bench import rulesets
 from bench.append import FRACAS_ENV, fresh_database, postgres_server, run_server
-from server import demo
+from server.cli import demo
 
 DATABASE = "fracas_bench_memory"
 TARGET_MB = 300.0
@@ -131,7 +131,7 @@ class Played:
 
 def play_one(base_url: str, rounds: int, ruleset_id: str = demo.DEFAULT_RULESET,
              http: httpx.Client | None = None) -> Played:
-    """``fracas demo``'s fight of ``ruleset_id`` (server/demo.py), left active: not ended, silent
+    """``fracas demo``'s fight of ``ruleset_id`` (server/cli/demo.py), left active: not ended, silent
     (no log read); ``http``: the client to talk with (default: a new one for ``base_url``)."""
     api = demo.Api(base_url, timeout=60.0, http=http)
     try:

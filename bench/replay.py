@@ -11,15 +11,15 @@ is driven through the decider. Then, best of ``--repeat``:
 - **decode**: ``Ruleset.decode_event`` of every stored row (the text PostgreSQL returns);
 - **load**: the fight stored in a fresh database ``fracas_bench_replay`` (DATABASE_URL's
   server, else an embedded PostgreSQL in a temporary folder), migrated with
-  ``server.migrations`` and written with ``server.store.EventStore`` (``open``, then one
+  ``server.store.migrations`` and written with ``server.store.events.EventStore`` (``open``, then one
   ``append`` per batch of commands, each command's rows chained as the server chains them),
   then read back by a server ``EncounterService`` on a pool made by
-  ``server.database.create_pool``: ``current(id)`` with a cold cache, which reads the
+  ``server.store.database.create_pool``: ``current(id)`` with a cold cache, which reads the
   encounter's row and its events, decodes and replays them (``_entry``) and checks for newer
   rows (``_refresh``). The same steps are also timed one by one (read / decode / fold), and
   the read of every column (what the load read before it asked for the replay's columns only).
   Against the target of 20 ms for 10,000 events. The same cold load is then timed with a
-  state snapshot (``server.snapshots``, migrations/0008_snapshots.sql) taken 1,000 and 500
+  state snapshot (``server.store.snapshots``, migrations/0008_snapshots.sql) taken 1,000 and 500
   events behind the head, and at the head: the snapshot and the events after it read in one query, the
   snapshot decoded, the tail folded (the full-replay load above stays the reference).
   ``--no-db``: the fold alone.
@@ -61,10 +61,10 @@ BEHIND = (1000, 500)  # events between a snapshot and the head (1000: FRACAS_SNA
 
 
 async def load(dsn: str, fight: Fight, repeat: int) -> dict[str, float]:
-    from server.auth import TokenStore
-    from server.database import create_pool
-    from server.encounters import EncounterService
-    from server.store import EventStore
+    from server.auth.tokens import TokenStore
+    from server.store.database import create_pool
+    from server.store.encounters import EncounterService
+    from server.store.events import EventStore
 
     pool = await create_pool(dsn, 10)
     try:
@@ -110,13 +110,13 @@ async def load(dsn: str, fight: Fight, repeat: int) -> dict[str, float]:
 
 
 async def from_snapshots(pool: Any, fight: Fight, repeat: int) -> dict[str, float]:
-    """The same cold load with a state snapshot (``server.snapshots``) taken ``BEHIND`` events
+    """The same cold load with a state snapshot (``server.store.snapshots``) taken ``BEHIND`` events
     behind the head, then at the head (in that order: a snapshot replaces only an older one): the snapshot and the events after it in one query, the
     snapshot decoded (``domain.core.snapshot.StateCodec``), the tail folded."""
-    from server.auth import TokenStore
-    from server.encounters import EncounterService
-    from server.snapshots import Snapshots
-    from server.store import EventStore
+    from server.auth.tokens import TokenStore
+    from server.store.encounters import EncounterService
+    from server.store.snapshots import Snapshots
+    from server.store.events import EventStore
 
     registry = default_registry()
     snapshots = Snapshots(pool, registry, every=0)  # taken here by hand, never in the background

@@ -7,9 +7,9 @@ attacks with every step of their exchanges, checks, actions, turns; at least ``-
 Every group is one append, in the fight's order; ``--concurrency`` workers (default 1 and 16) share
 the encounters (worker w takes encounters w, w+C, ...) and append their groups one after the other.
 
-- ``fracas``: ``server.store.EventStore.append`` through the server's own pool
-  (``server.database.create_pool``: the writer role, no reset query) of C connections, C asyncio
-  tasks on uvloop. Per append, in the timed loop: ``server.store.chain`` (each event's payload as
+- ``fracas``: ``server.store.events.EventStore.append`` through the server's own pool
+  (``server.store.database.create_pool``: the writer role, no reset query) of C connections, C asyncio
+  tasks on uvloop. Per append, in the timed loop: ``server.store.events.chain`` (each event's payload as
   sorted JSON, its metadata, a new event id, ``recorded_at``, the SHA-256 hash chain from the
   previous event's hash), then one statement: an INSERT of all the group's rows from arrays
   (``unnest``) that appends only while the sending GM token is not revoked (an ``EXISTS`` on
@@ -129,7 +129,7 @@ class Window:
 
 
 def streams(seed: int, events: int) -> list[Stream]:
-    from server.store import GENESIS_HASH, chain
+    from server.store.events import GENESIS_HASH, chain
 
     out = []
     for f in fights(seed, events=events):
@@ -162,10 +162,10 @@ async def count_rows(dsn: str, table: str) -> int:
 
 async def run_fracas(dsn: str, items: list[Stream], concurrency: int, window: Window, notify: bool = True) -> list[float]:
     """Append every group through EventStore.append; returns the latencies (ms)."""
-    from server.auth import hash_secret, new_secret
-    from server.database import create_pool
-    from server.migrations import migrate_dsn
-    from server.store import GENESIS_HASH, EventStore, chain, new_uuid
+    from server.auth.tokens import hash_secret, new_secret
+    from server.store.database import create_pool
+    from server.store.migrations import migrate_dsn
+    from server.store.events import GENESIS_HASH, EventStore, chain, new_uuid
 
     await migrate_dsn(dsn)
     tokens = {s.encounter_id: (str(uuid.uuid4()), hash_secret(new_secret())) for s in items}

@@ -1,1 +1,1 @@
-"""Numbered SQL migrations (NNNN_name.sql), shipped as package data; applied by server.migrations."""
+"""Numbered SQL migrations (NNNN_name.sql), shipped as package data; applied by server.store.migrations."""

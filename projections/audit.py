@@ -20,7 +20,7 @@ they came, the audit checks:
 
 Every problem found is reported with the version it concerns and a stable ``code``;
 ``first`` is the earliest. The report is everything; what a player may see of it is
-decided by the server (``server/audit.py``).
+decided by the server (``server/http/audit.py``).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ and ``recorded_at`` is ISO 8601 in UTC (Python's ``isoformat``).
 
 PostgreSQL's ``jsonb`` gives the payloads back spelled its own way (spaces, its own key
 order), so whoever checks a stored event first brings its JSON back to the canonical
-spelling (``canonical_json``). Pure: the writer (server/store.py), the audit endpoint and
+spelling (``canonical_json``). Pure: the writer (server/store/events.py), the audit endpoint and
 ``fracas verify`` (which runs with no database) all use this one definition.
 """
 

@@ -5,7 +5,7 @@ against Normal: a Full Success, two extra Successes." / "Kess parries (1 AP): 8 
 Normal, fails."
 
 A pure function of the events it is given: the caller passes the events *as the viewer
-may see them* (``server.encounters.visible_events``), so the log can tell nothing the
+may see them* (``server.store.encounters.visible_events``), so the log can tell nothing the
 viewer's event history does not show. A ``Redacted`` event is "Something happened out of
 sight."; a run of them is one line.
 

@@ -12,26 +12,26 @@ from litestar.openapi import OpenAPIConfig
 
 from domain.core.ruleset import Registry
 from domain.rulesets import default_registry
-from server.api import ROUTES
-from server.audit import AUDIT_ROUTES
-from server.history import HISTORY_ROUTES
-from server.read_models import READ_MODEL_ROUTES
-from server.live import LIVE_ROUTES, start_live, stop_live
-from server.auth import TokenStore
-from server.database import create_pool
-from server.docs import assets_router, render_plugins
-from server.encounters import EncounterService
-from server.limits import TokenBuckets, rate_limit
-from server.migrations import migrate_dsn
-from server.openapi_doc import document
-from server.problems import EXCEPTION_HANDLERS
-from server.redaction import keep_tokens_out_of_logs
-from server.web_pages import WEB_ROUTES
+from server.http.api import ROUTES
+from server.http.audit import AUDIT_ROUTES
+from server.http.history import HISTORY_ROUTES
+from server.http.read_models import READ_MODEL_ROUTES
+from server.live.streams import LIVE_ROUTES, start_live, stop_live
+from server.auth.tokens import TokenStore
+from server.store.database import create_pool
+from server.http.docs import assets_router, render_plugins
+from server.store.encounters import EncounterService
+from server.auth.limits import TokenBuckets, rate_limit
+from server.store.migrations import migrate_dsn
+from server.schema.openapi_doc import document
+from server.http.problems import EXCEPTION_HANDLERS
+from server.auth.redaction import keep_tokens_out_of_logs
+from server.http.web_pages import WEB_ROUTES
 from server.settings import Settings
-from server.snapshots import Snapshots
-from server.store import EventStore
-from server.webhook_routes import WEBHOOK_ROUTES
-from server.webhooks import Deliverer, WebhookSettings, WebhookStore
+from server.store.snapshots import Snapshots
+from server.store.events import EventStore
+from server.webhooks.routes import WEBHOOK_ROUTES
+from server.webhooks.delivery import Deliverer, WebhookSettings, WebhookStore
 from projections import visibility
 from projections.catalog import all_projections
 from projections.runner import ProjectionRunner
@@ -86,7 +86,7 @@ def create_app(
         store.wake_channel = CHANNEL  # ... or, by an append alone in flight, from its own transaction
         app.state.wakeup.own_backends = store.notifying_backends
         # the read models follow the log in the background (one process at a time runs each),
-        # here or in a projector process beside the workers (``fracas serve``: server/projector.py)
+        # here or in a projector process beside the workers (``fracas serve``: server/store/projector.py)
         if settings.projections != "external":
             app.state.projections = ProjectionRunner(dsn, all_projections(registry), wakeup=app.state.wakeup)
             await app.state.projections.start()
@@ -149,7 +149,7 @@ def create_app(
                 "RFC 9457 problem (application/problem+json) with a stable `code`."
             ),
             path="/schema",
-            render_plugins=render_plugins(),  # served from the server's own files: server/docs.py
+            render_plugins=render_plugins(),  # served from the server's own files: server/http/docs.py
         ),
         debug=bool(os.environ.get("FRACAS_DEBUG")),
     )

@@ -22,7 +22,7 @@ import httpx
 import pytest
 
 from server.app import create_app
-from server.migrations import migrate_dsn
+from server.store.migrations import migrate_dsn
 from server.settings import Settings
 
 TEMPLATE = "fracas_template"

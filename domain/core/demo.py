@@ -1,6 +1,6 @@
 """A ruleset's demo fight (``Ruleset.demo()``): its cast and the script of its commands.
 
-``fracas demo --ruleset ID`` (``server/demo.py``) plays it against a running server: it
+``fracas demo --ruleset ID`` (``server/cli/demo.py``) plays it against a running server: it
 opens an encounter, seats the cast (a player's token for each player's combatant), then
 sends the commands the script yields, each with the token of whoever sends it, and tells
 the fight from the server's readable log. The script is pure: it reads the encounter as the

@@ -8,7 +8,7 @@ its payload was written under, and the rules read old payloads through upcasters
    newest shape; the code that decides and evolves only ever sees that shape.
 2. ``Ruleset.schema_versions`` names the current version of each event type whose shape
    has changed (a type absent from it is at version 1). The store writes new events
-   under these versions (``server/store.py`` ``chain``).
+   under these versions (``server/store/events.py`` ``chain``).
 3. ``Ruleset.upcasters[(type, n)]`` is a pure function turning a version-``n`` payload
    (plain JSON values) into a version-``n + 1`` one. ``Ruleset.decode_event`` applies
    them in turn, ``n`` → ``n + 1`` → ... → current, then decodes strictly; a payload

@@ -1,5 +1,5 @@
 """Places of Power's demo fight (``fracas demo``): Mira and Kess (players) against two bandits
-(the GM's), played through the public API by ``server/demo.py``.
+(the GM's), played through the public API by ``server/cli/demo.py``.
 
 On each turn the combatant attacks someone on the other side (the most hurt); every decision
 the exchange then waits for (``state.rules.exchange``: ``stage``, ``awaiting``, ``choices``)

@@ -14,7 +14,7 @@ from domain.core.errors import CODES
 from domain.core.log import missing_sentences, stray_sentences
 from domain.core.ruleset import Registry, Ruleset
 from server.app import create_app
-from server.openapi_rulesets import prefix_of
+from server.schema.openapi_rulesets import prefix_of
 from tests.contract.rulesets import RULESETS, declaring, each_ruleset, rule_text
 
 

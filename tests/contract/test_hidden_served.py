@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from bench.fights import append
 from domain.core.ruleset import Ruleset
-from server.auth import new_secret
+from server.auth.tokens import new_secret
 from tests.conftest import app_client
 from tests.contract.rulesets import OFFERED, each_ruleset
 from tests.contract.walk import Table, walk_of, walked

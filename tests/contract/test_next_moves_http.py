@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from domain.core.ruleset import Ruleset
-from server.autoplay import faces_for
+from server.cli.autoplay import faces_for
 from tests.conftest import app_client
 from tests.contract.rulesets import OFFERED, each_ruleset
 from tests.contract.walk import UNLIKELY, walk_of

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from server.demo import Api, ServerProblem
+from server.cli.demo import Api, ServerProblem
 from tests.e2e.test_cli import free_port, run, serving
 
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
@@ -139,7 +139,7 @@ def test_another_rulesets_demo_is_its_own_and_told_from_its_log(database_url: st
     from domain.core.ruleset import Registry
     from domain.places_of_power.ruleset import PlacesOfPower
     from server.app import create_app
-    from server.demo import run as play
+    from server.cli.demo import run as play
     from server.settings import Settings
     from tests.unit.duel import WithDemo
 

@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from server.api import ROUTES
+from server.http.api import ROUTES
 from tests.e2e import chromium
 from tests.e2e.test_cli import serving
 
@@ -29,7 +29,7 @@ def env(database_url: str) -> dict[str, str]:
 
 @pytest.mark.parametrize("page", ["/schema", "/schema/swagger"])
 async def test_the_docs_render_their_operations_offline(env: dict[str, str], page: str) -> None:
-    assert ROUTES  # the summaries above are those of server/api.py and server/read_models.py
+    assert ROUTES  # the summaries above are those of server/http/api.py and server/http/read_models.py
     with serving(env) as (base, _), chromium.browser() as devtools:
         seen = await chromium.visit(devtools, base + page, SHOWN)
     for summary in SHOWN:

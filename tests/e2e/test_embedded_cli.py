@@ -30,7 +30,7 @@ import httpx
 import psutil
 import pytest
 
-from server.migrations import discover
+from server.store.migrations import discover
 from tests.e2e.test_cli import FRACAS, run, serving
 
 UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"

@@ -31,7 +31,7 @@ import httpx
 import psutil
 import pytest
 
-from server.database import ensure_database
+from server.store.database import ensure_database
 from tests.e2e.test_cli import serving
 from tests.e2e.test_kill_server import open_fight, stored_events
 

@@ -1,5 +1,5 @@
 """``fracas serve`` keeps the read models in a projector process beside its workers
-(server/projector.py): the process that answers commands spends no CPU on them."""
+(server/store/projector.py): the process that answers commands spends no CPU on them."""
 
 from __future__ import annotations
 

@@ -235,7 +235,7 @@ async def test_import_replays_to_the_same_state_on_another_server(
 
 async def _gm_of(client: httpx.AsyncClient, exported: Exported) -> dict[str, str]:
     """A GM token on the first server (the demo keeps its own): one minted in its database."""
-    from server.auth import hash_secret, new_secret
+    from server.auth.tokens import hash_secret, new_secret
 
     secret = new_secret()
     conn = await asyncpg.connect(exported.dsn)

@@ -40,7 +40,7 @@ async def served(database_url: str, settings: Settings | None = None, deflate: b
     """The app on a free port, served by uvicorn in this event loop. ``live``: LiveSettings
     fields to change (``heartbeat_seconds``, ``queue_size``, ``send_timeout_seconds``, ...).
     WebSocket compression off as ``fracas serve`` has it (caught-up streams' batches are then
-    written to the socket directly: ``server.live.DirectFrames``), or on (``deflate``: uvicorn's
+    written to the socket directly: ``server.live.streams.DirectFrames``), or on (``deflate``: uvicorn's
     default, every batch through the ASGI ``send``)."""
     app = create_app(database_url, settings or Settings.from_env())
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on",

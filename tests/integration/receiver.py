@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from server.webhooks import SIGNATURE, TIMESTAMP, WEBHOOK_ID, signature
+from server.webhooks.delivery import SIGNATURE, TIMESTAMP, WEBHOOK_ID, signature
 
 HANG = -1  # a planned answer: hold the request until ``release`` (or 30 s)
 

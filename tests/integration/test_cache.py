@@ -13,10 +13,10 @@ import pytest
 from domain.core.encounter import RollInitiative
 from domain.rulesets import default_registry
 from server.app import create_app
-from server.database import create_pool
-from server.auth import TokenStore
-from server.encounters import EncounterService, Write
-from server.store import EventStore
+from server.store.database import create_pool
+from server.auth.tokens import TokenStore
+from server.store.encounters import EncounterService, Write
+from server.store.events import EventStore
 from tests.integration.fight import command, started_fight
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from server.docs import ASSETS
+from server.http.docs import ASSETS
 
 PAGES = ["/schema", "/schema/swagger"]
 

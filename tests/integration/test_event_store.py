@@ -9,8 +9,8 @@ import asyncpg
 import msgspec
 import pytest
 
-from server.migrations import discover, migrate
-from server.store import GENESIS_HASH, canonical_bytes, StoredRow
+from server.store.migrations import discover, migrate
+from server.store.events import GENESIS_HASH, canonical_bytes, StoredRow
 from tests.integration.fight import command, open_encounter, started_fight
 
 
@@ -122,7 +122,7 @@ async def test_concurrent_migrations_apply_each_file_once(pg_admin_dsn: str) -> 
     """Five servers starting at once on an empty database: the advisory lock serialises them."""
     import asyncio
 
-    from server.migrations import migrate_dsn
+    from server.store.migrations import migrate_dsn
     from tests.conftest import with_database
 
     name = f"m_{uuid.uuid4().hex[:12]}"

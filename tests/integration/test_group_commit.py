@@ -1,4 +1,4 @@
-"""Group commit (server/store.py): the appends queued in one turn of the event loop, and
+"""Group commit (server/store/events.py): the appends queued in one turn of the event loop, and
 those waiting for a free statement slot, are appended together, in one statement, and each
 still gets its own answer.
 
@@ -19,8 +19,8 @@ import asyncpg
 import msgspec
 import pytest
 
-from server.database import create_pool
-from server.store import (
+from server.store.database import create_pool
+from server.store.events import (
     GENESIS_HASH,
     EventStore,
     Idempotency,
@@ -157,7 +157,7 @@ async def test_a_group_stores_idempotency_answers_byte_for_byte(store: EventStor
 # ------------------------------------------------------- appends that follow a pending one
 # A command decided on the state a pending append of its encounter leaves goes to the store
 # with ``after`` set: it is appended only if that one is, never by a statement that could
-# commit first (server/store.py, ``EventStore.settle``).
+# commit first (server/store/events.py, ``EventStore.settle``).
 
 
 def _next(enc: str, before: Any, *texts: str) -> Any:

@@ -32,7 +32,7 @@ from domain.places_of_power.grapples import Grapple
 from domain.places_of_power.morale import MoraleCheck
 from domain.places_of_power.movement import Move, SetRange
 from domain.places_of_power.non_lethal import Taunt
-from server.auth import new_secret
+from server.auth.tokens import new_secret
 from tests.conftest import app_client
 from tests.integration.read_models import until_projected
 from tests.integration.test_leaks import bearer, compact

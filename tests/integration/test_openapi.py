@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.rulesets import default_registry
 from server.cli import DEFAULT_OPENAPI, render_openapi
-from server.openapi_rulesets import prefix_of
+from server.schema.openapi_rulesets import prefix_of
 
 
 def test_committed_openapi_matches_the_app() -> None:

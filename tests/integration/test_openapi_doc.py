@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from domain.rulesets import default_registry
-from server.api import _combatant_decoder, _open_decoder, _token_decoder
+from server.http.api import _combatant_decoder, _open_decoder, _token_decoder
 from server.cli import render_openapi
-from server.openapi_examples import EXAMPLES
+from server.schema.openapi_examples import EXAMPLES
 from server.settings import Settings
 from tests.conftest import app_client
 from tests.integration.fight import POP

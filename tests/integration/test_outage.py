@@ -14,8 +14,8 @@ import pytest
 import websockets
 from litestar import Litestar
 
-from server.live import Stream
-from server.outage import is_outage
+from server.live.streams import Stream
+from server.store.outage import is_outage
 from tests.conftest import app_client
 from tests.integration.fight import add, command, open_encounter, started_fight
 from tests.integration.live import live_url, served, watch_ws

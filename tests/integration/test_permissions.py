@@ -30,7 +30,7 @@ import pytest
 
 from server.app import create_app
 from server.settings import Settings
-from server.webhooks import WebhookSettings
+from server.webhooks.delivery import WebhookSettings
 from tests.conftest import TEMPLATE, app_client, with_database
 from tests.integration.fight import POP
 
@@ -110,7 +110,7 @@ MATRIX: dict[tuple[str, str], dict[str, Expect]] = {
     ("GET", "/rulesets/{ruleset_id:str}"): public(200),
     ("GET", "/rulesets/{ruleset_id:str}/odds"): public(200),  # Places of Power's URL among them (issue 18)
     ("GET", "/health"): public(200),
-    # the web table's pages and their files (server/web_pages.py): static, the token stays in the page
+    # the web table's pages and their files (server/http/web_pages.py): static, the token stays in the page
     ("GET", "/"): public(200),
     ("GET", "/play"): public(200),
     ("GET", "/watch"): public(200),

@@ -1,7 +1,7 @@
 """Commands on one encounter in one server process do not wait for each other to commit.
 
 A command is decided on the state the encounter's pending append leaves (the "tip") and its
-append follows that one (server/encounters.py ``Entry``, server/store.py ``EventStore.settle``):
+append follows that one (server/store/encounters.py ``Entry``, server/store/events.py ``EventStore.settle``):
 appended only if that one is, in the same statement or a later one. These tests race many
 clients on one encounter in one app instance and check what DESIGN.md asks of any append:
 versions stay gapless, nothing is lost or stored twice, a refusal is judged on the committed

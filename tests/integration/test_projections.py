@@ -39,7 +39,7 @@ from projections.runner import (
     run_batch,
 )
 from projections.wakeup import Wakeup
-from server.store import GENESIS_HASH, chain
+from server.store.events import GENESIS_HASH, chain
 from tests.integration.fight import command, open_encounter, started_fight
 from tests.integration.read_models import caught_up, checkpoint, folded_rows, live_rows, until_listed, whole_log
 

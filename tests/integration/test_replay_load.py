@@ -9,10 +9,10 @@ import msgspec
 
 from bench.fights import append, long_fight
 from domain.rulesets import default_registry
-from server.auth import TokenStore
-from server.database import create_pool
-from server.encounters import EncounterService
-from server.store import EventStore
+from server.auth.tokens import TokenStore
+from server.store.database import create_pool
+from server.store.encounters import EncounterService
+from server.store.events import EventStore
 
 
 async def test_a_cold_load_folds_the_stored_history_to_the_live_state(database_url: str) -> None:

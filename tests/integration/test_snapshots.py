@@ -1,4 +1,4 @@
-"""State snapshots (migrations/0008_snapshots.sql, server/snapshots.py, domain/core/snapshot.py):
+"""State snapshots (migrations/0008_snapshots.sql, server/store/snapshots.py, domain/core/snapshot.py):
 a cold load from a snapshot and the events after it gives exactly the state a full replay gives,
 and any snapshot that cannot be trusted (other code, another log, a retcon after it) is ignored."""
 
@@ -28,12 +28,12 @@ from domain.rulesets import default_registry
 from litestar import Litestar
 
 from server.app import create_app
-from server.auth import TokenStore
-from server.database import WRITER_ROLE, create_pool
-from server.encounters import EncounterService
+from server.auth.tokens import TokenStore
+from server.store.database import WRITER_ROLE, create_pool
+from server.store.encounters import EncounterService
 from server.settings import Settings
-from server.snapshots import Snapshots
-from server.store import EventStore
+from server.store.snapshots import Snapshots
+from server.store.events import EventStore
 from tests.integration.fight import command, started_fight
 from tests.integration.test_writer_role import http
 

@@ -10,7 +10,7 @@ from dataclasses import replace
 import httpx
 import msgspec
 
-from server.auth import hash_secret
+from server.auth.tokens import hash_secret
 from server.settings import Settings
 from tests.conftest import app_client
 from tests.integration.fight import add, command, mint, open_encounter, started_fight

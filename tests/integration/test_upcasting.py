@@ -18,7 +18,7 @@ import asyncpg
 import httpx
 
 from projections.chain import StoredRow, encode_sorted, link, row_from
-from server.transfer import insert_encounter
+from server.store.transfer import insert_encounter
 from tests.conftest import app_client
 from tests.integration.fight import command
 from tests.integration.seeded import second_database_url, seed_of, seeded_fight, stored_rows  # noqa: F401 - a fixture

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 
 from server.settings import Settings
-from server.webhooks import WebhookSettings
+from server.webhooks.delivery import WebhookSettings
 from tests.conftest import app_client
 from tests.integration.fight import add, command, mint, open_encounter
 from tests.integration.receiver import HANG, WEBHOOK_ID, Receiver, receiving
@@ -331,7 +331,7 @@ async def test_a_delivery_connects_to_the_address_that_was_checked(database_url:
 
 
 def test_pinning_keeps_the_name_for_the_host_header_and_tls() -> None:
-    from server.webhooks import pinned
+    from server.webhooks.delivery import pinned
 
     assert pinned("https://bot.example.org:8443/in?x=1", "93.184.216.34") == (
         "https://93.184.216.34:8443/in?x=1", {"Host": "bot.example.org:8443"}, {"sni_hostname": "bot.example.org"})

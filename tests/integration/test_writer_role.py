@@ -22,8 +22,8 @@ import pytest
 from litestar import Litestar
 
 from server.app import create_app
-from server.database import SERVER_ROLE, WRITER_ROLE, create_pool, embedded_for_serving
-from server.migrations import MIGRATIONS_DIR, migrate_dsn
+from server.store.database import SERVER_ROLE, WRITER_ROLE, create_pool, embedded_for_serving
+from server.store.migrations import MIGRATIONS_DIR, migrate_dsn
 from server.settings import Settings
 from tests.conftest import with_database
 from tests.integration.fight import mint, open_encounter, started_fight

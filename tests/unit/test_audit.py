@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from domain.core.encounter import EncounterEnded, EncounterOpened, EndEncounter, Event
 from projections.audit import AUDIT_CODES, Expected, audit
 from projections.chain import GENESIS_HASH, StoredRow, canonical_json, encode_sorted, link
-from server.store import chain
+from server.store.events import chain
 from tests.rulesets.places_of_power.fight import ENCOUNTER_ID, SEED, Fight, seeded_dice_in
 
 META = {"actor": {"role": "gm", "token_id": "t"}}

@@ -1,4 +1,4 @@
-"""``server.lan`` (issue 38): the address phones use, found "WITHOUT sending any packet to it or
+"""``server.cli.lan`` (issue 38): the address phones use, found "WITHOUT sending any packet to it or
 anywhere", and the QR code a terminal shows."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Self
 import pytest
 import segno
 
-from server import lan
+from server.cli import lan
 
 
 class Recorder:
@@ -109,8 +109,8 @@ def test_the_links_put_the_token_in_the_fragment() -> None:
 
 def test_the_timelines_query_token_is_its_own_rate_limit_bucket_as_a_live_streams() -> None:
     """"The same checks as the live stream's ?token=": the rate limit counts it against the token."""
-    from server.auth import hash_secret
-    from server.limits import bucket_of
+    from server.auth.tokens import hash_secret
+    from server.auth.limits import bucket_of
     from tests.unit.test_rate_limit import _scope
 
     assert bucket_of(_scope("/encounters/e/timeline.svg", query=b"token=frc_valid")) == hash_secret("frc_valid")

@@ -14,9 +14,9 @@ import pytest
 from domain.core.encounter import Combatant, EncounterState
 from projections.presence import Connected, Presence, presence_for, with_presence
 from projections.visibility import GM, Viewer
-from server.live import Outbox, SlowConsumer, sse_bytes
-from server.redaction import redact_record
-from server.live_feed import Item
+from server.live.streams import Outbox, SlowConsumer, sse_bytes
+from server.auth.redaction import redact_record
+from server.live.feed import Item
 
 MIRA, KESS, ASSASSIN = "mira", "kess", "assassin"
 # the prompts: tests/unit/test_pending.py (any ruleset), tests/rulesets/places_of_power/test_pending.py
@@ -90,7 +90,7 @@ def test_viewers_share_a_rendering_only_when_their_view_is_the_same() -> None:
     spectator sees (state, events, presence); one who owns the hidden combatant, or an NPC (its
     sheet), or the GM, does not share it; the key is made of ids."""
     from projections.visibility import state_for, view_key
-    from server.encounters import EventView, visible_events
+    from server.store.encounters import EventView, visible_events
 
     def npc(cid: str) -> Combatant:
         return Combatant(id=cid, name=cid.title(), side="y", controller="gm", sheet={"secret": 7})  # type: ignore[arg-type]
@@ -122,7 +122,7 @@ def test_a_frame_made_once_is_the_frame_websockets_makes(size: int) -> None:
     unmasked text frame the ``websockets`` library serializes for a server."""
     from websockets.frames import Frame, Opcode
 
-    from server.live_feed import Batch, ws_text_frame
+    from server.live.feed import Batch, ws_text_frame
 
     payload = ("é" * (size // 2) + "x" * (size % 2)).encode()
     assert ws_text_frame(payload) == Frame(Opcode.TEXT, payload).serialize(mask=False)

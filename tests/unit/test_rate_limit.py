@@ -3,8 +3,8 @@
 from types import SimpleNamespace
 from typing import Any
 
-from server.auth import hash_secret
-from server.limits import TokenBuckets, bucket_of
+from server.auth.tokens import hash_secret
+from server.auth.limits import TokenBuckets, bucket_of
 
 
 def test_bucket_allows_a_burst_then_the_rate() -> None:

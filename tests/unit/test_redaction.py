@@ -8,7 +8,7 @@ from urllib.parse import parse_qsl
 
 import pytest
 
-from server.redaction import keep_tokens_out_of_logs, redact, redact_record
+from server.auth.redaction import keep_tokens_out_of_logs, redact, redact_record
 
 SECRET = "frc_aWfsmI5M9Eb5eV_Mp-g3Tz3gUHTjapcVNpG_6j6geiI"
 BODY = SECRET.removeprefix("frc_")

@@ -2,7 +2,7 @@
 
 import uuid
 
-from server.store import new_uuid
+from server.store.events import new_uuid
 
 
 def test_new_uuid_is_a_random_version_4_uuid() -> None:

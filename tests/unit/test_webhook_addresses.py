@@ -8,7 +8,7 @@ import ipaddress
 
 import pytest
 
-from server.webhooks import carried_ipv4, resolve
+from server.webhooks.delivery import carried_ipv4, resolve
 
 
 @pytest.mark.parametrize(("v6", "v4"), [

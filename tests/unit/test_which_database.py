@@ -1,4 +1,4 @@
-"""``server/which_database.py``: the one place a ``fracas`` command gets its database from.
+"""``server/store/which_database.py``: the one place a ``fracas`` command gets its database from.
 
 tests/e2e/test_embedded_cli.py runs every command on the embedded default; these check the
 rule that kept it from crashing (asked before the event loop runs) where every other test,
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from server.settings import Settings
-from server.which_database import database_url
+from server.store.which_database import database_url
 
 SERVER = Path(__file__).resolve().parents[2] / "server"
 
@@ -39,11 +39,11 @@ def test_asked_inside_a_running_loop_is_refused_even_with_database_url_set() -> 
 
 
 def test_sub_command_modules_do_not_import_the_cli() -> None:
-    """``server/cli.py`` registers their commands; they get the database from
-    ``server/which_database.py``, not from ``server.cli`` (no import cycle)."""
-    for name in ("transfer_cli.py", "projections_cli.py"):
+    """``server/cli/__init__.py`` registers their commands; they get the database from
+    ``server/store/which_database.py``, not from ``server.cli`` (no import cycle)."""
+    for name in ("cli/transfer.py", "cli/projections.py"):
         tree = ast.parse((SERVER / name).read_text())
         imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
         imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
         assert "server.cli" not in imported, name
-        assert "server.which_database" in imported, name
+        assert "server.store.which_database" in imported, name

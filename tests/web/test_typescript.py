@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from server.cli import DEFAULT_OPENAPI
-from server.typescript import DEFAULT_TYPESCRIPT, render_typescript, ts_type, type_name
+from server.schema.typescript import DEFAULT_TYPESCRIPT, render_typescript, ts_type, type_name
 
 CHECK = Path(__file__).resolve().parent / "typescript"
 NODE, NPM = shutil.which("node"), shutil.which("npm")

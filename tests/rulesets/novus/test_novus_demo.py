@@ -6,7 +6,7 @@ from __future__ import annotations
 from litestar.testing import TestClient
 
 from server.app import create_app
-from server.demo import run as play
+from server.cli.demo import run as play
 from server.settings import Settings
 
 

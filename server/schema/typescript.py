@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-DEFAULT_TYPESCRIPT = Path(__file__).resolve().parent / "web" / "fracas-api.d.ts"
+DEFAULT_TYPESCRIPT = Path(__file__).resolve().parents[1] / "web" / "fracas-api.d.ts"
 HEADER = """\
 // fracas-api.d.ts: the request and response types of every operation of the Fracas API.
 // Generated from openapi/openapi.json by `fracas typescript`: do not edit by hand (a test fails

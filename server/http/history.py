@@ -9,10 +9,10 @@
 - ``GET /encounters/{id}/timeline.svg``: the fight as a picture (``projections/timeline.py``),
   drawn from what the caller may see. The token may also come as ``?token=``, as the live
   stream's does (a link opens it in a browser tab, which sends no header; never logged:
-  ``server.redaction``).
+  ``server.auth.redaction``).
 
-Its routes (``HISTORY_ROUTES``) are served beside ``server.api.ROUTES`` (``server/app.py``);
-it uses the route helpers of ``server.api``, which therefore cannot import it.
+Its routes (``HISTORY_ROUTES``) are served beside ``server.http.api.ROUTES`` (``server/app.py``);
+it uses the route helpers of ``server.http.api``, which therefore cannot import it.
 """
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ from projections import timeline
 from projections.event_log import effective_versions
 from projections.readable_log import LogEntry, LogEvent, as_text, render
 from projections.visibility import Scope, state_for
-from server.api import ETAG, GUARDED_READ_ERRORS, JSON, EncounterId, service_of
-from server.auth import authorize
-from server.encounters import EventView, event_view, visible_events
+from server.http.api import ETAG, GUARDED_READ_ERRORS, JSON, EncounterId, service_of
+from server.auth.tokens import authorize
+from server.store.encounters import EventView, event_view, visible_events
 
 TEXT = "text/plain"  # Litestar adds "; charset=utf-8" to text/* itself
 SVG = "image/svg+xml"

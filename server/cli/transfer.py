@@ -1,6 +1,6 @@
 """The ``fracas export``, ``fracas verify`` and ``fracas import`` subcommands.
 
-``export`` and ``import`` use the database every command does (``server/which_database.py``:
+``export`` and ``import`` use the database every command does (``server/store/which_database.py``:
 ``DATABASE_URL``, or the embedded PostgreSQL in ``FRACAS_DATA_DIR``); ``verify`` needs no
 server and no database: it reads the file and runs the audit (``projections/``) on it.
 
@@ -57,9 +57,9 @@ def _fail(command: str, message: str, status: int) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     import asyncpg
 
-    from server.migrations import migrate
-    from server.transfer import TransferRefused, export_encounter
-    from server.which_database import database_url
+    from server.store.migrations import migrate
+    from server.store.transfer import TransferRefused, export_encounter
+    from server.store.which_database import database_url
 
     dsn = database_url()
 
@@ -112,9 +112,9 @@ def cmd_import(args: argparse.Namespace) -> int:
     import asyncpg
 
     from projections.export_file import FileUnreadable
-    from server.migrations import migrate
-    from server.transfer import TransferRefused, import_encounter
-    from server.which_database import database_url
+    from server.store.migrations import migrate
+    from server.store.transfer import TransferRefused, import_encounter
+    from server.store.which_database import database_url
 
     dsn = database_url()
 

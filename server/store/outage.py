@@ -2,11 +2,11 @@
 
 While PostgreSQL is stopped, restarting, refusing connections or has dropped ours, every
 request that needs it is answered 503 ``database_unavailable`` with ``Retry-After``
-(``server.problems``), never 500, and within the bounds of ``server.database.Timeouts``.
+(``server.http.problems``), never 500, and within the bounds of ``server.store.database.Timeouts``.
 Nothing needs restarting when it is back: the pool replaces lost connections as it hands
 them out, the LISTEN connection (``projections.wakeup``) and the projection runner
 (``projections.runner``) reconnect by themselves, and the live streams stay open and catch
-up (``server.live``).
+up (``server.live.streams``).
 
 A write cut off by the outage may or may not have been committed: PostgreSQL may have
 committed the INSERT and lost the connection before it answered. Sent with an

@@ -15,8 +15,8 @@ import msgspec
 from litestar import Litestar
 from litestar.openapi.spec import Example, OpenAPIMediaType, Reference, RequestBody, SecurityScheme
 
-from server.openapi_examples import EXAMPLES
-from server.openapi_rulesets import _REF, RulesetSchemas, document_odds, ruleset_schemas
+from server.schema.openapi_examples import EXAMPLES
+from server.schema.openapi_rulesets import _REF, RulesetSchemas, document_odds, ruleset_schemas
 
 BEARER = "Send it as `Authorization: Bearer <token>`."
 SECURITY_SCHEMES = {

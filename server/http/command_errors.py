@@ -9,8 +9,8 @@ from typing import Any
 import msgspec
 
 from domain.core.ruleset import Ruleset
-from server.body_errors import explain, nearest, where
-from server.problems import Problem, empty_body, malformed
+from server.http.body_errors import explain, nearest, where
+from server.http.problems import Problem, empty_body, malformed
 
 EXAMPLE = ', such as {"type": "EndTurn", "combatant_id": "..."}'
 

@@ -10,7 +10,7 @@ a JSON Patch of them; ``?state=full``: ``actions`` whole each time). Every messa
 ``version``: the client has every event up to it, and resumes after a dropped connection with
 ``after=<version>`` (SSE: the ``Last-Event-ID`` an EventSource sends by itself), getting
 exactly what it missed. The token comes as ``Authorization: Bearer`` or, where a browser
-cannot set headers, as ``?token=`` (never logged: see ``server.redaction``).
+cannot set headers, as ``?token=`` (never logged: see ``server.auth.redaction``).
 
 The messages of one batch (the events, the state, the presence, the prompts) go together: over
 SSE in one write, over a WebSocket one text frame each, or with ``?batch=true`` one text frame
@@ -18,7 +18,7 @@ holding their JSON array (every frame is then an array: what fracas-client.js as
 frame a commit instead of two or more).
 
 Each stream has a bounded outbox of batches. The producer (``Stream.run``) fills it from its
-encounter's feed (``server.live_feed``); the transport drains it to the client. A client that
+encounter's feed (``server.live.feed``); the transport drains it to the client. A client that
 does not take a message within ``send_timeout_seconds`` (its outbox stays full, or one send
 does not finish: a watchdog looks) is dropped, closing with ``slow_consumer``; nobody else
 waits for it. A revoked token closes its streams at once (``token_revoked``), on every
@@ -41,11 +41,11 @@ from litestar.connection import ASGIConnection
 from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response import Stream as StreamResponse
 
-from server import outage
-from server.api import GUARDED_READ_ERRORS, EncounterId
-from server.auth import Principal, authorize
-from server.encounters import event_view
-from server.live_feed import (
+from server.store import outage
+from server.http.api import GUARDED_READ_ERRORS, EncounterId
+from server.auth.tokens import Principal, authorize
+from server.store.encounters import event_view
+from server.live.feed import (
     Batch,
     ErrorMessage,
     Feed,
@@ -59,8 +59,8 @@ from server.live_feed import (
     one,
     sse_bytes,
 )
-from server.problems import Problem, database_unavailable
-from server.store import new_uuid
+from server.http.problems import Problem, database_unavailable
+from server.store.events import new_uuid
 
 log = logging.getLogger("fracas.live")
 MAX_VERSION = 2_147_483_647
@@ -587,7 +587,7 @@ LIVE_ROUTES = [live_websocket, live_sse]
 
 
 async def start_live(app: Any) -> Live:
-    from server.presence import PresenceStore
+    from server.live.presence import PresenceStore
 
     settings = LiveSettings.from_env()
     live = Live(app.state.service, PresenceStore(app.state.pool, settings.presence_ttl_seconds),

@@ -10,9 +10,9 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 
 from domain.core.errors import RuleViolation
-from server import outage
-from server.body_errors import explain
-from server.store import UnstorableText
+from server.store import outage
+from server.http.body_errors import explain
+from server.store.events import UnstorableText
 
 log = logging.getLogger("fracas")
 
@@ -107,7 +107,7 @@ def _on_http(request: Request, exc: HTTPException) -> Response[bytes]:
 
 
 def database_unavailable(detail: str = outage.DETAIL, **details: Any) -> Problem:
-    """503: PostgreSQL cannot be reached just now (``server/outage.py``); retry after a while."""
+    """503: PostgreSQL cannot be reached just now (``server/store/outage.py``); retry after a while."""
     p = Problem(503, outage.CODE, outage.TITLE, detail, **details)
     p.headers["Retry-After"] = str(outage.RETRY_AFTER_SECONDS)
     return p

@@ -41,7 +41,7 @@ def database_url(settings: Settings | None = None, *, serving: bool = False) -> 
     settings = settings or Settings.from_env()
     if settings.database_url:
         return settings.database_url
-    from server.database import SERVER_ROLE, WRITER_ROLE, embedded_for_serving, start_embedded
+    from server.store.database import SERVER_ROLE, WRITER_ROLE, embedded_for_serving, start_embedded
 
     log.info("No DATABASE_URL: starting embedded PostgreSQL with its data in %s", settings.data_dir)
     with warnings.catch_warnings():  # platformdirs' note on a machine without a login session: noise here

@@ -26,11 +26,11 @@ from domain.core.encounter import AddCombatant, Command, EncounterState, Event, 
 from domain.core.errors import RuleViolation, clean_text
 from domain.core.ruleset import Registry, Ruleset
 from projections.visibility import GM, REDACTED, Scope, Viewer, event_data_for, metadata_for, state_for
-from server.auth import IssuedToken, Principal, TokenStore, hash_secret, new_secret, revoked
-from server.command_errors import command_problem
-from server.problems import Problem
-from server.snapshots import Snapshots
-from server.store import (
+from server.auth.tokens import IssuedToken, Principal, TokenStore, hash_secret, new_secret, revoked
+from server.http.command_errors import command_problem
+from server.http.problems import Problem
+from server.store.snapshots import Snapshots
+from server.store.events import (
     GENESIS_HASH,
     EventStore,
     Idempotency,

@@ -7,8 +7,8 @@ says how far its read model has read (``projected_version`` against the encounte
 read: a player or a spectator gets nothing that involves a hidden combatant (its own row,
 and every count of what it did or had done to it), judged by the encounter's current state.
 
-Its routes (``READ_MODEL_ROUTES``) are served beside ``server.api.ROUTES`` (``server/app.py``);
-it uses the route helpers of ``server.api``, which therefore cannot import it.
+Its routes (``READ_MODEL_ROUTES``) are served beside ``server.http.api.ROUTES`` (``server/app.py``);
+it uses the route helpers of ``server.http.api``, which therefore cannot import it.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from domain.core.encounter import EncounterState
 from projections import combatant_statistics, encounter_list
 from projections.combatant_statistics import CombatantTotals, Totals
 from projections.visibility import Scope, Viewer
-from server.problems import Problem
-from server.api import GUARDED_READ_ERRORS, JSON, READ_ERRORS, EncounterId, errors, service_of
-from server.auth import authorize, check_operator
+from server.http.problems import Problem
+from server.http.api import GUARDED_READ_ERRORS, JSON, READ_ERRORS, EncounterId, errors, service_of
+from server.auth.tokens import authorize, check_operator
 
 _encode = msgspec.json.Encoder().encode
 LAG = ("Served from a read model that follows the event log: it lags the log slightly (usually by "

@@ -27,9 +27,9 @@ from litestar import Request
 from litestar.connection import ASGIConnection
 
 from projections.visibility import Viewer
-from server import outage
-from server.problems import Problem
-from server.store import IdempotencyConflict
+from server.store import outage
+from server.http.problems import Problem
+from server.store.events import IdempotencyConflict
 
 Role = Literal["gm", "player", "spectator"]
 TOKEN_PREFIX = "frc_"
@@ -110,7 +110,7 @@ _VALID = "EXISTS (SELECT 1 FROM tokens WHERE secret_hash = {} AND revoked_at IS 
 def parse_bearer(value: str) -> str | None:
     """The token of an ``Authorization`` value ``Bearer <token>`` (the scheme in any case, spaces
     around the token ignored); None when the value is not that. The one reading of the header:
-    the rate limit's buckets (``server.limits``) go by the token it gives."""
+    the rate limit's buckets (``server.auth.limits``) go by the token it gives."""
     scheme, _, token = value.partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token:

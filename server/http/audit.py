@@ -11,8 +11,8 @@ hole proves nothing. What a player or a spectator is told of it is filtered here
 - the counts of dice are the GM's (like ``rolls_used`` in the state, they would tell of the
   hidden combatants' rolls); everyone gets whether the dice are verified.
 
-Its routes (``AUDIT_ROUTES``) are served beside ``server.api.ROUTES`` (``server/app.py``); it
-uses the route helpers of ``server.api``, which therefore cannot import it.
+Its routes (``AUDIT_ROUTES``) are served beside ``server.http.api.ROUTES`` (``server/app.py``); it
+uses the route helpers of ``server.http.api``, which therefore cannot import it.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from domain.core.encounter import EncounterState
 from projections.audit import AUDIT_CODES, AuditProblem, AuditReport, DiceReport, audit
 from projections.chain import row_from
 from projections.visibility import Scope, Viewer, event_data_for
-from server.api import GUARDED_READ_ERRORS, JSON, EncounterId, service_of
-from server.auth import authorize
+from server.http.api import GUARDED_READ_ERRORS, JSON, EncounterId, service_of
+from server.auth.tokens import authorize
 
 _encode = msgspec.json.Encoder().encode
 

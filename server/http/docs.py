@@ -17,7 +17,7 @@ from litestar.datastructures import CacheControlHeader
 from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.static_files import create_static_files_router
 
-ASSETS = Path(__file__).parent / "docs_assets"
+ASSETS = Path(__file__).resolve().parents[1] / "docs_assets"
 PREFIX = "/schema/assets"
 SCALAR = f"{PREFIX}/scalar-api-reference-1.76.0"
 SWAGGER = f"{PREFIX}/swagger-ui-dist-5.35.0"

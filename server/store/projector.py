@@ -32,7 +32,7 @@ async def run(dsn: str, parent_pid: int | None = None, poll_seconds: float = 0.5
     from projections.catalog import all_projections
     from projections.runner import ProjectionRunner
     from projections.wakeup import Wakeup
-    from server.migrations import migrate_dsn
+    from server.store.migrations import migrate_dsn
 
     await migrate_dsn(dsn)
     wakeup = Wakeup(dsn)

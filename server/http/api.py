@@ -24,8 +24,8 @@ from domain.core.next_moves import NextMoves
 from projections.actions import actions_for
 from projections.presence import EncounterView, presence_for, with_presence
 from projections.visibility import state_for
-from server.auth import IssuedToken, TokenStore, TokenView, authorize, check_command, check_operator
-from server.encounters import (
+from server.auth.tokens import IssuedToken, TokenStore, TokenView, authorize, check_command, check_operator
+from server.store.encounters import (
     CommandResult,
     EncounterService,
     EventView,
@@ -36,9 +36,9 @@ from server.encounters import (
     request_hash,
     visible_events,
 )
-from server.lan import console_link, player_link, spectator_link
-from server.presence import live_connections
-from server.problems import PROBLEM_JSON, Problem, ProblemDetails, database_unavailable, decode_body, decode_query
+from server.cli.lan import console_link, player_link, spectator_link
+from server.live.presence import live_connections
+from server.http.problems import PROBLEM_JSON, Problem, ProblemDetails, database_unavailable, decode_body, decode_query
 
 # ---------------------------------------------------------------------------- bodies
 

@@ -1,6 +1,6 @@
 """Webhook routes: the GM registers, lists, resumes and deletes an encounter's webhooks; the
 operator (with the operator key) does the same for webhooks that receive every encounter.
-Delivery itself is ``server/webhooks.py``'s."""
+Delivery itself is ``server/webhooks/delivery.py``'s."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ import msgspec
 from litestar import Request, Response, delete, get, post
 from litestar.params import PathParameter
 
-from server.api import GUARDED_READ_ERRORS, GUARDED_WRITE_ERRORS, JSON, EncounterId, service_of
-from server.auth import authorize, bearer, unauthorized
-from server.problems import Problem, decode_body
-from server.webhooks import Format, IssuedWebhook, View, WebhookStore, WebhookView, known_event_types, refused_address
+from server.http.api import GUARDED_READ_ERRORS, GUARDED_WRITE_ERRORS, JSON, EncounterId, service_of
+from server.auth.tokens import authorize, bearer, unauthorized
+from server.http.problems import Problem, decode_body
+from server.webhooks.delivery import Format, IssuedWebhook, View, WebhookStore, WebhookView, known_event_types, refused_address
 
 WebhookId = Annotated[uuid.UUID, PathParameter(
     description="The webhook's id (`webhook_id` in the answer that registered it).")]

@@ -29,8 +29,8 @@ from domain.rulesets import default_registry
 from projections.audit import Audit, audit
 from projections.chain import StoredRow, row_from
 from projections.export_file import FORMAT, FORMAT_VERSION, Header, read_file, render
-from server.auth import hash_secret, new_secret
-from server.store import EventStore
+from server.auth.tokens import hash_secret, new_secret
+from server.store.events import EventStore
 
 
 class TransferRefused(Exception):

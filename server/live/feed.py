@@ -43,9 +43,9 @@ from projections.patch import json_patch
 from projections.presence import Connected, Presence, presence_for
 from projections.prompts import Prompt, prompts_for
 from projections.visibility import Viewer, state_for, view_key
-from server import outage
-from server.encounters import RETCONNED, EncounterService, EventView, event_view, visible_events
-from server.presence import PresenceStore
+from server.store import outage
+from server.store.encounters import RETCONNED, EncounterService, EventView, event_view, visible_events
+from server.live.presence import PresenceStore
 
 if TYPE_CHECKING:
     from projections.wakeup import Wakeup
@@ -254,7 +254,7 @@ class LiveSettings:
     send_timeout_seconds: float = 10.0  # longest wait for a client to take a message
     recent_events: int = 1024  # events each feed keeps for streams a little behind
     page_size: int = 500  # events read from the table at once when a stream is far behind
-    direct_writes: bool = True  # a caught-up WebSocket's batches written by the feed (server.live.DirectFrames)
+    direct_writes: bool = True  # a caught-up WebSocket's batches written by the feed (server.live.streams.DirectFrames)
 
     @property
     def presence_ttl_seconds(self) -> float:
@@ -616,7 +616,7 @@ class Live:
         self.wakeup = wakeup
         self.settings = settings
         self.feeds: dict[str, Feed] = {}
-        self.streams: dict[str, Any] = {}  # connection id -> the open stream (server.live.Stream)
+        self.streams: dict[str, Any] = {}  # connection id -> the open stream (server.live.streams.Stream)
         self._background: set[asyncio.Task[Any]] = set()
         self._refresher: asyncio.Task[None] | None = None
         self._watchdog: asyncio.Task[None] | None = None

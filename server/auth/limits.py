@@ -2,7 +2,7 @@
 
 A request takes from its token's bucket when it carries a token this process has found valid
 (its principal is cached, ``TokenStore.knows``) or the server's operator key; the token is the
-one ``server.auth`` reads (``parse_bearer``: ``bearer`` in any case, spaces around the token
+one ``server.auth.tokens`` reads (``parse_bearer``: ``bearer`` in any case, spaces around the token
 ignored; on ``/live`` and ``/timeline.svg`` also ``?token=``), so one token is one bucket however the header is
 spelt. Every other request (no token, a malformed header, an unknown or revoked token, a valid
 one this process has not looked up yet) takes from its client address's bucket: a client that
@@ -24,9 +24,9 @@ from urllib.parse import parse_qsl
 
 import msgspec
 
-from server.auth import hash_secret, parse_bearer
-from server.live_feed import ErrorMessage, item
-from server.problems import PROBLEM_JSON, ProblemDetails
+from server.auth.tokens import hash_secret, parse_bearer
+from server.live.feed import ErrorMessage, item
+from server.http.problems import PROBLEM_JSON, ProblemDetails
 
 ASGIApp = Callable[[dict[str, Any], Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
 MAX_BUCKETS = 100_000
@@ -63,7 +63,7 @@ QUERY_TOKEN_PATHS = ("/live", "/timeline.svg")
 
 
 def request_token(scope: dict[str, Any]) -> str | None:
-    """The token a request carries, read as ``server.auth.authorize`` reads it: the
+    """The token a request carries, read as ``server.auth.tokens.authorize`` reads it: the
     ``Authorization`` header, else (live streams, the timeline) ``?token=``. None without one."""
     for name, value in scope.get("headers", ()):
         if name == b"authorization":
@@ -134,6 +134,6 @@ async def _refuse_websocket(problem: ProblemDetails, scope: dict[str, Any], rece
     message = item(ErrorMessage(version=0, status=problem.status, code=problem.code, title=problem.title,
                                 detail=problem.detail)).text
     if ("batch", "true") in parse_qsl(scope.get("query_string", b"").decode("latin-1")):
-        message = f"[{message}]"  # every frame an array (server.live)
+        message = f"[{message}]"  # every frame an array (server.live.streams)
     await send({"type": "websocket.send", "text": message})
     await send({"type": "websocket.close", "code": 4000 + problem.status, "reason": problem.code})

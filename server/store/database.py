@@ -40,7 +40,7 @@ def embedded_for_serving(data_dir: Path) -> str:
     of ``SERVER_ROLE``, the login role the server's processes connect as (``ensure_server_role``)."""
     import asyncio
 
-    from server.migrations import migrate_dsn
+    from server.store.migrations import migrate_dsn
 
     owner = start_embedded(data_dir)
     asyncio.run(migrate_dsn(owner))
@@ -122,7 +122,7 @@ async def run_as_writer(conn: asyncpg.Connection) -> None:
 @dataclass(frozen=True)
 class Timeouts:
     """How long the server waits on PostgreSQL before it answers 503 ``database_unavailable``
-    (``server/outage.py``) instead of hanging: to open a connection, to get one from the pool
+    (``server/store/outage.py``) instead of hanging: to open a connection, to get one from the pool
     (which may include opening it), for one statement, and to give a connection back (asyncpg
     waits there for the cancellation of a statement that timed out; past it, the connection is
     closed). The longest answer, from a server that stopped answering mid-statement: command +

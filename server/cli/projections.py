@@ -1,7 +1,7 @@
 """``fracas projections rebuild [NAME ...]``: rebuild read models from the event log;
-``fracas projections run``: keep them up to date (the projector, ``server/projector.py``).
+``fracas projections run``: keep them up to date (the projector, ``server/store/projector.py``).
 
-It uses the database every command does (``server/which_database.py``: ``DATABASE_URL``, or
+It uses the database every command does (``server/store/which_database.py``: ``DATABASE_URL``, or
 the embedded PostgreSQL in ``FRACAS_DATA_DIR``), applies the migrations first (a no-op when up
 to date), and may run while servers keep serving: see ``projections/rebuild.py``.
 
@@ -30,8 +30,8 @@ def add_commands(sub: Any) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from server.projector import run
-    from server.which_database import database_url
+    from server.store.projector import run
+    from server.store.which_database import database_url
 
     dsn = database_url(serving=True)  # a server process: not as the owner
     try:
@@ -51,7 +51,7 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
     except KeyError as exc:
         print(f"fracas projections rebuild: {exc.args[0]}", file=sys.stderr)
         return 2
-    from server.which_database import database_url
+    from server.store.which_database import database_url
 
     return asyncio.run(_rebuild(database_url(), projections, max(1, args.batch_size)))
 
@@ -60,7 +60,7 @@ async def _rebuild(dsn: str, projections: list[Any], batch_size: int) -> int:
     import asyncpg
 
     from projections.rebuild import RebuildBusy, rebuild
-    from server.migrations import migrate
+    from server.store.migrations import migrate
 
     conn = await asyncpg.connect(dsn)
     reader = None

@@ -15,7 +15,7 @@ from litestar.datastructures import CacheControlHeader
 from litestar.response import File
 from litestar.static_files import create_static_files_router
 
-WEB = Path(__file__).parent / "web"
+WEB = Path(__file__).resolve().parents[1] / "web"
 PAGES = {"/": "gm.html", "/play": "play.html", "/watch": "watch.html"}
 
 

@@ -43,7 +43,7 @@ from projections.visibility import GM, REDACTED, Scope, Viewer
 
 if TYPE_CHECKING:
     from projections.wakeup import Wakeup
-    from server.encounters import EncounterService, EventView
+    from server.store.encounters import EncounterService, EventView
 
 log = logging.getLogger("fracas.webhooks")
 
@@ -565,8 +565,8 @@ class Deliverer:
 
     async def _bodies(self, claim: Claim) -> tuple[list[bytes], int, int]:
         """What to post for the claim's next events, the version they reach, and the encounter's."""
-        from server.encounters import visible_events
-        from server.history import log_event
+        from server.store.encounters import visible_events
+        from server.http.history import log_event
 
         service, enc = self.service, claim.encounter_id
         state = await service.current(enc)  # read first: the events are judged by a state at least as new
@@ -605,7 +605,7 @@ class Deliverer:
     async def _history(self, enc: str, upto: int) -> list[EventView]:
         """The encounter's stored events from 1 (at least to ``upto``), reading from PostgreSQL
         only those not yet read; not a copy: read it, never change it."""
-        from server.encounters import event_view
+        from server.store.encounters import event_view
 
         known = self._histories.pop(enc, [])
         if len(known) < upto:

@@ -1,0 +1,1 @@
+"""Who may do what: tokens, their redaction from logs, rate limits."""

@@ -1,0 +1,1 @@
+"""Live streams: WebSocket and Server-Sent Events, the per-encounter feeds, presence."""

@@ -1,0 +1,1 @@
+"""The API described: the OpenAPI document and the TypeScript declarations made from it."""

@@ -1,0 +1,1 @@
+"""Outbound webhooks: delivery and the routes that register them."""
