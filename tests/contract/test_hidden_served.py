@@ -1,7 +1,7 @@
 """The hidden-information property through the server, for every ruleset it offers: a random
 walk of the ruleset's commands (tests/contract/walk.py, some NPCs hidden with distinctive names
 and ids) is stored as the server stores commands, then read as a player and as a spectator on
-every read path (tests/integration/test_hidden_property.py's ``read_all``: the state, events,
+every read path (tests/integration/http/test_hidden_property.py's ``read_all``: the state, events,
 log, summary, statistics, audit, list, live stream, each past state). No byte names a combatant
 still hidden. And a player's command naming a hidden combatant gets exactly the answer the
 same command naming an id never in the fight gets (the id sent may be echoed back)."""
@@ -24,8 +24,8 @@ from tests.conftest import app_client
 from tests.contract.rulesets import OFFERED, each_ruleset
 from tests.contract.walk import Table, walk_of, walked
 from tests.integration.read_models import until_projected
-from tests.integration.test_hidden_property import read_all
-from tests.integration.test_leaks import bearer, compact
+from tests.integration.http.test_hidden_property import read_all
+from tests.integration.http.test_leaks import bearer, compact
 
 
 def player_commands(table: Table, me: str) -> list[tuple[dict[str, Any], str]]:

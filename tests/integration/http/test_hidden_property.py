@@ -35,7 +35,7 @@ from domain.places_of_power.non_lethal import Taunt
 from server.auth.tokens import new_secret
 from tests.conftest import app_client
 from tests.integration.read_models import until_projected
-from tests.integration.test_leaks import bearer, compact
+from tests.integration.http.test_leaks import bearer, compact
 
 BANDS = ("Melee", "Close", "Near", "Far", "Long")
 distinct = st.text(alphabet="bcdfghjklmnpqrstvwxz", min_size=8, max_size=8)

@@ -11,7 +11,7 @@ import pytest
 
 from domain.rulesets import default_registry
 from tests.integration.fight import POP, open_encounter, started_fight
-from tests.integration.test_api import assert_problem
+from tests.integration.http.test_api import assert_problem
 
 JSON = {"content-type": "application/json"}
 RULESET = default_registry().get(POP)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from tests.integration.fight import POP, add, mint, open_encounter, started_fight
-from tests.integration.test_api import assert_problem
+from tests.integration.http.test_api import assert_problem
 
 JSON = {"content-type": "application/json"}
 NESTED = b"[" * 100_000 + b"]" * 100_000

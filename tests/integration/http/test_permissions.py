@@ -93,7 +93,7 @@ MATRIX: dict[tuple[str, str], dict[str, Expect]] = {
     ("DELETE", f"{ENC}/tokens/{{token_id:uuid}}"): guarded(gm=(204, None), own_player=GM_ONLY,
                                                           other_player=GM_ONLY, spectator=READ_ONLY),
     # webhooks: an encounter's are the GM's; those for every encounter need the operator key,
-    # which this server has not: refused to everyone (tests/integration/test_webhooks.py has the key)
+    # which this server has not: refused to everyone (tests/integration/webhooks/test_webhooks.py has the key)
     ("POST", f"{ENC}/webhooks"): guarded(gm=(201, None), own_player=GM_ONLY, other_player=GM_ONLY,
                                          spectator=READ_ONLY),
     ("GET", f"{ENC}/webhooks"): guarded(gm=(200, None), own_player=GM_ONLY, other_player=GM_ONLY,

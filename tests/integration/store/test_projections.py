@@ -389,7 +389,7 @@ async def test_a_retcon_undoes_what_it_undid_in_every_read_model(database_url: s
     from types import SimpleNamespace
 
     import domain.core.encounter as core
-    from tests.integration.test_statistics_property import direct
+    from tests.integration.store.test_statistics_property import direct
 
     retconned = core.Retconned
     fight = random_fight(random.Random(41), steps=40, combatants=3)

@@ -35,7 +35,7 @@ from server.settings import Settings
 from server.store.snapshots import Snapshots
 from server.store.events import EventStore
 from tests.integration.fight import command, started_fight
-from tests.integration.test_writer_role import http
+from tests.integration.store.test_writer_role import http
 
 REGISTRY = default_registry()
 POP = REGISTRY.get("places-of-power")

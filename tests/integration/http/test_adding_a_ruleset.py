@@ -17,7 +17,7 @@ from domain.rulesets import default_registry
 from tests.conftest import app_client
 from tests.contract import test_contract as contract
 
-PAGE = Path(__file__).resolve().parents[2] / "docs" / "adding-a-ruleset.md"
+PAGE = Path(__file__).resolve().parents[3] / "docs" / "adding-a-ruleset.md"
 
 
 @pytest.fixture

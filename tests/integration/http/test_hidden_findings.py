@@ -1,7 +1,7 @@
 """Issue 16's findings, one test each: what a player or a spectator learnt of a hidden
 combatant or of an NPC's sheet before visibility was decided from what the data concerns.
 
-The table is the ambush of tests/integration/test_leaks.py: Mira and Kess (players), the
+The table is the ambush of tests/integration/http/test_leaks.py: Mira and Kess (players), the
 Ogre Brute (a visible NPC) and the Lurking Assassin (hidden); it is the Assassin's turn.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from tests.integration.test_leaks import Ambush, ambush, assert_no_trace, bearer, compact, post
+from tests.integration.http.test_leaks import Ambush, ambush, assert_no_trace, bearer, compact, post
 
 
 async def reads(client: httpx.AsyncClient, a: Ambush, headers: dict[str, str]) -> list[httpx.Response]:

@@ -8,7 +8,7 @@ handlers. Both valid (positive) and schema-violating (negative) requests are gen
 
 Left out: operations that answer with an event stream (`text/event-stream`), today only
 `GET /encounters/{encounter_id}/live`. The stream never ends while the encounter is open, and
-the in-process client waits for the end of the body; tests/integration/test_live.py tests it
+the in-process client waits for the end of the body; tests/integration/live/test_live.py tests it
 against a real server process, and test_bad_input.py its refused `after` values.
 """
 
@@ -34,7 +34,7 @@ from schemathesis.specs.openapi.checks import (
 
 from tests.integration.fight import POP, add, open_encounter
 
-SPEC = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
+SPEC = Path(__file__).resolve().parents[3] / "openapi" / "openapi.json"
 SCHEMA = schemathesis.openapi.from_path(SPEC)
 
 
