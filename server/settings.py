@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from server.cli.lan import check_public_url
+from server.http.lan import check_public_url
 
 
 @dataclass(frozen=True)

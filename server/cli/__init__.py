@@ -52,7 +52,7 @@ def public_url_of(args: argparse.Namespace) -> str | None:
     """The address ``fracas serve`` prints for the table and its links carry: FRACAS_PUBLIC_URL
     (checked: ValueError), else with --lan this machine's address on its network, else None (each
     request's own)."""
-    from server.cli.lan import check_public_url, lan_address
+    from server.http.lan import check_public_url, lan_address
 
     configured = os.environ.get("FRACAS_PUBLIC_URL", "").strip()
     if configured:
@@ -64,7 +64,7 @@ def public_url_of(args: argparse.Namespace) -> str | None:
 
 def tell_the_table(public: str | None, port: int) -> None:
     """``--lan``: the address players' phones open, and the GM's console there as a QR code."""
-    from server.cli.lan import terminal_qr
+    from server.http.lan import terminal_qr
 
     if not os.environ.get("FRACAS_OPERATOR_KEY"):
         print("Anyone on this network may open and list encounters: --operator-key KEY (or FRACAS_OPERATOR_KEY) "

@@ -36,7 +36,7 @@ from server.store.encounters import (
     request_hash,
     visible_events,
 )
-from server.cli.lan import console_link, player_link, spectator_link
+from server.http.lan import console_link, player_link, spectator_link
 from server.live.presence import live_connections
 from server.http.problems import PROBLEM_JSON, Problem, ProblemDetails, database_unavailable, decode_body, decode_query
 

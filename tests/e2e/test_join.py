@@ -24,7 +24,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 
-from server.cli.lan import lan_address
+from server.http.lan import lan_address
 from tests.e2e import chromium
 from tests.e2e.test_cli import serving
 

@@ -1,4 +1,4 @@
-"""``server.cli.lan`` (issue 38): the address phones use, found "WITHOUT sending any packet to it or
+"""``server.http.lan`` (issue 38): the address phones use, found "WITHOUT sending any packet to it or
 anywhere", and the QR code a terminal shows."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Self
 import pytest
 import segno
 
-from server.cli import lan
+from server.http import lan
 
 
 class Recorder:
