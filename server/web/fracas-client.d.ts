@@ -88,7 +88,7 @@ export interface LiveHandlers {
 }
 export interface LiveOptions { after?: number; reconnectMs?: number; WebSocketImpl?: typeof WebSocket }
 
-/** One message of `/encounters/{id}/live` (README: "Live"; server/live_feed.py). With `?batch=true`
+/** One message of `/encounters/{id}/live` (docs/live.md; server/live/feed.py). With `?batch=true`
  * (what `LiveEncounter` asks for) each WebSocket frame is a `LiveMessage[]`: the messages of one batch. */
 export type LiveMessage =
   | { type: "hello"; version: number; head: number; connection_id: string; role: string; heartbeat_seconds: number }
