@@ -42,6 +42,9 @@ class Walk:
 
     sheet: Callable[[random.Random, bool], dict[str, Any]]  # (rng, is_npc) -> a valid sheet
     moves: Callable[[Ruleset, EncounterState, random.Random], list[Command]]  # worth trying now
+    # (an NPC's sheet, a marker) -> the sheet with the marker in a value players may not see and no rule
+    # reads: the contract suite then looks for the marker in every view a player or spectator has
+    secret: Callable[[dict[str, Any], str], dict[str, Any]] | None = None
 
 
 def walk_of(ruleset: Ruleset) -> Walk:

@@ -99,4 +99,9 @@ def moves(ruleset: Ruleset, state: EncounterState, rng: random.Random) -> list[C
     return [msgspec.convert(b, ruleset.command_type) for b in out]
 
 
-WALK = Walk(sheet=sheet, moves=moves)
+def secret(sheet: dict[str, Any], marker: str) -> dict[str, Any]:
+    """A specialty no rule of the engine reads: a value of the sheet only."""
+    return {**sheet, "specialties": [*sheet.get("specialties", []), marker]}
+
+
+WALK = Walk(sheet=sheet, moves=moves, secret=secret)

@@ -40,4 +40,9 @@ def moves(ruleset: Ruleset, state: EncounterState, rng: random.Random) -> list[C
     return out
 
 
-WALK = Walk(sheet=sheet, moves=moves)
+def secret(sheet: dict[str, Any], marker: str) -> dict[str, Any]:
+    """The occupation and a skill no rule of the walk calls for: values of the sheet only."""
+    return {**sheet, "occupation": marker, "skills": {**sheet.get("skills", {}), marker: "D6"}}
+
+
+WALK = Walk(sheet=sheet, moves=moves, secret=secret)

@@ -116,4 +116,9 @@ def moves(ruleset: Ruleset, state: EncounterState, rng: random.Random) -> list[C
     return out
 
 
-WALK = Walk(sheet=sheet, moves=moves)
+def secret(sheet: dict[str, Any], marker: str) -> dict[str, Any]:
+    """A property proficiency no rule of the engine reads: a value of the sheet only."""
+    return {**sheet, "property_proficiencies": [*sheet.get("property_proficiencies", []), marker]}
+
+
+WALK = Walk(sheet=sheet, moves=moves, secret=secret)
