@@ -63,15 +63,14 @@ function showStart(shown) {
 }
 
 async function start() {
-  const rulesets = await client().rulesets();
-  $("#open-ruleset").replaceChildren(...rulesets.map((r) => el("option", { value: r.id }, r.name)));
+  // every form's handler first, before anything is awaited: a tap while the lists load must not
+  // submit the form natively (a reload, the choices made lost)
   const policies = async () => {
     const r = await client().ruleset($("#open-ruleset").value);
     const chosen = $("#open-dice").value;  // a choice made while the list loaded stays, where still offered
     $("#open-dice").replaceChildren(...r.dice_policies.map((p) => el("option", { value: p, selected: p === chosen }, p)));
   };
   $("#open-ruleset").addEventListener("change", () => policies().catch(fail));
-  await policies();
   $("#operator-form").addEventListener("submit", (e) => {
     e.preventDefault();
     operator = $("#operator-key").value;
@@ -81,8 +80,9 @@ async function start() {
   $("#open-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     try {
+      const dice = $("#open-dice").value;  // none yet while the ruleset's policies load: its default
       const made = await client(operator).openEncounter($("#open-ruleset").value, $("#open-name").value,
-        { dice_policy: $("#open-dice").value });
+        dice ? { dice_policy: dice } : {});
       localStorage.setItem(`fracas-gm-${made.encounter_id}`, made.gm_token.token);
       learnBase(made.gm_token.link, "/#enc=");
       ok();
@@ -101,6 +101,9 @@ async function start() {
   $("#command-form").addEventListener("submit", sendCommand);
   $("#command-type").addEventListener("change", showCommand);
   $("#spectator-link").addEventListener("click", spectatorLink);
+  const rulesets = await client().rulesets();
+  $("#open-ruleset").replaceChildren(...rulesets.map((r) => el("option", { value: r.id }, r.name)));
+  await policies();
   // the console's own link (`#enc=...&token=...`, the answer to opening an encounter: on another
   // device), or `#enc=...` where this browser keeps that encounter's GM token
   const { enc: linked, token: given } = fragment();

@@ -125,3 +125,25 @@ def test_the_console_keeps_a_party_links_and_one_encounter_at_a_time(env: dict[s
         expect(gm.locator("#log")).to_contain_text("Bandit")
         expect(gm.locator("#table")).to_contain_text("Bleeding")
         browser.close()
+
+
+def test_a_tap_on_open_while_the_console_still_loads_opens_the_encounter(env: dict[str, str]) -> None:  # noqa: F811
+    """A GM on a slow network taps "Open an encounter" as soon as the rulesets are listed, while the
+    ruleset's dice policies still load: the form is the console's from the first moment, so the tap
+    opens the encounter chosen (a CI run once saw the page reload instead, the choices lost)."""
+    from playwright.sync_api import expect, sync_playwright
+
+    held = []
+    with serving(env) as (base, _), sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium.CHROMIUM, args=ARGS)
+        gm = browser.new_context(viewport=LAPTOP).new_page()
+        gm.route(re.compile(r"/rulesets/[a-z-]+$"), lambda route: held.append(route))  # a ruleset's document: held
+        gm.goto(base + "/")
+        gm.select_option("#open-ruleset", "novus")
+        gm.fill("#open-name", "Opened while loading")
+        gm.click("#open-form button[type=submit]")
+        gm.wait_for_timeout(500)
+        assert held, "the ruleset's document was held back while the GM tapped"
+        gm.unroute(re.compile(r"/rulesets/[a-z-]+$"))  # (which lets the held requests go on)
+        expect(gm.locator("#fight-title")).to_contain_text("Opened while loading (Novus)")
+        browser.close()
