@@ -7,16 +7,16 @@ from __future__ import annotations
 
 import re
 import sys
+from abc import ABC
 from pathlib import Path
 
-
 from domain.core.errors import CODES
+from domain.core.game import WRAPPABLE, Game
 from domain.core.log import missing_sentences, stray_sentences
 from domain.core.ruleset import Registry, Ruleset
 from server.app import create_app
 from server.schema.openapi_rulesets import prefix_of
 from tests.contract.rulesets import RULESETS, declaring, each_ruleset, rule_text
-
 
 
 @each_ruleset()
@@ -64,16 +64,47 @@ def headings(text: str) -> list[str]:
     return [x for x in lines if 0 < len(x) < 45 and not x.startswith("•") and not x.endswith(".")]
 
 
+def _game_members() -> set[str]:
+    return {n for n in vars(Game) if not n.startswith("_")} | set(Game.__annotations__)
+
+
+def _overrides(ruleset: Ruleset) -> dict[str, str]:
+    """What the game's own classes define that ``Ruleset`` has too: name -> the class that does."""
+    core = {n for n in dir(Ruleset) if not n.startswith("__")} - {"_abc_impl"}
+    return {name: klass.__name__ for klass in reversed(type(ruleset).__mro__)
+            if not klass.__module__.startswith(("domain.core", "builtins", "abc", "typing"))
+            for name in vars(klass) if name in core}
+
+
 @each_ruleset()
-def test_no_game_overrides_a_private_method_of_core(ruleset: Ruleset) -> None:
-    """Issue 41: "Public hooks replace the private overrides": a game reaches core only through what core
-    makes public, so core may change its private parts without breaking a game."""
-    private = {name for name, value in vars(Ruleset).items() if name.startswith("_") and not name.startswith("__")
-               and callable(value)}
-    overridden = {f"{klass.__name__}.{name}" for klass in type(ruleset).__mro__
-                  if not klass.__module__.startswith(("domain.core", "builtins", "abc"))
-                  for name in vars(klass) if name in private}
-    assert overridden == set()
+def test_a_game_fills_in_the_game_protocol_and_overrides_nothing_else_of_core(ruleset: Ruleset) -> None:
+    """Issue 41: "A Game protocol holds what a game fills in: its commands, decide, evolve, and its
+    facts [...] An engine used by composition does the rest". Every registered game is a ``Game``
+    (domain/core/game.py), and what it defines of core's is a member of it (or one of the engine's
+    doors it may wrap for speed, calling core's): core may change everything else without
+    breaking a game."""
+    assert isinstance(ruleset, Game)
+    stray = {f"{klass}.{name}" for name, klass in _overrides(ruleset).items()
+             if name not in _game_members() | WRAPPABLE}
+    assert stray == set()
+
+
+def test_the_game_protocol_names_only_what_core_gives_a_default_or_requires() -> None:
+    """Each member of ``Game`` is a hook of ``Ruleset`` (a default, or abstract), so the page is the
+    contract and nothing on it is a stray name; and the engine's parts are composed, not inherited."""
+    assert _game_members() <= {n for n in dir(Ruleset)} | set(Ruleset.__annotations__)
+    assert Ruleset.__mro__[1:] == (ABC, object)
+
+
+def test_the_protocol_check_refuses_a_game_that_overrides_an_engine_part() -> None:
+    """The check above fails for a game that redefines the fold's door (shown, so it would catch one)."""
+    from tests.rulesets.door.ruleset import Door
+
+    class Sneaky(Door):
+        def replay(self, events, state=None):  # type: ignore[no-untyped-def]
+            return super().replay(events, state)
+
+    assert set(_overrides(Sneaky())) - _game_members() - WRAPPABLE == {"replay"}
 
 
 @each_ruleset()
