@@ -41,6 +41,7 @@ from domain.places_of_power.attacks import (
     SpendSuccesses,
 )
 from domain.places_of_power.check_rolls import CallForCheck, RollCheck
+from domain.places_of_power.contract import ACTIONS, SHEETS
 from domain.places_of_power.pull_your_punch import PullYourPunch
 from domain.places_of_power.statuses import (
     ApplyStatus,
@@ -52,22 +53,6 @@ from domain.rulesets import default_registry
 
 POP = "places-of-power"
 
-KNIFE = {"name": "Knife", "skill": "Knife", "kind": "melee", "ranges": {"Melee": {"difficulty": "Normal", "damage": 2}}}
-AXE = {"name": "Axe", "skill": "Axe", "kind": "melee", "ranges": {"Melee": {"difficulty": "Normal", "damage": 4}}}
-BOW = {"name": "Bow", "skill": "Bow", "kind": "ranged",
-       "ranges": {"Melee": {"difficulty": "Difficult", "damage": 2}, "Close": {"difficulty": "Normal", "damage": 2}}}
-SHEETS: list[dict[str, Any]] = [
-    {"initiative_modifier": 2, "attributes": {"strength": "D10", "agility": "D8", "dexterity": "D8"},
-     "skills": {"Knife": "D8", "Athletics": "D6", "Bow": "D8", "Brawling": "D6"}, "weapons": [KNIFE, BOW],
-     "armour": [{"name": "Coat", "layer": "Outer", "value": 1, "durability": 2}]},
-    {"initiative_modifier": 1, "attributes": {"strength": "D10", "agility": "D6"},
-     "skills": {"Knife": "D8", "Axe": "D8", "Athletics": "D6"}, "weapons": [KNIFE, AXE],
-     "armour": [{"name": "Greatcoat", "layer": "Outer", "value": 1, "durability": 2},
-                {"name": "Jerkin", "layer": "Base", "value": 2, "durability": 2}]},
-    {"initiative_modifier": 0, "attributes": {"strength": "D8", "agility": "D8"},
-     "skills": {"Athletics": "D6", "Brawling": "D6"}},
-]
-ACTIONS = ("TakeCover", "NotchArrow", "Stand", "Dash")
 # Status Effects the GM puts on someone now and then (long_fight), and how long each lasts
 STATUSES = (("Bleeding", "until_removed"), ("Burning", "until_removed"), ("Staggered", "turns"),
             ("Frightened", "end_of_round"), ("Exposed", "end_of_round"), ("Deafened", "turns"))

@@ -4,7 +4,7 @@ server offers (issue 37, "Contract properties over every registered ruleset"):
 - *Sound*: every offered action sent as it is (with random faces for the dice it lists, the
   encounter's dice being ``reported``) is accepted;
 - *Live*: in every state reached that is not over, some viewer has a move or a decision;
-- *Complete (sampled)*: a command of the ruleset's walk (tests/rulesets/<package>/contract.py)
+- *Complete (sampled)*: a command of the ruleset's walk (its package's contract.py)
   that the server accepts while no decision waits was offered in shape: its type and its actor
   among the actions;
 - *Hidden*: no player's ``actions`` or ``waiting_on`` carry a hidden combatant's id or name, nor

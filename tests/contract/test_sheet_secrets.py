@@ -14,7 +14,7 @@ import pytest
 
 from domain.core.ruleset import Registry, Ruleset
 from projections.visibility import Scope, Viewer, event_data_for, serve, state_for
-from tests.contract.rulesets import RULESETS, each_ruleset
+from tests.contract.rulesets import OFFERED, RULESETS, each_ruleset
 from tests.contract.walk import UNLIKELY, Table, Walk, walk_of
 
 serve(Registry(RULESETS))
@@ -58,3 +58,8 @@ def test_no_value_of_an_npcs_sheet_reaches_the_table(ruleset: Ruleset, seed: int
                  for v, e in enumerate(table.events, start=1)]
         text = b"\n".join(seen).decode()
         assert not [m for m in markers if m in text], f"{viewer} sees a value of an NPC's sheet"
+
+
+def test_every_game_served_says_where_a_secret_can_sit() -> None:
+    """Each of the four games' walks marks an NPC's sheet, so the property above covers every game served."""
+    assert [r.id for r in OFFERED if walk_of(r).secret is None] == []

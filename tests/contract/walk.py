@@ -1,7 +1,7 @@
 """A random walk of commands through any ruleset, the way the server drives one.
 
-Each ruleset's tests give the contract suite a ``Walk`` (``tests/rulesets/<package>/contract.py``,
-``WALK``): sheets for players and NPCs, and the commands worth trying in a state. The walk adds
+Each game gives the contract suite a ``Walk`` (``WALK`` in its own package's ``contract.py``,
+domain/core/contract.py): sheets for players and NPCs, and the commands worth trying. The walk adds
 a table (some NPCs hidden, with distinctive names), rolls initiative, starts, then at each step
 sends one of: the ruleset's moves, an answer to a pending decision, a reveal, or the end of the
 turn. A refused command changes nothing (the decider is pure); the walk keeps every event.
@@ -12,12 +12,12 @@ from __future__ import annotations
 import importlib
 import random
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
+from domain.core.contract import Walk
 from domain.core.dice import ReportedDice, SeededDice, choose_dice, seed_commitment
 from domain.core.encounter import (
     AddCombatant,
@@ -36,21 +36,11 @@ from domain.core.ruleset import Ruleset
 UNLIKELY = "qxzjkvw"
 
 
-@dataclass(frozen=True)
-class Walk:
-    """What a ruleset's tests give the contract suite."""
-
-    sheet: Callable[[random.Random, bool], dict[str, Any]]  # (rng, is_npc) -> a valid sheet
-    moves: Callable[[Ruleset, EncounterState, random.Random], list[Command]]  # worth trying now
-    # (an NPC's sheet, a marker) -> the sheet with the marker in a value players may not see and no rule
-    # reads: the contract suite then looks for the marker in every view a player or spectator has
-    secret: Callable[[dict[str, Any], str], dict[str, Any]] | None = None
-
-
 def walk_of(ruleset: Ruleset) -> Walk:
-    """The ruleset's ``WALK``, from ``tests/rulesets/<package>/contract.py``."""
-    package = ruleset.id.replace("-", "_")
-    return importlib.import_module(f"tests.rulesets.{package}.contract").WALK
+    """The game's ``WALK``, exported from its own package (``<package>.contract``, beside the
+    module that defines its Ruleset): a game shipped on its own brings its fixture along."""
+    package = type(ruleset).__module__.rpartition(".")[0]
+    return importlib.import_module(f"{package}.contract").WALK
 
 
 @dataclass

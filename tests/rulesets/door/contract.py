@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.core.encounter import Command, EncounterState
 from domain.core.ruleset import Ruleset
-from tests.contract.walk import Walk
+from domain.core.contract import Walk
 
 
 def sheet(rng: random.Random, npc: bool) -> dict[str, Any]:

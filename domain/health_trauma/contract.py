@@ -3,23 +3,22 @@ actions worth trying on a turn (the Reactions and injury rolls are answered from
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
+from domain.core.contract import Chooser, Walk
 from domain.core.encounter import Command, EncounterState
 from domain.core.ruleset import Ruleset
 from domain.health_trauma.events import Attack, Heal, Stabilise, TakeAction, TreatWound
-from tests.contract.walk import Walk
 
 
-def sheet(rng: random.Random, npc: bool) -> dict[str, Any]:
+def sheet(rng: Chooser, npc: bool) -> dict[str, Any]:
     return {"physique": rng.randint(-2, 3), "combat_skill": rng.randint(0, 6), "guard": rng.randint(0, 6),
             "protection": rng.randint(0, 2), "initiative_bonus": rng.randint(0, 3),
             "weapons": [{"name": "Blade", "damage_dice": rng.randint(1, 2), "damage_sides": 6},
                         {"name": "Bow", "damage_sides": 6, "range": 12}]}
 
 
-def moves(ruleset: Ruleset, state: EncounterState, rng: random.Random) -> list[Command]:
+def moves(ruleset: Ruleset, state: EncounterState, rng: Chooser) -> list[Command]:
     turn = state.turn
     if turn is None or turn not in state.combatants:
         return []
@@ -37,4 +36,9 @@ def moves(ruleset: Ruleset, state: EncounterState, rng: random.Random) -> list[C
     return out
 
 
-WALK = Walk(sheet=sheet, moves=moves)
+def secret(sheet: dict[str, Any], marker: str) -> dict[str, Any]:
+    """A weapon the walk never draws nor attacks with,: a value of the sheet only."""
+    return {**sheet, "weapons": [*sheet["weapons"], {"name": marker, "damage_sides": 8}]}
+
+
+WALK = Walk(sheet=sheet, moves=moves, secret=secret)

@@ -3,9 +3,9 @@ Actions worth trying on a turn (the Reactions are answered from ``pending``)."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
+from domain.core.contract import Chooser, Walk
 from domain.core.encounter import Command, EncounterState
 from domain.core.ruleset import Ruleset
 from domain.realms.events import (
@@ -32,10 +32,9 @@ from domain.realms.events import (
     TakeAction,
     UsePrepared,
 )
-from tests.contract.walk import Walk
 
 
-def sheet(rng: random.Random, npc: bool) -> dict[str, Any]:
+def sheet(rng: Chooser, npc: bool) -> dict[str, Any]:
     weapons = [{"name": "Blade", "dice": 1, "sides": rng.choice([6, 8]), "properties": ["Block", "Interchangeable"]},
                {"name": "Bow", "dice": 1, "sides": 6, "damage_type": "piercing", "kind": "ranged", "range": 12}]
     out: dict[str, Any] = {
@@ -54,7 +53,7 @@ def sheet(rng: random.Random, npc: bool) -> dict[str, Any]:
     return out
 
 
-def moves(ruleset: Ruleset, state: EncounterState, rng: random.Random) -> list[Command]:
+def moves(ruleset: Ruleset, state: EncounterState, rng: Chooser) -> list[Command]:
     turn = state.turn
     if turn is None or turn not in state.combatants:
         return []

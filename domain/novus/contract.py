@@ -4,21 +4,20 @@ cancels and GM commands worth trying (the declare, resolve and Boon decisions ar
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import msgspec
 
+from domain.core.contract import Chooser, Walk
 from domain.core.encounter import Command, EncounterState
 from domain.core.ruleset import Ruleset
 from domain.novus.sheet import STATS
-from tests.contract.walk import Walk
 
 KINDS = ("dodge", "block", "move", "run", "draw_weapon", "perception", "get_up", "cast_spell", "counterspell",
          "reload_heavy_crossbow", "set_initiative", "reroll_initiative", "disengage")
 
 
-def sheet(rng: random.Random, npc: bool) -> dict[str, Any]:
+def sheet(rng: Chooser, npc: bool) -> dict[str, Any]:
     return {
         "stats": {s: {"value": rng.randint(6, 20), "bonus": rng.randint(-1, 3)} for s in STATS},
         "hit_points": rng.randint(8, 40),
@@ -37,7 +36,7 @@ def sheet(rng: random.Random, npc: bool) -> dict[str, Any]:
     }
 
 
-def _action(rng: random.Random, others: list[str]) -> dict[str, Any]:
+def _action(rng: Chooser, others: list[str]) -> dict[str, Any]:
     if others and rng.random() < 0.6:
         return {"kind": "attack", "target": rng.choice(others), "weapon": rng.choice(["Sword", "Bow", None]),
                 "called_shot": rng.choice([None, None, "arm", "leg", "head"]), "off_hand": rng.random() < 0.1,
@@ -59,7 +58,7 @@ def _clean(body: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in body.items() if v is not None}
 
 
-def moves(ruleset: Ruleset, state: EncounterState, rng: random.Random) -> list[Command]:
+def moves(ruleset: Ruleset, state: EncounterState, rng: Chooser) -> list[Command]:
     # who acts and whom they name: those not hidden (a hidden NPC declares through its pending
     # decision); the hidden-information suite swaps a named id for a hidden one itself
     ids = [c for c in state.combatants if c not in state.concealed]
