@@ -9,6 +9,7 @@ import os
 from litestar import Litestar
 from litestar.config.cors import CORSConfig
 from litestar.openapi import OpenAPIConfig
+from litestar.openapi.spec import License
 
 from domain.core.ruleset import Registry
 from domain.rulesets import default_registry
@@ -148,6 +149,7 @@ def create_app(
                 "An event-sourced combat server for tabletop role-playing games. Every error is an "
                 "RFC 9457 problem (application/problem+json) with a stable `code`."
             ),
+            license=License(name="MIT", identifier="MIT"),  # OpenAPI 3.1: an SPDX identifier, or a url
             path="/schema",
             render_plugins=render_plugins(),  # served from the server's own files: server/http/docs.py
         ),

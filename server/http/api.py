@@ -473,7 +473,8 @@ async def revoke_token(request: Request, encounter_id: EncounterId, token_id: To
 
 
 @get("/rulesets", opt={"token": "none"}, operation_id="listRulesets", summary="Rulesets this server runs",
-     tags=["rulesets"], description="Each ruleset's `id` (what `POST /encounters` names) and name.")
+     tags=["rulesets"], responses=errors(429),
+     description="Each ruleset's `id` (what `POST /encounters` names) and name.")
 async def list_rulesets(request: Request) -> list[RulesetSummary]:
     return [RulesetSummary(id=r.id, name=r.name) for r in service_of(request).registry.all()]
 
@@ -540,7 +541,7 @@ async def ruleset_odds(request: Request, ruleset_id: RulesetId) -> Response[Any]
 
 
 @get("/health", opt={"token": "none"}, operation_id="getHealth", summary="Is the server and its database up",
-     tags=["health"], responses=errors(503),
+     tags=["health"], responses=errors(429, 503),
      description="200 while PostgreSQL answers; else 503 `database_unavailable` with `details.database` "
                  "`unavailable` and `Retry-After` (for a load balancer's health check).")
 async def health(request: Request) -> Response[Health]:

@@ -8,12 +8,13 @@ that stops the app from starting, so a new route cannot leave its security unsai
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
 import msgspec
 from litestar import Litestar
-from litestar.openapi.spec import Example, OpenAPIMediaType, Reference, RequestBody, SecurityScheme
+from litestar.openapi.spec import Example, OpenAPIMediaType, OpenAPIType, Reference, RequestBody, Schema, SecurityScheme
 
 from server.schema.openapi_examples import EXAMPLES
 from server.schema.openapi_rulesets import _REF, RulesetSchemas, document_odds, ruleset_schemas
@@ -81,7 +82,34 @@ def document(app: Litestar, registry: Any) -> None:
     _document_events(openapi, rulesets, by_ruleset)
     _document_roll_tags(openapi)
     document_odds(openapi, rulesets)
-    openapi.components.schemas = dict(sorted(openapi.components.schemas.items()))
+    _type_headers(openapi)
+    openapi.components.schemas = {name: _one_branch_plain(schema)
+                                  for name, schema in sorted(openapi.components.schemas.items())}
+
+
+def _type_headers(openapi: Any) -> None:
+    """Give each response header documented by name only (the ETag: ``documentation_only``) its schema,
+    a string, as OpenAPI requires (``schema`` or ``content``; redocly's ``struct`` rule)."""
+    for item in (openapi.paths or {}).values():
+        for method in ("get", "post", "put", "patch", "delete"):
+            operation = getattr(item, method, None)
+            for response in (getattr(operation, "responses", None) or {}).values():
+                for header in (getattr(response, "headers", None) or {}).values():
+                    if getattr(header, "schema", None) is None and getattr(header, "content", None) is None:
+                        header.schema = Schema(type=OpenAPIType.STRING)
+
+
+def _one_branch_plain(schema: Any) -> Any:
+    """A property whose ``oneOf`` has one branch (an optional field left out when unset: msgspec's
+    ``T | UnsetType``) as that branch itself: a one-way choice says nothing a reader needs."""
+    for name, prop in (getattr(schema, "properties", None) or {}).items():
+        branches = getattr(prop, "one_of", None)
+        if branches is not None and len(branches) == 1:
+            branch = branches[0]
+            if isinstance(branch, Schema) and prop.description and not branch.description:
+                branch = dataclasses.replace(branch, description=prop.description)
+            schema.properties[name] = branch
+    return schema
 
 
 def _secure(operation: Any, token: str | None, where: str) -> None:

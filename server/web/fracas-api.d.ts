@@ -4996,6 +4996,7 @@ export interface operations {
     requestBody: never;
     responses: {
       "200": Health;
+      "429": ProblemDetails;
       "503": ProblemDetails;
     };
     /** The body of a successful answer. */
@@ -5015,11 +5016,12 @@ export interface operations {
     requestBody: never;
     responses: {
       "200": RulesetSummary[];
+      "429": ProblemDetails;
     };
     /** The body of a successful answer. */
     response: RulesetSummary[];
     /** The body of a refusal (RFC 9457 problem details). */
-    error: never;
+    error: ProblemDetails;
   };
   /** GET /rulesets/health-trauma/odds: Odds of an attack hitting (the Attack Test's formula is the GM's data; these are ours) */
   getAttackOdds: {
