@@ -846,6 +846,9 @@ export type NewCombatant = {
   side: string;
 };
 
+/** ``{}`` (or no body): a new secret asks nothing more. */
+export type NewSecret = Record<string, never>;
+
 /** A player token acts for its combatants (one or more); a spectator token only reads. */
 export type NewToken = {
   combatant_ids?: string[];
@@ -4984,6 +4987,39 @@ export interface operations {
     /** The body of a refusal (RFC 9457 problem details). */
     error: ProblemDetails;
   };
+  /** POST /encounters/{encounter_id}/webhooks/{webhook_id}/secret: Give a webhook a new signing secret (GM) */
+  rotateWebhookSecret: {
+    method: "POST";
+    path: "/encounters/{encounter_id}/webhooks/{webhook_id}/secret";
+    parameters: {
+      path: {
+        /** The encounter's id (`encounter_id` in the answer to `POST /encounters`). */
+        encounter_id: string;
+        /** The webhook's id (`webhook_id` in the answer that registered it). */
+        webhook_id: string;
+      };
+      query: Record<string, never>;
+      header: Record<string, never>;
+    };
+    requestBody: NewSecret;
+    responses: {
+      "200": IssuedWebhook;
+      "400": ProblemDetails;
+      "401": ProblemDetails;
+      "403": ProblemDetails;
+      "404": ProblemDetails;
+      "412": ProblemDetails;
+      "413": ProblemDetails;
+      "422": ProblemDetails;
+      "429": ProblemDetails;
+      "500": ProblemDetails;
+      "503": ProblemDetails;
+    };
+    /** The body of a successful answer. */
+    response: IssuedWebhook;
+    /** The body of a refusal (RFC 9457 problem details). */
+    error: ProblemDetails;
+  };
   /** GET /health: Is the server and its database up */
   getHealth: {
     method: "GET";
@@ -5310,6 +5346,37 @@ export interface operations {
     /** The body of a refusal (RFC 9457 problem details). */
     error: ProblemDetails;
   };
+  /** POST /webhooks/{webhook_id}/secret: Give a webhook a new signing secret (operator) */
+  rotateServerWebhook: {
+    method: "POST";
+    path: "/webhooks/{webhook_id}/secret";
+    parameters: {
+      path: {
+        /** The webhook's id (`webhook_id` in the answer that registered it). */
+        webhook_id: string;
+      };
+      query: Record<string, never>;
+      header: Record<string, never>;
+    };
+    requestBody: NewSecret;
+    responses: {
+      "200": IssuedWebhook;
+      "400": ProblemDetails;
+      "401": ProblemDetails;
+      "403": ProblemDetails;
+      "404": ProblemDetails;
+      "412": ProblemDetails;
+      "413": ProblemDetails;
+      "422": ProblemDetails;
+      "429": ProblemDetails;
+      "500": ProblemDetails;
+      "503": ProblemDetails;
+    };
+    /** The body of a successful answer. */
+    response: IssuedWebhook;
+    /** The body of a refusal (RFC 9457 problem details). */
+    error: ProblemDetails;
+  };
 }
 
 /** Every path, by method, to its operation. */
@@ -5371,6 +5438,9 @@ export interface paths {
   "/encounters/{encounter_id}/webhooks/{webhook_id}/resume": {
     post: operations["resumeWebhook"];
   };
+  "/encounters/{encounter_id}/webhooks/{webhook_id}/secret": {
+    post: operations["rotateWebhookSecret"];
+  };
   "/health": {
     get: operations["getHealth"];
   };
@@ -5404,6 +5474,9 @@ export interface paths {
   };
   "/webhooks/{webhook_id}/resume": {
     post: operations["resumeServerWebhook"];
+  };
+  "/webhooks/{webhook_id}/secret": {
+    post: operations["rotateServerWebhook"];
   };
 }
 

@@ -17,13 +17,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import hmac
 import ipaddress
 import logging
 import os
 import random
-import secrets
 import socket
 import time
 import urllib.parse
@@ -40,6 +37,7 @@ import msgspec
 
 from projections.readable_log import Teller
 from projections.visibility import GM, REDACTED, Scope, Viewer
+from server.webhooks import signing
 
 if TYPE_CHECKING:
     from projections.wakeup import Wakeup
@@ -49,9 +47,6 @@ log = logging.getLogger("fracas.webhooks")
 
 View = Literal["spectator", "gm"]
 Format = Literal["fracas", "discord"]
-SIGNATURE = "Fracas-Signature"  # sha256=<hex HMAC-SHA256 of "<timestamp>.<body>" keyed by the secret>
-TIMESTAMP = "Fracas-Timestamp"  # the Unix time of the delivery, in seconds (refuse old ones: replays)
-WEBHOOK_ID = "Fracas-Webhook-Id"
 DISCORD_LIMIT = 2000  # a Discord message's content, at most
 HISTORIES_KEPT = 256  # encounters whose events a deliverer keeps in memory
 _encode = msgspec.json.Encoder().encode
@@ -191,16 +186,6 @@ def pinned(url: str, ip: str) -> tuple[str, dict[str, str], dict[str, Any]]:
     return urllib.parse.urlunsplit(parts._replace(netloc=netloc)), {"Host": authority}, extensions
 
 
-def signature(secret: str, timestamp: int, body: bytes) -> str:
-    """The ``Fracas-Signature`` of a delivery: HMAC-SHA256 of "<timestamp>.<body>", hex."""
-    mac = hmac.new(secret.encode(), f"{timestamp}.".encode() + body, hashlib.sha256)
-    return f"sha256={mac.hexdigest()}"
-
-
-def new_secret() -> str:
-    return "whsec_" + secrets.token_urlsafe(32)
-
-
 # -------------------------------------------------------------------------- what is sent
 
 
@@ -282,7 +267,7 @@ class WebhookStore:
                        fmt: Format, after_version: int | None) -> IssuedWebhook:
         """A new webhook; it delivers the events after ``after_version`` (default: the current
         version) of its encounter, or, of every encounter, those after the registration."""
-        webhook_id, secret = str(uuid.uuid4()), new_secret()
+        webhook_id, secret = str(uuid.uuid4()), signing.new_secret()
         async with self.pool.acquire() as conn, conn.transaction():
             await conn.execute(
                 """INSERT INTO webhooks (id, encounter_id, url, view, event_types, format, secret)
@@ -320,6 +305,15 @@ class WebhookStore:
         done = await self.pool.execute(
             "DELETE FROM webhooks WHERE id = $1 AND encounter_id IS NOT DISTINCT FROM $2::uuid", webhook_id, encounter_id)
         return done != "DELETE 0"
+
+    async def rotate(self, webhook_id: str, encounter_id: str | None) -> IssuedWebhook | None:
+        """The webhook with a new ``whsec_`` secret (the old one signs nothing from now on); None: no such webhook."""
+        secret = signing.new_secret()
+        done = await self.pool.execute(
+            "UPDATE webhooks SET secret = $3 WHERE id = $1 AND encounter_id IS NOT DISTINCT FROM $2::uuid",
+            webhook_id, encounter_id, secret)
+        found = None if done == "UPDATE 0" else await self.get(webhook_id, encounter_id)
+        return None if found is None else IssuedWebhook(**msgspec.structs.asdict(found), secret=secret)
 
     async def resume(self, webhook_id: str, encounter_id: str | None, after_version: int | None = None
                      ) -> WebhookView | None:
@@ -623,7 +617,7 @@ class Deliverer:
         url, host, extensions = pinned(claim.url, address.ip)  # connect where the check looked
         now = int(time.time())
         headers = {**host, "Content-Type": "application/json", "User-Agent": "Fracas-Webhooks/1",
-                   WEBHOOK_ID: claim.webhook_id, TIMESTAMP: str(now), SIGNATURE: signature(claim.secret, now, body)}
+                   **signing.headers(claim.webhook_id, claim.secret, now, body)}
         assert self._client is not None
         try:
             async with self._client.stream("POST", url, content=body, headers=headers,

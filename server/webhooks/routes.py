@@ -43,7 +43,19 @@ class ResumeWebhook(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     after_version: Annotated[int, msgspec.Meta(ge=0)] | None = None
 
 
+class NewSecret(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """``{}`` (or no body): a new secret asks nothing more."""
+
+
 _new_decoder = msgspec.json.Decoder(NewWebhook)
+_secret_decoder = msgspec.json.Decoder(NewSecret)
+
+
+async def _no_more(request: Request) -> None:
+    """A body that may be left out, or ``{}``; anything else is refused as any body is."""
+    body = await request.body()
+    if body.strip():
+        decode_body(_secret_decoder, body, "invalid_body")
 _resume_decoder = msgspec.json.Decoder(ResumeWebhook)
 
 
@@ -134,6 +146,24 @@ async def resume_webhook(request: Request, encounter_id: EncounterId, webhook_id
     return found
 
 
+_ROTATE = ("A new `whsec_` secret, shown this once; the old one signs nothing from now on. A webhook made before "
+           "deliveries were signed as Standard Webhooks say gets a secret the standard libraries take, and no "
+           "longer the old `Fracas-Signature` headers (docs/webhooks.md).")
+
+
+@post("/encounters/{encounter_id:uuid}/webhooks/{webhook_id:uuid}/secret", opt={"body": NewSecret, "token": "gm"},
+      operation_id="rotateWebhookSecret", status_code=200, tags=["webhooks"], responses=GUARDED_WRITE_ERRORS,
+      summary="Give a webhook a new signing secret (GM)", description=_ROTATE)
+async def rotate_webhook_secret(request: Request, encounter_id: EncounterId, webhook_id: WebhookId) -> IssuedWebhook:
+    enc = str(encounter_id)
+    await authorize(request, enc, write=True, gm_only=True)
+    await _no_more(request)
+    issued = await store_of(request).rotate(str(webhook_id), enc)
+    if issued is None:
+        raise _not_found(webhook_id)
+    return issued
+
+
 @delete("/encounters/{encounter_id:uuid}/webhooks/{webhook_id:uuid}", opt={"token": "gm"},
         operation_id="deleteWebhook", status_code=204, tags=["webhooks"], responses=GUARDED_WRITE_ERRORS,
         summary="Delete a webhook (GM)", description="Nothing more is delivered to it.")
@@ -184,6 +214,19 @@ async def resume_server_webhook(request: Request, webhook_id: WebhookId) -> Webh
     return found
 
 
+@post("/webhooks/{webhook_id:uuid}/secret", opt={"body": NewSecret, "token": "operator_only"},
+      operation_id="rotateServerWebhook",
+      status_code=200, tags=["webhooks"], responses=GUARDED_WRITE_ERRORS,
+      summary="Give a webhook a new signing secret (operator)", description=_ROTATE)
+async def rotate_server_webhook_secret(request: Request, webhook_id: WebhookId) -> IssuedWebhook:
+    check_operator_key(request)
+    await _no_more(request)
+    issued = await store_of(request).rotate(str(webhook_id), None)
+    if issued is None:
+        raise _not_found(webhook_id)
+    return issued
+
+
 @delete("/webhooks/{webhook_id:uuid}", opt={"token": "operator_only"}, operation_id="deleteServerWebhook",
         status_code=204, tags=["webhooks"], responses=GUARDED_WRITE_ERRORS, summary="Delete a webhook (operator)")
 async def delete_server_webhook(request: Request, webhook_id: WebhookId) -> None:
@@ -192,5 +235,6 @@ async def delete_server_webhook(request: Request, webhook_id: WebhookId) -> None
         raise _not_found(webhook_id)
 
 
-WEBHOOK_ROUTES = [register_webhook, list_webhooks, resume_webhook, delete_webhook,
-                  register_server_webhook, list_server_webhooks, resume_server_webhook, delete_server_webhook]
+WEBHOOK_ROUTES = [register_webhook, list_webhooks, resume_webhook, rotate_webhook_secret, delete_webhook,
+                  register_server_webhook, list_server_webhooks, resume_server_webhook, rotate_server_webhook_secret,
+                  delete_server_webhook]

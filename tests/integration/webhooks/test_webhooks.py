@@ -2,7 +2,7 @@
 
 "Delivery is at least once, in version order per encounter, each delivery carrying the
 encounter id, versions, the events as that view may see them ... and the readable log's lines
-for them." Signed (HMAC-SHA256 of the timestamp and body); a failing receiver retried with
+for them." Signed as Standard Webhooks say (tests/integration/webhooks/test_standard_webhooks.py); a failing receiver retried with
 backoff and paused after too many failures; addresses checked at registration; two server
 processes deliver each event once; a hidden combatant reaches a spectator webhook only as
 ``Redacted``; the receiver never sees a token."""
@@ -95,8 +95,8 @@ async def test_deliveries_arrive_in_order_signed_with_the_log_and_no_token(datab
             assert listed[0]["delivered_version"] == version and listed[0]["last_status"] == 200
     assert receiver.versions() == list(range(1, version + 1))  # every event, once, in order
     for r in receiver.ok():
-        assert r.signed_by(hook["secret"]) and r.headers[WEBHOOK_ID] == hook["webhook_id"]
         body = r.json
+        assert r.signed_by(hook["secret"]) and body["webhook_id"] == hook["webhook_id"]
         assert body["encounter_id"] == enc and body["view"] == "spectator"
         assert body["version"] == body["events"][-1]["version"] and body["after_version"] < body["events"][0]["version"]
         assert body["log"], "each delivery tells its events in the log's words"
@@ -144,6 +144,10 @@ async def test_a_failing_receiver_is_retried_and_gets_every_event_once_it_recove
     assert delivered == sorted(delivered), "in version order"
     assert seen["status"] == "active" and seen["failures"] == 0 and seen["last_error"] is None
     assert hook["webhook_id"] == seen["webhook_id"]
+    ids: dict[bytes, set[str]] = {}  # a body sent again (a retry) is the same message: the same webhook-id
+    for r in receiver.received:
+        ids.setdefault(r.body, set()).add(r.headers[WEBHOOK_ID])
+    assert all(len(one) == 1 for one in ids.values()) and len(set.union(*ids.values())) == len(ids)
 
 
 async def test_after_too_many_failures_the_webhook_is_paused_and_says_why_until_resumed(database_url: str) -> None:
