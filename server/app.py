@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import logging
 import os
+from typing import Any
 
 from litestar import Litestar
 from litestar.config.cors import CORSConfig
@@ -13,31 +14,32 @@ from litestar.openapi.spec import License
 
 from domain.core.ruleset import Registry
 from domain.rulesets import default_registry
-from server.http.api import ROUTES
-from server.http.audit import AUDIT_ROUTES
-from server.http.history import HISTORY_ROUTES
-from server.http.read_models import READ_MODEL_ROUTES
-from server.live.streams import LIVE_ROUTES, start_live, stop_live
-from server.auth.tokens import TokenStore
-from server.store.database import create_pool
-from server.http.docs import assets_router, render_plugins
-from server.store.encounters import EncounterService
-from server.auth.limits import TokenBuckets, rate_limit
-from server.store.migrations import migrate_dsn
-from server.schema.openapi_doc import document
-from server.http.problems import EXCEPTION_HANDLERS
-from server.auth.redaction import keep_tokens_out_of_logs
-from server.http.web_pages import WEB_ROUTES
-from server.settings import Settings
-from server.store.snapshots import Snapshots
-from server.store.events import EventStore
-from server.webhooks.routes import WEBHOOK_ROUTES
-from server.webhooks.delivery import Deliverer, WebhookSettings, WebhookStore
 from projections import visibility
 from projections.catalog import all_projections
 from projections.runner import ProjectionRunner
 from projections.wakeup import CHANNEL, Wakeup
+from server.auth.limits import TokenBuckets, rate_limit
+from server.auth.redaction import keep_tokens_out_of_logs
+from server.auth.tokens import TokenStore
+from server.http.api import ROUTES
+from server.http.audit import AUDIT_ROUTES
+from server.http.docs import assets_router, render_plugins
+from server.http.history import HISTORY_ROUTES
+from server.http.problems import EXCEPTION_HANDLERS
+from server.http.read_models import READ_MODEL_ROUTES
+from server.http.web_pages import WEB_ROUTES
+from server.live.streams import LIVE_ROUTES, start_live, stop_live
+from server.logs import request_lines
+from server.schema.openapi_doc import document
+from server.settings import Settings
+from server.store.database import create_pool
+from server.store.encounters import EncounterService
+from server.store.events import EventStore
+from server.store.migrations import migrate_dsn
+from server.store.snapshots import Snapshots
 from server.version import VERSION
+from server.webhooks.delivery import Deliverer, WebhookSettings, WebhookStore
+from server.webhooks.routes import WEBHOOK_ROUTES
 
 log = logging.getLogger("fracas")
 
@@ -122,7 +124,7 @@ def create_app(
         if pool is not None:
             await pool.close()
 
-    middleware = []
+    middleware: list[Any] = [request_lines] if settings.log_format == "json" else []  # outermost: every answer
     if settings.rate_limit > 0:
         middleware.append(rate_limit(TokenBuckets(settings.rate_limit, settings.rate_burst)))
     cors = None
@@ -137,6 +139,8 @@ def create_app(
         route_handlers=[*ROUTES, *AUDIT_ROUTES, *HISTORY_ROUTES, *LIVE_ROUTES, *READ_MODEL_ROUTES, *WEBHOOK_ROUTES,
                         assets_router(), *WEB_ROUTES],
         middleware=middleware,
+        # JSON logs: the logging set up for them (server/logs.py) stays as it is; else Litestar's own
+        **({"logging_config": None} if settings.log_format == "json" else {}),
         cors_config=cors,
         on_startup=[startup],
         on_shutdown=[shutdown],

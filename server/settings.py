@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from server.http.lan import check_public_url
+from server.logs import log_format
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,8 @@ class Settings:
     projections: str = "inline"  # "external": the app runs no read-model runner (a projector process does)
     # the address links are made with (FRACAS_PUBLIC_URL: a server behind a proxy); None: each request's own
     public_url: str | None = None
+    # FRACAS_LOG_FORMAT: "text" (the default) or "json" (one line a record, one a request: server/logs.py)
+    log_format: str = "text"
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -33,6 +36,7 @@ class Settings:
             pool_size=int(os.environ.get("FRACAS_POOL_SIZE", "10")),
             max_body_bytes=int(os.environ.get("FRACAS_MAX_BODY_BYTES", str(256 * 1024))),
             operator_key=os.environ.get("FRACAS_OPERATOR_KEY") or None,
+            log_format=log_format(os.environ.get("FRACAS_LOG_FORMAT")),
             rate_limit=float(os.environ.get("FRACAS_RATE_LIMIT", "50")),
             rate_burst=int(os.environ.get("FRACAS_RATE_BURST", "100")),
             cors_origins=tuple(o.strip() for o in os.environ.get("FRACAS_CORS_ORIGINS", "").split(",") if o.strip()),

@@ -124,6 +124,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from server.logs import log_format, uvicorn_log_config
+
     host, port = args.host, args.port
     shown = f"[{host}]" if ":" in host else host
     log.info("Fracas will listen on http://%s:%d (migrations are applied as it starts)", shown, port)
@@ -140,6 +142,8 @@ def _serve(args: argparse.Namespace) -> int:
         http="httptools",
         log_level=args.log_level,
         access_log=args.access_log,
+        **({"log_config": config} if (config := uvicorn_log_config(log_format(os.environ.get("FRACAS_LOG_FORMAT"))))
+           else {}),
         # open live streams (SSE) would hold a graceful stop for ever: cut them after this long
         timeout_graceful_shutdown=5,
         # live messages are small (an event, a state patch): compressing each costs more than it saves
@@ -395,7 +399,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from server.logs import log_format, use_json_logs
+
+    try:
+        fmt = log_format(os.environ.get("FRACAS_LOG_FORMAT"))
+    except ValueError as exc:
+        print(f"fracas: {exc}", file=sys.stderr)
+        return 2
+    if fmt == "json":
+        use_json_logs()
+    else:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from server.auth.redaction import keep_tokens_out_of_logs
 
     keep_tokens_out_of_logs()  # in every process of the command: no token secret in any log line

@@ -393,6 +393,7 @@ async def send_command(
         service = service_of(request)
         ruleset = await service.ruleset_of(enc)
         command = service.decode_command(ruleset, body)
+        request.scope.setdefault("state", {})["command_type"] = type(command).__struct_config__.tag  # its log line
         check_command(principal, command, ruleset.senders(type(command)))
         write = Write(principal, parse_if_match(if_match), idempotency_key,
                       request_hash("POST commands", body) if idempotency_key is not None else b"")
