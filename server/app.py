@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import os
@@ -18,6 +19,7 @@ from projections import visibility
 from projections.catalog import all_projections
 from projections.runner import ProjectionRunner
 from projections.wakeup import CHANNEL, Wakeup
+from server import metrics
 from server.auth.limits import TokenBuckets, rate_limit
 from server.auth.redaction import keep_tokens_out_of_logs
 from server.auth.tokens import TokenStore
@@ -25,6 +27,7 @@ from server.http.api import ROUTES
 from server.http.audit import AUDIT_ROUTES
 from server.http.docs import assets_router, render_plugins
 from server.http.history import HISTORY_ROUTES
+from server.http.metrics import METRICS_ROUTES
 from server.http.problems import EXCEPTION_HANDLERS
 from server.http.read_models import READ_MODEL_ROUTES
 from server.http.web_pages import WEB_ROUTES
@@ -103,9 +106,13 @@ def create_app(
             app.state.deliverer = Deliverer(app.state.webhook_pool, app.state.service, app.state.wakeup,
                                             webhook_settings)
             await app.state.deliverer.start()
+        app.state.pool_watch = asyncio.create_task(metrics.watch_pool(pool))
         tune_garbage_collector(settings.gc_threshold)
 
     async def shutdown(app: Litestar) -> None:
+        watch = getattr(app.state, "pool_watch", None)
+        if watch is not None:
+            watch.cancel()
         deliverer = getattr(app.state, "deliverer", None)
         if deliverer is not None:
             await deliverer.stop()
@@ -136,7 +143,7 @@ def create_app(
             expose_headers=["ETag", "Location", "Retry-After"],
         )
     app = Litestar(
-        route_handlers=[*ROUTES, *AUDIT_ROUTES, *HISTORY_ROUTES, *LIVE_ROUTES, *READ_MODEL_ROUTES, *WEBHOOK_ROUTES,
+        route_handlers=[*ROUTES, *AUDIT_ROUTES, *HISTORY_ROUTES, *LIVE_ROUTES, *READ_MODEL_ROUTES, *WEBHOOK_ROUTES, *METRICS_ROUTES,
                         assets_router(), *WEB_ROUTES],
         middleware=middleware,
         # JSON logs: the logging set up for them (server/logs.py) stays as it is; else Litestar's own

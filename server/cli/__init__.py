@@ -104,6 +104,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         os.environ["FRACAS_OPERATOR_KEY"] = args.operator_key
     dsn = database_url(serving=True)
     os.environ["DATABASE_URL"] = dsn  # workers (and the projector) build the app from the environment
+    own_metrics = not os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    metrics_folder = share_metrics()
     projector = None
     # FRACAS_PROJECTIONS: "process" (the default here): the read models in a projector process
     # of their own (server/store/projector.py); "inline": each worker runs them (one leads); "external":
@@ -119,6 +121,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
     finally:
         if projector is not None:
             projector.stop()
+        if own_metrics:
+            import shutil
+
+            shutil.rmtree(metrics_folder, ignore_errors=True)
+
+
+def share_metrics() -> Path:
+    """One fresh folder for the metrics of this server's processes (``PROMETHEUS_MULTIPROC_DIR``, the
+    operator's if set), made before any of them imports prometheus_client (server/metrics.py): the
+    figures of an earlier run are not counted again."""
+    import shutil
+    import tempfile
+
+    folder = Path(os.environ.get("PROMETHEUS_MULTIPROC_DIR") or tempfile.mkdtemp(prefix="fracas-metrics-"))
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(folder)
+    return folder
 
 
 def _serve(args: argparse.Namespace) -> int:

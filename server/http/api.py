@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 import uuid
 from typing import Annotated, Any, Literal
 
@@ -38,7 +39,10 @@ from server.store.encounters import (
 )
 from server.http.lan import console_link, player_link, spectator_link
 from server.live.presence import live_connections
-from server.http.problems import PROBLEM_JSON, Problem, ProblemDetails, database_unavailable, decode_body, decode_query
+from server import metrics
+from server.http.problems import (
+    PROBLEM_JSON, Problem, ProblemDetails, database_unavailable, decode_body, decode_query, status_of,
+)
 
 # ---------------------------------------------------------------------------- bodies
 
@@ -388,19 +392,24 @@ async def send_command(
 ) -> Response[CommandResult]:
     enc = str(encounter_id)
     principal = await authorize(request, enc, write=True)
+    started, ruleset_id = time.perf_counter(), "unknown"
     try:
         body = await request.body()
         service = service_of(request)
         ruleset = await service.ruleset_of(enc)
+        ruleset_id = ruleset.id
         command = service.decode_command(ruleset, body)
         request.scope.setdefault("state", {})["command_type"] = type(command).__struct_config__.tag  # its log line
         check_command(principal, command, ruleset.senders(type(command)))
         write = Write(principal, parse_if_match(if_match), idempotency_key,
                       request_hash("POST commands", body) if idempotency_key is not None else b"")
-        return reply(await service.execute(enc, command, write), minimal=wants_minimal(request))
+        result = await service.execute(enc, command, write)
     except Exception as exc:  # a refusal is an answer only while the token is valid
+        metrics.command_answered(ruleset_id, status_of(exc), time.perf_counter() - started)
         await tokens_of(request).may_answer(principal, exc)
         raise
+    metrics.command_answered(ruleset_id, result.status, time.perf_counter() - started)
+    return reply(result, minimal=wants_minimal(request))
 
 
 @get("/encounters/{encounter_id:uuid}/events", opt={"token": "encounter"}, operation_id="listEvents",

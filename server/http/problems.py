@@ -174,6 +174,17 @@ def decode_query(kind: type[msgspec.Struct], params: dict[str, list[str]]) -> An
         raise Problem(400, "invalid_parameter", "Bad request", why.detail, **why.details) from exc
 
 
+def status_of(exc: BaseException) -> int:
+    """The status the handlers below answer ``exc`` with (for the metrics, before they do)."""
+    if isinstance(exc, Problem):
+        return exc.status
+    if isinstance(exc, (RuleViolation, UnstorableText)):
+        return 422
+    if isinstance(exc, HTTPException):
+        return exc.status_code
+    return 503 if outage.is_outage(exc) else 500
+
+
 EXCEPTION_HANDLERS = {
     UnstorableText: _on_unstorable,
     Problem: _on_problem,

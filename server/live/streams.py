@@ -41,6 +41,7 @@ from litestar.connection import ASGIConnection
 from litestar.params import FromPath, HeaderParameter, QueryParameter
 from litestar.response import Stream as StreamResponse
 
+from server import metrics
 from server.store import outage
 from server.http.api import GUARDED_READ_ERRORS, EncounterId
 from server.auth.tokens import Principal, authorize
@@ -154,6 +155,7 @@ class Stream:
         self.encounter_id = principal.encounter_id
         self.connection_id = new_uuid()
         self.transport = transport
+        self.frames = metrics.LIVE_FRAMES.labels(transport)
         self.follow = follow
         self.last = after  # every event up to this version has been queued
         self.wake = asyncio.Event()
@@ -362,12 +364,13 @@ class DirectFrames:
     layers, or framing it again for each client. Only while the connection is open and its
     socket takes data (else the sender sends it, as it does everything queued)."""
 
-    __slots__ = ("_protocol", "_batched", "loop")
+    __slots__ = ("_protocol", "_batched", "loop", "_frames")
 
     def __init__(self, protocol: Any, batched: bool) -> None:
         self._protocol = protocol
         self._batched = batched
         self.loop = asyncio.get_running_loop()
+        self._frames = metrics.LIVE_FRAMES.labels("websocket")
 
     def write(self, batch: Batch) -> bool:
         p = self._protocol
@@ -375,6 +378,7 @@ class DirectFrames:
                 or p.transport.is_closing()):
             return False
         p.transport.write(batch.ws_bytes(self._batched))
+        self._frames.inc(1 if self._batched else len(batch.items))
         return True
 
     @classmethod
@@ -472,6 +476,7 @@ async def live_websocket(socket: WebSocket, encounter_id: FromPath[uuid.UUID]) -
             else:
                 for message in batch.items:
                     await socket.send({"type": "websocket.send", "text": message.text})
+            stream.frames.inc(1 if batched else len(batch.items))
             stream.sending_since = None
 
     async def listen() -> None:  # the client's messages are not used; a disconnect ends the stream
@@ -481,6 +486,8 @@ async def live_websocket(socket: WebSocket, encounter_id: FromPath[uuid.UUID]) -
     sender, listener = asyncio.create_task(pump()), asyncio.create_task(listen())
     stream.sender = sender
     close: Close | None = None
+    open_streams = metrics.LIVE_CONNECTIONS.labels("websocket")
+    open_streams.inc()
     try:
         await asyncio.wait({producer, sender, listener}, return_when=asyncio.FIRST_COMPLETED)
         if producer.done() and not listener.done():
@@ -495,6 +502,7 @@ async def live_websocket(socket: WebSocket, encounter_id: FromPath[uuid.UUID]) -
         elif sender.done() and not listener.done():
             close = SLOW if sender.cancelled() else None  # else the socket failed: the client left
     finally:
+        open_streams.dec()
         for t in (producer, sender, listener):
             t.cancel()
         await asyncio.gather(producer, sender, listener, return_exceptions=True)
@@ -564,16 +572,20 @@ async def _sse(stream: Stream) -> AsyncIterator[bytes]:
             me.cancel()
 
     producer.add_done_callback(dropped)
+    open_streams = metrics.LIVE_CONNECTIONS.labels("sse")
+    open_streams.inc()
     try:
         yield b"retry: 1000\n\n"
         while (batch := await stream.outbox.get()) is not None:
             stream.sending_since = loop.time()
             yield batch.sse
+            stream.frames.inc(len(batch.items))  # an event each
             stream.sending_since = None
         close = producer.result() if producer.done() else None
         if close is not None and close.message is not None:
             yield sse_bytes(close.message)
     finally:
+        open_streams.dec()
         producer.remove_done_callback(dropped)
         producer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):

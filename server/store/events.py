@@ -22,6 +22,7 @@ import msgspec
 
 # GENESIS_HASH, StoredRow and canonical_bytes are re-exported: the chain has one definition
 from projections.chain import GENESIS_HASH, StoredRow, canonical_bytes, encode_sorted, link_new, next_hash  # noqa: F401
+from server import metrics
 
 _encode_sorted = encode_sorted
 
@@ -399,6 +400,8 @@ class EventStore:
                 return
             self._in_flight += 1
             self.statements += 1
+            metrics.APPEND_STATEMENTS.inc()
+            metrics.GROUP_COMMANDS.observe(len(group))
             task = asyncio.ensure_future(self._append_group(group, in_group))
             self._flushes.add(task)
             task.add_done_callback(self._flushes.discard)

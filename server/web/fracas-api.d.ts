@@ -5040,6 +5040,27 @@ export interface operations {
     /** The body of a refusal (RFC 9457 problem details). */
     error: ProblemDetails;
   };
+  /** GET /metrics: Prometheus metrics (operator) */
+  getMetrics: {
+    method: "GET";
+    path: "/metrics";
+    parameters: {
+      path: Record<string, never>;
+      query: Record<string, never>;
+      header: Record<string, never>;
+    };
+    requestBody: never;
+    responses: {
+      "200": string;
+      "401": ProblemDetails;
+      "403": ProblemDetails;
+      "429": ProblemDetails;
+    };
+    /** The body of a successful answer. */
+    response: string;
+    /** The body of a refusal (RFC 9457 problem details). */
+    error: ProblemDetails;
+  };
   /** GET /rulesets: Rulesets this server runs */
   listRulesets: {
     method: "GET";
@@ -5443,6 +5464,9 @@ export interface paths {
   };
   "/health": {
     get: operations["getHealth"];
+  };
+  "/metrics": {
+    get: operations["getMetrics"];
   };
   "/rulesets": {
     get: operations["listRulesets"];

@@ -37,6 +37,7 @@ import msgspec
 
 from projections.readable_log import Teller
 from projections.visibility import GM, REDACTED, Scope, Viewer
+from server import metrics
 from server.webhooks import signing
 
 if TYPE_CHECKING:
@@ -519,8 +520,12 @@ class Deliverer:
                 bodies, upto, head = await self._bodies(claim)
                 for body in bodies:
                     status, error = await self._post(claim, body)
+                    metrics.WEBHOOK_DELIVERIES.labels("failed" if error is not None else "delivered").inc()
                     if error is not None:
+                        metrics.WEBHOOK_FAILURES.inc()
                         break
+                if error is None and bodies:
+                    self._lag(claim.encounter_id, upto)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the events could not be read: a failure, tried again after the backoff
@@ -536,6 +541,12 @@ class Deliverer:
             if not more:
                 return
             claim.after = upto
+
+    def _lag(self, enc: str, upto: int) -> None:
+        """How long the last event delivered waited from its recording (``fracas_webhook_lag_seconds``)."""
+        known = self._histories.get(enc)
+        if known is not None and len(known) >= upto > 0:
+            metrics.WEBHOOK_LAG.observe(max(0.0, time.time() - known[upto - 1].recorded_at.timestamp()))
 
     async def _record(self, claim: Claim, upto: int, posted: bool, status: int | None, error: str | None,
                       keep: bool = False) -> None:

@@ -4,7 +4,6 @@ Delivery itself is ``server/webhooks/delivery.py``'s."""
 
 from __future__ import annotations
 
-import hmac
 import uuid
 from typing import Annotated
 
@@ -12,10 +11,25 @@ import msgspec
 from litestar import Request, Response, delete, get, post
 from litestar.params import PathParameter
 
-from server.http.api import GUARDED_READ_ERRORS, GUARDED_WRITE_ERRORS, JSON, EncounterId, service_of
-from server.auth.tokens import authorize, bearer, unauthorized
+from server.auth.operator import check_operator_key
+from server.auth.tokens import authorize
+from server.http.api import (
+    GUARDED_READ_ERRORS,
+    GUARDED_WRITE_ERRORS,
+    JSON,
+    EncounterId,
+    service_of,
+)
 from server.http.problems import Problem, decode_body
-from server.webhooks.delivery import Format, IssuedWebhook, View, WebhookStore, WebhookView, known_event_types, refused_address
+from server.webhooks.delivery import (
+    Format,
+    IssuedWebhook,
+    View,
+    WebhookStore,
+    WebhookView,
+    known_event_types,
+    refused_address,
+)
 
 WebhookId = Annotated[uuid.UUID, PathParameter(
     description="The webhook's id (`webhook_id` in the answer that registered it).")]
@@ -76,21 +90,6 @@ async def _checked(request: Request, new: NewWebhook, types: set[str]) -> None:
 
 def _not_found(webhook_id: uuid.UUID) -> Problem:
     return Problem(404, "webhook_not_found", "Webhook not found", f"There is no webhook {webhook_id} here.")
-
-
-def check_operator_key(request: Request) -> None:
-    """Webhooks for every encounter see every fight: only with the server's operator key."""
-
-    key: str | None = request.app.state.settings.operator_key
-    if not key:
-        raise Problem(403, "operator_key_not_set", "Forbidden",
-                      "Webhooks for every encounter need the server's operator key: start it with FRACAS_OPERATOR_KEY.")
-    secret = bearer(request)
-    if secret is None:
-        raise unauthorized("operator_key_required", "This route needs the server's operator key: "
-                           "`Authorization: Bearer <key>`.")
-    if not hmac.compare_digest(secret.encode(), key.encode()):
-        raise Problem(403, "operator_key_invalid", "Forbidden", "That is not this server's operator key.")
 
 
 # ------------------------------------------------------------------- an encounter's

@@ -89,7 +89,7 @@ async def test_the_examples_are_accepted_by_a_real_server_in_order(client) -> No
 
 OPERATOR_KEY = "op_docs_test_key"
 # the routes for every encounter's webhooks: the operator key, on a server that has one
-OPERATOR_ONLY = ("addServerWebhook", "listServerWebhooks", "resumeServerWebhook", "rotateServerWebhook",
+OPERATOR_ONLY = ("addServerWebhook", "listServerWebhooks", "resumeServerWebhook", "rotateServerWebhook", "getMetrics",
                  "deleteServerWebhook")
 OPERATOR_ROUTES = ("openEncounter", "listEncounters", *OPERATOR_ONLY)
 
