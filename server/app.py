@@ -25,7 +25,7 @@ from server.auth.redaction import keep_tokens_out_of_logs
 from server.auth.tokens import TokenStore
 from server.http.api import ROUTES
 from server.http.audit import AUDIT_ROUTES
-from server.http.docs import assets_router, render_plugins
+from server.http.docs import asyncapi_document, assets_router, render_plugins
 from server.http.history import HISTORY_ROUTES
 from server.http.metrics import METRICS_ROUTES
 from server.http.problems import EXCEPTION_HANDLERS
@@ -144,7 +144,7 @@ def create_app(
         )
     app = Litestar(
         route_handlers=[*ROUTES, *AUDIT_ROUTES, *HISTORY_ROUTES, *LIVE_ROUTES, *READ_MODEL_ROUTES, *WEBHOOK_ROUTES, *METRICS_ROUTES,
-                        assets_router(), *WEB_ROUTES],
+                        assets_router(), asyncapi_document, *WEB_ROUTES],
         middleware=middleware,
         # JSON logs: the logging set up for them (server/logs.py) stays as it is; else Litestar's own
         **({"logging_config": None} if settings.log_format == "json" else {}),

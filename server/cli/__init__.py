@@ -216,13 +216,18 @@ from server.schema.typescript import DEFAULT_TYPESCRIPT  # noqa: E402  (the one 
 
 
 def generated(root: Path) -> dict[Path, str]:
-    """Every file generated from the code, under ``root`` (a checkout): the OpenAPI document and
-    the TypeScript declarations made from it."""
+    """Every file generated from the code, under ``root`` (a checkout): the OpenAPI document, the live
+    stream's AsyncAPI document, and the TypeScript declarations made from each."""
+    from server.schema.asyncapi import render_asyncapi, render_asyncapi_text, render_live_typescript
     from server.schema.typescript import render_typescript
 
     document = openapi_document()
+    live = render_asyncapi()
+    api_schemas = set(document["components"]["schemas"])
     return {root / "openapi" / "openapi.json": json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n",
-            root / "server" / "web" / "fracas-api.d.ts": render_typescript(json.loads(json.dumps(document)))}
+            root / "openapi" / "asyncapi.json": render_asyncapi_text(),
+            root / "server" / "web" / "fracas-api.d.ts": render_typescript(json.loads(json.dumps(document))),
+            root / "server" / "web" / "fracas-live.d.ts": render_live_typescript(live, api_schemas)}
 
 
 def cmd_regen(args: argparse.Namespace) -> int:
@@ -370,7 +375,7 @@ def build_parser() -> argparse.ArgumentParser:
     ts.add_argument("--output", default=str(DEFAULT_TYPESCRIPT))
     ts.set_defaults(func=cmd_typescript)
 
-    regen = sub.add_parser("regen", help="rewrite every generated file (openapi/openapi.json, server/web/fracas-api.d.ts)",
+    regen = sub.add_parser("regen", help="rewrite every generated file (openapi/openapi.json and asyncapi.json, server/web/*.d.ts)",
                            description="Rewrite every file generated from the code, after a change to a command, an "
                                        "event or a route. Example: fracas regen --check (exit 1 if one is stale).")
     regen.add_argument("--root", default=str(DEFAULT_OPENAPI.parent.parent), help="the checkout to write in")

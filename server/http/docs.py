@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from litestar import Router
+from litestar import Response, Router, get
 from litestar.datastructures import CacheControlHeader
 from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 from litestar.static_files import create_static_files_router
@@ -51,3 +51,16 @@ def assets_router() -> Router:
         cache_control=CacheControlHeader(max_age=86_400, public=True),
     )
 
+
+
+_asyncapi: list[bytes] = []
+
+
+@get("/schema/asyncapi.json", include_in_schema=False, media_type="application/json", cache=False)
+async def asyncapi_document() -> Response[bytes]:
+    """The live stream's AsyncAPI document (server/schema/asyncapi.py), made once."""
+    if not _asyncapi:
+        from server.schema.asyncapi import render_asyncapi_text
+
+        _asyncapi.append(render_asyncapi_text().encode())
+    return Response(content=_asyncapi[0], media_type="application/json")

@@ -1,11 +1,12 @@
 // The API of fracas-client.js itself (hand-written). The request and response bodies are the
 // OpenAPI document's, from fracas-api.d.ts (generated from openapi/openapi.json by
-// `fracas typescript`); the live stream's messages (a WebSocket, not in the document) are typed here.
+// `fracas typescript`); the live stream's messages are fracas-live.d.ts's (generated from openapi/asyncapi.json).
 import type {
   Combatant, CommandResult, EncounterList, EncounterLog, EncounterView, EventPage, EventView,
   IssuedToken, NewCombatant, NewToken, OpenEncounterRequest, OpenedEncounter, Presence, ProblemDetails,
   RequestBody, ResponseBody, RulesetInfo, RulesetSummary, TokenView,
 } from "./fracas-api.js";
+import type { LiveMessage as GeneratedLiveMessage } from "./fracas-live.js";
 
 export type * from "./fracas-api.js";
 
@@ -88,19 +89,12 @@ export interface LiveHandlers {
 }
 export interface LiveOptions { after?: number; reconnectMs?: number; WebSocketImpl?: typeof WebSocket }
 
-/** One message of `/encounters/{id}/live` (docs/live.md; server/live/feed.py). With `?batch=true`
- * (what `LiveEncounter` asks for) each WebSocket frame is a `LiveMessage[]`: the messages of one batch. */
+/** One message of `/encounters/{id}/live` (docs/live.md): the generated union (fracas-live.d.ts, from
+ * openapi/asyncapi.json), its `state` typed as a client keeps it. With `?batch=true` (what
+ * `LiveEncounter` asks for) each WebSocket frame is a `LiveMessage[]`: the messages of one batch. */
 export type LiveMessage =
-  | { type: "hello"; version: number; head: number; connection_id: string; role: string; heartbeat_seconds: number }
-  | { type: "event"; version: number; event: EventView }
-  | { type: "state"; version: number; state: LiveState; presence: Presence | null }
-  | { type: "patch"; version: number; base: number; patch: PatchOp[] }
-  | { type: "prompt"; version: number; prompt: Prompt }
-  | { type: "actions"; version: number; actions: NextMoves }
-  | { type: "actions_patch"; version: number; base: number; patch: PatchOp[] }
-  | { type: "presence"; version: number; presence: Presence }
-  | { type: "heartbeat"; version: number; time: string }
-  | { type: "error"; version: number; status: number; code: string; title: string; detail?: string | null };
+  | Exclude<GeneratedLiveMessage, { type: "state" }>
+  | (Extract<GeneratedLiveMessage, { type: "state" }> & { state: LiveState });
 
 export class LiveEncounter {
   constructor(client: Fracas, enc: string, handlers?: LiveHandlers, options?: LiveOptions);

@@ -1,7 +1,7 @@
 // What a VTT module writes against fracas-client.js, type-checked by tests/web/test_typescript.py
 // with the pinned TypeScript (the types are fracas-api.d.ts's, generated from the OpenAPI document).
 import { Fracas, ProblemError, answer } from "../../../server/web/fracas-client.js";
-import type { Command, EncounterView, LiveState, Prompt, RulesetInfo } from "../../../server/web/fracas-client.js";
+import type { Command, EncounterView, LiveMessage, LiveState, Prompt, RulesetInfo } from "../../../server/web/fracas-client.js";
 
 export async function runAFight(base: string, operatorKey: string | null): Promise<number> {
   const api = new Fracas(base, operatorKey);
@@ -43,3 +43,20 @@ export async function runAFight(base: string, operatorKey: string | null): Promi
   void gm.mintToken(enc, { role: "referee" });
   return result.version + round + sentences.length + playerCommands.length;
 }
+
+/** A VTT module's own reading of the live stream's messages, typed by the generated union
+ * (fracas-live.d.ts, from openapi/asyncapi.json). */
+export function describe(message: LiveMessage): string {
+  switch (message.type) {
+    case "hello": return `open at ${message.head}, a beat every ${message.heartbeat_seconds.toFixed(0)} s`;
+    case "event": return `${message.event.type} at ${message.event.version}`;
+    case "state": return `turn ${String(message.state.turn)}`;
+    case "patch": case "actions_patch": return `${message.patch.length} changes since ${message.base}`;
+    case "actions": return `${message.actions.actions.length} moves`;
+    case "error": return `${message.status} ${message.code}`;
+    default: return message.type;
+  }
+}
+
+// @ts-expect-error: no live message has this type
+export const unknownMessage: LiveMessage = { type: "gossip", version: 1 };
