@@ -27,6 +27,8 @@ from server.http.api import ROUTES
 from server.http.audit import AUDIT_ROUTES
 from server.http.docs import asyncapi_document, assets_router, render_plugins
 from server.http.history import HISTORY_ROUTES
+from server.http import agents
+from server.http.agents import AGENT_ROUTES
 from server.http.metrics import METRICS_ROUTES
 from server.http.problems import EXCEPTION_HANDLERS
 from server.http.read_models import READ_MODEL_ROUTES
@@ -107,12 +109,16 @@ def create_app(
                                             webhook_settings)
             await app.state.deliverer.start()
         app.state.pool_watch = asyncio.create_task(metrics.watch_pool(pool))
+        app.state.agents = await agents.start(app)  # /mcp: AI agents, under the same tokens
         tune_garbage_collector(settings.gc_threshold)
 
     async def shutdown(app: Litestar) -> None:
         watch = getattr(app.state, "pool_watch", None)
         if watch is not None:
             watch.cancel()
+        door = getattr(app.state, "agents", None)
+        if door is not None:
+            await door.stop()
         deliverer = getattr(app.state, "deliverer", None)
         if deliverer is not None:
             await deliverer.stop()
@@ -143,7 +149,7 @@ def create_app(
             expose_headers=["ETag", "Location", "Retry-After"],
         )
     app = Litestar(
-        route_handlers=[*ROUTES, *AUDIT_ROUTES, *HISTORY_ROUTES, *LIVE_ROUTES, *READ_MODEL_ROUTES, *WEBHOOK_ROUTES, *METRICS_ROUTES,
+        route_handlers=[*ROUTES, *AUDIT_ROUTES, *HISTORY_ROUTES, *LIVE_ROUTES, *READ_MODEL_ROUTES, *WEBHOOK_ROUTES, *METRICS_ROUTES, *AGENT_ROUTES,
                         assets_router(), asyncapi_document, *WEB_ROUTES],
         middleware=middleware,
         # JSON logs: the logging set up for them (server/logs.py) stays as it is; else Litestar's own
