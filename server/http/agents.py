@@ -76,7 +76,7 @@ def build(app: Litestar) -> tuple[MCPServer, Any]:
                             "ask next_moves again.")
         command = dict(offered["command"])
         if values:
-            allowed = set(((offered.get("parameters") or {}).get("properties") or {}))
+            allowed = set((offered.get("parameters") or {}).get("properties") or {})
             stray = sorted(set(values) - allowed)
             if stray:
                 raise ToolError(f"invalid_values: this move takes no {', '.join(stray)}"
