@@ -203,3 +203,21 @@ async def test_the_load_generator_picks_at_random_on_every_connection_unless_an_
         for bodies in by_path.values():
             assert len(bodies) % 3 == 0 and bodies == [b"a", b"b", b"c"] * (len(bodies) // 3)
         assert report.requests + report.unmeasured == len(seen)
+
+
+@pytest.mark.slow
+def test_bench_tables_seats_follows_and_plays_its_tables(pg_admin_dsn: str, capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 43's bench at a tiny size: every table seated, its six screens following (five
+    WebSockets and an SSE), commands drawn from the next moves taken, every screen at every version."""
+    from bench import tables
+
+    monkeypatch.setenv("DATABASE_URL", pg_admin_dsn)
+    assert tables.main(["--tables", "4", "--seconds", "3", "--warmup", "1", "--clients", "1", "--pace", "1"]) == 0
+    out = capsys.readouterr().out
+    row = re.search(r"^\s+4\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+(\d+)\s.*\s(\d+)\s+(\d+)$", out, re.M)
+    assert row, out
+    commands, p50, p99, connections, gaps, dropped = row.groups()
+    assert int(commands) > 0 and 0 < float(p50) <= float(p99)
+    assert (int(connections), int(gaps), int(dropped)) == (24, 0, 0)
+    assert re.search(r"^tables held at p99 < 100 ms: \d+$", out, re.M)
