@@ -175,7 +175,7 @@ async def follow(port: int, tables: list[Table], dropped: list[int]) -> list[asy
             reader = await wsreader.connect(f"ws://127.0.0.1:{port}/encounters/{table.encounter_id}/live?batch=true",
                                             {"Authorization": f"Bearer {token}"}, received)
             await reader.closed
-        except (OSError, ConnectionError, asyncio.TimeoutError):
+        except (TimeoutError, OSError, ConnectionError):
             pass
         dropped[0] += 1
 
