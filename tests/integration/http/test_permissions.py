@@ -102,6 +102,11 @@ MATRIX: dict[tuple[str, str], dict[str, Expect]] = {
                                                                    other_player=GM_ONLY, spectator=READ_ONLY),
     ("DELETE", f"{ENC}/webhooks/{{webhook_id:uuid}}"): guarded(gm=(204, None), own_player=GM_ONLY,
                                                               other_player=GM_ONLY, spectator=READ_ONLY),
+    ("POST", f"{ENC}/webhooks/{{webhook_id:uuid}}/secret"): guarded(gm=(200, None), own_player=GM_ONLY,
+                                                                   other_player=GM_ONLY, spectator=READ_ONLY),
+    ("POST", "/webhooks/{webhook_id:uuid}/secret"): {role: (403, "operator_key_not_set") for role in ROLES},
+    # the metrics tell of every table: the operator key's only (tests/integration/http/test_metrics.py has it)
+    ("GET", "/metrics"): {role: (403, "operator_key_not_set") for role in ROLES},
     ("POST", "/webhooks"): {role: (403, "operator_key_not_set") for role in ROLES},
     ("GET", "/webhooks"): {role: (403, "operator_key_not_set") for role in ROLES},
     ("POST", "/webhooks/{webhook_id:uuid}/resume"): {role: (403, "operator_key_not_set") for role in ROLES},
@@ -198,6 +203,8 @@ BODIES: dict[tuple[str, str], Callable[[Table], dict[str, Any]]] = {
     ("POST", f"{ENC}/tokens"): lambda t: {"role": "spectator", "label": "matrix"},
     ("POST", f"{ENC}/webhooks"): lambda t: {"url": WEBHOOK_URL},
     ("POST", f"{ENC}/webhooks/{{webhook_id:uuid}}/resume"): lambda t: {},
+    ("POST", f"{ENC}/webhooks/{{webhook_id:uuid}}/secret"): lambda t: {},
+    ("POST", "/webhooks/{webhook_id:uuid}/secret"): lambda t: {},
     ("POST", "/webhooks"): lambda t: {"url": WEBHOOK_URL},
     ("POST", "/webhooks/{webhook_id:uuid}/resume"): lambda t: {},
 }
@@ -434,6 +441,16 @@ def test_the_only_websocket_route_is_the_live_stream() -> None:
     app = create_app("postgresql://unused/unused", Settings.from_env())
     assert {r.path for r in app.routes if isinstance(r, WebSocketRoute)} == {f"{ENC}/live"}
     assert set(LIVE_WEBSOCKET) == set(ROLES)
+
+
+def test_the_only_mounted_asgi_route_is_the_mcp_door() -> None:
+    """/mcp answers the Model Context Protocol; each of its tools is answered by the API with the
+    token the call carries (tests/e2e/test_agents.py: no token, token_required; a player's agent
+    refused the GM's moves). A new ASGI route needs a matrix of its own."""
+    from litestar.routes import ASGIRoute
+
+    app = create_app("postgresql://unused/unused", Settings.from_env())
+    assert {r.path for r in app.routes if isinstance(r, ASGIRoute)} == {"/mcp"}
 
 
 async def test_live_websocket_permissions(server) -> None:
