@@ -10,16 +10,11 @@ from pathlib import Path
 
 import httpx
 import websockets
-from prometheus_client.parser import text_string_to_metric_families
 
 from tests.e2e.test_cli import serving
+from tests.integration.http.test_metrics import parsed
 
 KEY = "op-workers"
-
-
-def _samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    return {(s.name, tuple(sorted(s.labels.items()))): s.value
-            for family in text_string_to_metric_families(text) for s in family.samples}
 
 
 async def _play(base: str) -> None:
@@ -44,7 +39,7 @@ async def _play(base: str) -> None:
                 async with httpx.AsyncClient(base_url=base, timeout=30) as one:
                     r = await one.get("/metrics", headers=op)
                     assert r.status_code == 200, r.text
-                    seen.append(_samples(r.text))
+                    seen.append(parsed(r.text))
             for samples in seen:
                 assert samples[("fracas_commands_total", (("outcome", "refused"), ("ruleset", "novus")))] == 6
                 assert samples[("fracas_live_connections", (("transport", "websocket"),))] == 6
