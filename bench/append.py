@@ -9,8 +9,10 @@ picked at random (2 events per command), each with its encounter's token as ``Au
 Bearer``, with ``wrk`` (or, without wrk, a Python
 load generator in its own process), and right after times single-row INSERTs, one
 transaction each, through an asyncpg pool of 10 at the same concurrency; it prints both and
-their ratio. ``--with-bare`` also loads ``bench.bare`` (the ceiling: decode + one INSERT)
-the same way. Every answer is counted by status: errors are shown, never measured silently.
+their ratio. ``--with-bare`` also loads two ceilings the same way: ``bench.bare`` (the floor of
+cost: decode + one INSERT) and ``bench.same`` (the same work: the very append Fracas sends, two
+chained events under the token's guard with the readers woken, through Fracas's own store, on
+encounters of its own, without the rules and the state). Every answer is counted by status: errors are shown, never measured silently.
 The CPU used by unrelated processes during each run is shown too: it skews the figures.
 """
 
@@ -119,19 +121,21 @@ class RawResult:
 
 @dataclass(frozen=True)
 class Row:
-    """One concurrency level: Fracas, the raw INSERT baseline and (with --with-bare) the ceiling."""
+    """One concurrency level: Fracas, the raw INSERT baseline and (with --with-bare) the two ceilings."""
 
     concurrency: int
     fracas: HttpResult
     raw: RawResult
     bare: HttpResult | None
+    same: HttpResult | None = None
 
     @property
     def others(self) -> float | None:
         """The most CPU other processes used during this level's runs (% of one core)."""
         seen = [
             x
-            for x in (self.fracas.other_cpu, self.raw.other_cpu, self.bare.other_cpu if self.bare else None)
+            for x in (self.fracas.other_cpu, self.raw.other_cpu, self.bare.other_cpu if self.bare else None,
+                      self.same.other_cpu if self.same else None)
             if x is not None
         ]
         return max(seen) if seen else None
@@ -305,6 +309,11 @@ class ServerProcess:
     def log_tail(self, lines: int = 30) -> str:
         return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
 
+    def troubles(self) -> list[str]:
+        """The lines of its log that tell of an error (logged at ERROR, or a traceback)."""
+        return [line for line in self.log.read_text(errors="replace").splitlines()
+                if "ERROR" in line or line.startswith("Traceback")]
+
 
 @contextmanager
 def run_server(
@@ -449,6 +458,19 @@ def cycles(targets: Sequence[Target]) -> bool:
     """Some encounter has a cycle of several commands (its path comes more than once with its
     token; the ceiling's targets share one path, each with its own token)."""
     return len({(path, token) for path, _, token in targets}) < len(targets)
+
+
+async def play_once(port: int, targets: Sequence[Target]) -> None:
+    """Send each target once, in order, through Fracas: the same-work ceiling's encounters then
+    end with a command's events, which it copies."""
+    conn = HttpConnection("127.0.0.1", port)
+    try:
+        for path, body, token in targets:
+            status, answer = await conn.request("POST", path, body, token)
+            if status != 200:
+                raise SystemExit(f"setup: POST {path} answered {status}: {answer[:500]!r}")
+    finally:
+        await conn.close()
 
 
 def bare_targets(encounters: Sequence[Opened]) -> list[Target]:
@@ -863,16 +885,19 @@ def show_raw(raw: RawResult) -> None:
 def table(rows: Sequence[Row]) -> str:
     """The summary: one line per concurrency level."""
     with_bare = any(r.bare for r in rows)
+    with_same = any(r.same for r in rows)
     head = (
         f"{'concurrency':>11}  {'http cmd/s':>10}  {'p50 ms':>7}  {'p99 ms':>7}  {'fsync max':>9}  {'errors':>6}  {'cpu':>4}"
         f"  {'raw insert/s':>12}  {'ratio':>5}"
     )
     if with_bare:
         head += f"  {'bare req/s':>10}  {'bare p50':>8}  {'bare p99':>8}  {'bare fsync':>10}  {'fracas/bare':>11}"
+    if with_same:
+        head += f"  {'same cmd/s':>10}  {'same p50':>8}  {'same p99':>8}  {'fracas/same':>11}"
     head += f"  {'others':>6}"
     lines = [head]
     for row in rows:
-        f, raw, b = row.fracas, row.raw, row.bare
+        f, raw, b, same = row.fracas, row.raw, row.bare, row.same
         line = (
             f"{row.concurrency:>11}  {f.rate:>10,.0f}  {f.report.p50_ms:>7.2f}  {f.report.p99_ms:>7.2f}"
             f"  {num(f.fsync_max_ms):>9}  {f.errors:>6}  {pct(f.server_cpu):>4}  {raw.rate:>12,.0f}  {f.rate / raw.rate if raw.rate else 0:>5.2f}"
@@ -882,9 +907,16 @@ def table(rows: Sequence[Row]) -> str:
                 f"  {b.rate:>10,.0f}  {b.report.p50_ms:>8.2f}  {b.report.p99_ms:>8.2f}  {num(b.fsync_max_ms):>10}"
                 f"  {f.rate / b.rate if b.rate else 0:>11.2f}"
             )
+        if same is not None:
+            line += (
+                f"  {same.rate:>10,.0f}  {same.report.p50_ms:>8.2f}  {same.report.p99_ms:>8.2f}"
+                f"  {f.rate / same.rate if same.rate else 0:>11.2f}"
+            )
         line += f"  {pct(row.others):>6}"
         if b is not None and b.errors:
             line += f"  ({b.errors} bare errors)"
+        if same is not None and same.errors:
+            line += f"  ({same.errors} same-work errors)"
         lines.append(line)
     return "\n".join(lines)
 
@@ -925,7 +957,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         default="auto",
         help="load generator: wrk when on PATH (auto), or the Python fallback",
     )
-    parser.add_argument("--with-bare", action="store_true", help="also load bench.bare, the ceiling")
+    parser.add_argument("--with-bare", action="store_true",
+                        help="also load the ceilings: bench.bare (decode + one INSERT) and bench.same (the same append)")
     parser.add_argument(
         "--cold-wal",
         action="store_true",
@@ -996,17 +1029,29 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"fracas server pid {fracas.process.pid} on port {fracas.port} ({FRACAS_SETTINGS})", flush=True)
         bare: ServerProcess | None = None
+        same: ServerProcess | None = None
         if args.with_bare:
             bare = stack.enter_context(
                 run_server("bare", ["bench.bare", "--host", "127.0.0.1", "--log-level", "warning"], dsn, workdir)
             )
             print(f"bare server pid {bare.process.pid} on port {bare.port} ({SERVER_SETTINGS})", flush=True)
+            same = stack.enter_context(
+                run_server("same", ["bench.same", "--host", "127.0.0.1", "--log-level", "warning"], dsn, workdir)
+            )
+            print(f"same-work server pid {same.process.pid} on port {same.port} ({SERVER_SETTINGS})", flush=True)
 
         kinds = PLAIN if args.ruleset is None else solo_kinds(args.ruleset)
         t0 = time.perf_counter()
         encounters = asyncio.run(open_encounters(fracas.port, args.encounters, kinds=kinds))
         print(f"opened {len(encounters)} encounters through the API in {time.perf_counter() - t0:.1f} s", flush=True)
         targets, btargets = fracas_targets(encounters), bare_targets(encounters)
+        stargets: list[Target] = []
+        if same is not None:  # encounters of its own, each having played its cycle once through Fracas
+            t0 = time.perf_counter()
+            stargets = fracas_targets(asyncio.run(open_encounters(fracas.port, args.encounters, kinds=kinds)))
+            asyncio.run(play_once(fracas.port, stargets))
+            print(f"opened {len(stargets)} more for the same-work ceiling in {time.perf_counter() - t0:.1f} s",
+                  flush=True)
         if cycles(targets) and generate is run_wrk:
             generate, generator = run_python_loadgen, "python (bench.loadgen; wrk cannot send a cycle of commands in order)"
             print(f"load generator: {generator}", flush=True)
@@ -1015,6 +1060,8 @@ def main(argv: list[str] | None = None) -> int:
             show_run("fracas warm-up", measure(fracas, generate, targets, top, args.warmup, workdir, ours))
             if bare is not None:
                 show_run("bare warm-up", measure(bare, generate, btargets, top, args.warmup, workdir, ours))
+            if same is not None:
+                show_run("same warm-up", measure(same, generate, stargets, top, args.warmup, workdir, ours))
 
         # Each level runs Fracas, the ceiling and the raw INSERTs back to back, so that their
         # ratios compare figures taken within a minute of each other.
@@ -1032,9 +1079,17 @@ def main(argv: list[str] | None = None) -> int:
             if bare is not None:
                 b = measure(bare, generate, btargets, c, args.seconds, workdir, ours)
                 show_run("bare", b)
+            sw = None
+            if same is not None:
+                sw = measure(same, generate, stargets, c, args.seconds, workdir, ours)
+                show_run("same", sw)
             raw = run_raw(dsn, c, args.seconds, ours, workdir)
             show_raw(raw)
-            rows.append(Row(c, f, raw, b))
+            rows.append(Row(c, f, raw, b, sw))
+        troubles = [(server.name, line) for server in (fracas, bare, same) if server is not None
+                    for line in server.troubles()]
+        for name, line in troubles[:10]:
+            print(f"!! {name}'s log: {line}", flush=True)
 
     print()
     print(f"Fracas append benchmark, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
@@ -1055,7 +1110,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(
         "cpu = the Fracas server process's CPU (100% = one core); ratio = http cmd/s / raw insert/s"
-        + ("; fracas/bare = http cmd/s / bare req/s" if args.with_bare else "")
+        + ("; fracas/bare = http cmd/s / bare req/s (the floor of cost: decode + one INSERT); "
+           "fracas/same = http cmd/s / same cmd/s (the same append, no rules, no state: bench/same.py)"
+           if args.with_bare else "")
     )
     print(
         "others = the most CPU that processes foreign to the bench used during the row's runs "
@@ -1068,10 +1125,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     print()
     print(table(rows))
-    errors = sum(r.fracas.errors + (r.bare.errors if r.bare else 0) for r in rows)
+    errors = sum(r.fracas.errors + (r.bare.errors if r.bare else 0) + (r.same.errors if r.same else 0) for r in rows)
     if errors:
         print(f"\n!! {errors} requests failed: the figures above count only answers with 200; see the lines above.")
-    return 1 if errors else 0
+    if troubles:
+        print(f"\n!! the servers logged {len(troubles)} error lines; the first ones are above.")
+    return 1 if errors or troubles else 0
 
 
 if __name__ == "__main__":

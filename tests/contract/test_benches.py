@@ -111,12 +111,18 @@ def test_bench_append_takes_every_ruleset(capsys: pytest.CaptureFixture[str]) ->
 def test_bench_append_loads_every_ruleset_over_http_without_a_refusal(capsys: pytest.CaptureFixture[str],
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """Each encounter's cycle is sent in order across runs (the warm-up, then each concurrency):
-    every command is taken and stored, none refused."""
+    every command is taken and stored, none refused. Issue 43: "a bare Litestar endpoint that
+    sends the very append statement Fracas sends ... The new ratio gets its own column,
+    `fracas/same`": the same-work ceiling appends every ruleset's events with no error, in no
+    server's log either (the projections read the events it copies)."""
     monkeypatch.delenv("DATABASE_URL", raising=False)
-    assert append.main(["--ruleset", "all", "--concurrency", "1,4", "--seconds", "1", "--warmup", "0.5",
-                        "--encounters", "8"]) == 0
+    assert append.main(["--ruleset", "all", "--with-bare", "--concurrency", "1,4", "--seconds", "1",
+                        "--warmup", "0.5", "--encounters", "8"]) == 0
     out = capsys.readouterr().out
     assert "novus, repeating NovusDeclare + NovusResolve + EndTurn" in out
+    head, *levels = out.split("\n\n")[-1].strip().splitlines()
+    assert "fracas/same" in head and len(levels) == 2
+    assert all(float(line.split()[-2]) > 0 for line in levels)  # a ratio, so the ceiling answered
     stored = [(int(a), int(b)) for a, b in re.findall(r"commands appended in the database: (\d+) \(answers with 200: "
                                                       r"(\d+);", out)]
     assert len(stored) == 2 and all(a == b > 0 for a, b in stored)
