@@ -310,9 +310,18 @@ class ServerProcess:
         return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
 
     def troubles(self) -> list[str]:
-        """The lines of its log that tell of an error (logged at ERROR, or a traceback)."""
-        return [line for line in self.log.read_text(errors="replace").splitlines()
-                if "ERROR" in line or line.startswith("Traceback")]
+        """The lines of its log that tell of an error: logged at ERROR, or a traceback's exception."""
+        found, in_traceback = [], False
+        for line in self.log.read_text(errors="replace").splitlines():
+            if line.startswith("Traceback"):
+                in_traceback = True
+            elif in_traceback and line and not line.startswith((" ", "\t")):
+                if not line.startswith(("The above exception", "During handling")):
+                    found.append(line)
+                    in_traceback = False
+            elif "ERROR" in line:
+                found.append(line)
+        return found
 
 
 @contextmanager
