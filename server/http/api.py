@@ -349,7 +349,10 @@ async def get_actions(request: Request, encounter_id: EncounterId) -> Response[N
     principal = await authorize(request, enc)
     service = service_of(request)
     state = await service.current(enc)
-    moves = actions_for(service.registry.get(state.ruleset), state, principal.viewer)
+    live = getattr(request.app.state, "live", None)  # the live feed's, when it is at this version
+    moves = live.next_moves(enc, principal.viewer, state.version) if live is not None else None
+    if moves is None:
+        moves = actions_for(service.registry.get(state.ruleset), state, principal.viewer)
     return Response(content=_encode(moves), media_type=JSON, headers={"ETag": f'"{state.version}"'})
 
 

@@ -326,7 +326,12 @@ class Feed:
         # who is connected as each view shows it (its JSON, and itself): kept from state to state
         # while who is connected does not change (it depends on the view's key alone)
         self._shown: dict[Any, tuple[bytes, Presence]] = {}
-        self._action_docs: dict[bytes, Any] = {}  # next moves sent, by their JSON without the version: to patch from
+        # next moves sent at this head and the one before, by their JSON without the version: to
+        # patch from. Only two heads: a stream further behind gets them whole. (Kept up to 256,
+        # they were most of a worker's memory: a GM's next moves are ~10 KB of JSON, ~100 KB as
+        # Python objects, and every version's differ; 200 tables grew a worker by 100 MB a minute.)
+        self._action_docs: dict[bytes, Any] = {}
+        self._older_docs: dict[bytes, Any] = {}
         self._task: asyncio.Task[None] | None = None
         self.seed: bytes | None = None  # tags the seeded dice a viewer sees (``visible_events``)
 
@@ -447,6 +452,7 @@ class Feed:
             del self._views[key]
         self._rendered.clear()
         self._viewing.clear()
+        self._older_docs, self._action_docs = self._action_docs, {}
 
     # ------------------------------------------------------------------- reading
 
@@ -516,6 +522,14 @@ class Feed:
             r.state = item(StateMessage(version=head.version, state=r.view, presence=self.presence_shown(viewer, head)[1]))
         return r.state, v.prompts
 
+    def next_moves(self, viewer: Viewer, version: int) -> NextMoves | None:
+        """``viewer``'s next moves at ``version`` when this feed's head is there (None otherwise):
+        worked out once for the live streams and ``GET /actions`` alike, the same answer."""
+        head = self.head
+        if head is None or head.version != version:
+            return None
+        return self._moves(self._viewing_of(viewer, head), viewer, head)
+
     def _moves(self, v: Viewing, viewer: Viewer, head: EncounterState) -> NextMoves:
         if v.moves is None:
             v.moves = actions_for(self.live.service.registry.get(head.ruleset), head, viewer)
@@ -533,13 +547,15 @@ class Feed:
             doc = msgspec.to_builtins(moves)
             key = _encode(msgspec.structs.replace(moves, version=0))
             v.actions = (key, doc, item(ActionsMessage(version=head.version, actions=moves)))
-            if len(self._action_docs) >= 256:
+            if len(self._action_docs) >= 64:  # many viewers of views that differ: start again
                 self._action_docs.clear()
             self._action_docs[key] = doc
         key, doc, whole = v.actions
         if acted is not None and acted[1] == key:
             return None, acted
-        old = self._action_docs.get(acted[1]) if acted is not None and patches else None
+        old = None
+        if acted is not None and patches:
+            old = self._action_docs.get(acted[1]) or self._older_docs.get(acted[1])
         if old is None:
             return whole, (head.version, key)
         patch = item(ActionsPatchMessage(version=head.version, base=acted[0], patch=json_patch(old, doc)))
@@ -655,6 +671,12 @@ class Live:
         self._background.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.warning("live clean-up failed: %s", task.exception())
+
+    def next_moves(self, encounter_id: str, viewer: Viewer, version: int) -> NextMoves | None:
+        """``viewer``'s next moves at ``version``, shared with the encounter's live feed in this
+        process when it is at that version (None: no such feed here)."""
+        feed = self.feeds.get(encounter_id)
+        return None if feed is None else feed.next_moves(viewer, version)
 
     def join(self, encounter_id: str, subscriber: Subscriber) -> Feed:
         feed = self.feeds.get(encounter_id)

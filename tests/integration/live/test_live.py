@@ -474,6 +474,11 @@ async def test_who_is_connected_is_read_each_heartbeat_not_on_every_commit(datab
         gm = {"Authorization": c.headers["Authorization"]}
         gm_w = await ws(s, enc, gm, "gm")
         await gm_w.until(lambda w: w.state is not None)
+        # its own arrival shown (the wake-up of its presence row may come after the first state):
+        # from here on every read of who is connected is counted
+        await gm_w.until(lambda w: [m["presence"]["roles"]["gm"] for m in w.messages
+                                    if m["type"] in ("state", "presence")][-1:] == [1])
+        await asyncio.sleep(0.1)
         store = s.app.state.live.presence
         reads: list[bool] = []
         catch_up = store.catch_up
@@ -564,3 +569,41 @@ async def test_the_next_moves_come_live_patched_and_equal_what_get_answers(live:
     assert {"type": "EndTurn", "combatant_id": mira} in [a["command"] for a in player_w.actions["actions"]]
     for w, _ in watchers:
         await w.stop()
+
+
+async def test_get_actions_shares_the_next_moves_the_live_feed_worked_out(live: Any, monkeypatch: Any) -> None:
+    """The next moves of one version and viewer are one answer: the live feed's (sent as
+    ``actions``) and ``GET /actions``'s are worked out once in a process (issue 43: they were
+    worked out for every viewer on every commit, and again for every ``GET /actions``)."""
+    import server.http.api as api
+    import server.live.feed as feed
+
+    s, c = live
+    enc, mira, _ = await started_fight(c)
+    gm = {"Authorization": c.headers["Authorization"]}
+    kess = await mint(c, enc, "player", [mira])
+    gm_w, kess_w = await ws(s, enc, gm, "gm"), await ws(s, enc, kess, "kess")
+    await gm_w.until(lambda w: bool(w.of("actions")))
+    await kess_w.until(lambda w: bool(w.of("actions")))
+    worked: list[str] = []
+
+    def counted(module: Any) -> Any:
+        real = module.actions_for
+
+        def actions_for(ruleset: Any, state: Any, viewer: Any) -> Any:
+            worked.append(viewer.role)
+            return real(ruleset, state, viewer)
+        return actions_for
+
+    monkeypatch.setattr(feed, "actions_for", counted(feed))
+    monkeypatch.setattr(api, "actions_for", counted(api))
+    reply = await command(c, enc, {"type": "TakeAction", "combatant_id": mira, "action": "NotchArrow"})
+    for w in (gm_w, kess_w):  # the next moves are worked out with each stream's step to the state
+        await w.at_version(reply["version"])
+    assert sorted(worked) == ["gm", "player"]  # once for each viewer, by the feed
+    for headers in (gm, kess):
+        answer = (await c.get(f"/encounters/{enc}/actions", headers=headers)).json()
+        assert answer["version"] == reply["version"]
+    assert sorted(worked) == ["gm", "player"]  # not again
+    await gm_w.stop()
+    await kess_w.stop()
