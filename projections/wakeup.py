@@ -144,7 +144,10 @@ class Wakeup:
                     await asyncio.wait_for(conn.add_listener(self.channel, self._notified), self.timeout_seconds)
                 else:
                     await asyncio.wait_for(conn.remove_listener(self.channel, self._notified), self.timeout_seconds)
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as e:
+        # (InternalClientError: PostgreSQL shut the connection down in the middle of the LISTEN;
+        # a soak's restart met it once, and the projector's runner logged it as a failed batch)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError,
+                TimeoutError) as e:
             log.info("LISTEN connection: could not %s (%s); it reconnects", "listen" if on else "pause", e)
 
     # ------------------------------------------------------------ announcing

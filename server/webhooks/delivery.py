@@ -45,6 +45,9 @@ if TYPE_CHECKING:
     from server.store.encounters import EncounterService, EventView
 
 log = logging.getLogger("fracas.webhooks")
+# httpx logs every request at INFO: a line per delivery (200 tables' webhooks: ~3,500 a minute).
+# A failed delivery is told by the lines above; the receiver's answers are in GET .../webhooks.
+logging.getLogger("httpx").setLevel(logging.WARNING)
 
 View = Literal["spectator", "gm"]
 Format = Literal["fracas", "discord"]
