@@ -53,7 +53,7 @@ from bench.append import (
 )
 from bench.loadgen import HttpConnection, event_loop_factory
 from bench.postgres import own_postgres
-from bench.tables import Table, seat
+from bench.tables import Table, _rss, _tree, seat
 
 # deliveries retried often enough that a receiver away for a minute is caught up soon after,
 # and never paused for it (the defaults: backoff up to 300 s, paused after 8 failures in a row)
@@ -98,6 +98,7 @@ class Soaked:
     acked: list[tuple[str, int, str]] = field(default_factory=list)  # (encounter, version, event id) of each 200
     refused: dict[str, int] = field(default_factory=dict)  # answers other than 200, by status
     unanswered: int = 0  # commands whose connection failed before an answer
+    reinforced: int = 0  # combatants the GM sent into a fight that was over
 
 
 # ----------------------------------------------------------------------------- the client
@@ -148,8 +149,16 @@ async def _sse(port: int, path: str, screen: Screen) -> None:
 
 async def play(port: int, tables: list[Table], pace: float, stop: asyncio.Event, seen: Soaked, seed: int) -> None:
     """A command every ``pace`` s per table, drawn from the next moves of whoever the fight waits
-    on; whatever goes wrong (no answer, a 503, a move gone stale) is counted and the next drawn."""
+    on; whatever goes wrong (no answer, a 503, a move gone stale) is counted and the next drawn.
+    A fight that is over goes on: the GM sends in another foe (or, the party fallen, another
+    character and a token for its player), so that every table plays for the whole soak."""
     rng = random.Random(seed)
+    setup = HttpConnection("127.0.0.1", port)
+    status, data = await setup.request("GET", "/rulesets/places-of-power")
+    await setup.close()
+    examples = [e["body"] for e in json.loads(data)["examples"]] if status == 200 else []
+    pc = next(b for b in examples if b["controller"] == "player")
+    npcs = [b for b in examples if b["controller"] == "gm"]
 
     async def get(conn: HttpConnection, path: str, token: str) -> Any:
         status, data = await conn.request("GET", path, b"", token)
@@ -179,7 +188,10 @@ async def play(port: int, tables: list[Table], pace: float, stop: asyncio.Event,
     async def one_command(conn: HttpConnection, table: Table) -> None:
         path = f"/encounters/{table.encounter_id}"
         moves = await get(conn, f"{path}/actions", table.gm)
-        if moves is None or moves["over"]:
+        if moves is None:
+            return
+        if moves["over"]:
+            await reinforce(conn, table, set(moves["out_of_fight"]))
             return
         token, offered = table.gm, [a for a in moves["actions"] if a["kind"] in ("move", "decision")]
         if not offered:
@@ -200,6 +212,22 @@ async def play(port: int, tables: list[Table], pace: float, stop: asyncio.Event,
             seen.acked.append((table.encounter_id, last["version"], last["event_id"]))
         else:
             seen.refused[str(status)] = seen.refused.get(str(status), 0) + 1
+
+    async def reinforce(conn: HttpConnection, table: Table, out: set[str]) -> None:
+        path = f"/encounters/{table.encounter_id}"
+        fallen = set(table.players) <= out
+        body = {**pc, "name": f"Hero {len(table.players) + 1}"} if fallen else rng.choice(npcs)
+        status, data = await conn.request("POST", f"{path}/combatants", json.dumps(body).encode(), table.gm)
+        if status != 201:
+            seen.refused[f"add {status}"] = seen.refused.get(f"add {status}", 0) + 1
+            return
+        seen.reinforced += 1
+        if fallen:
+            cid = json.loads(data)["events"][0]["data"]["combatant_id"]
+            status, data = await conn.request("POST", f"{path}/tokens", json.dumps(
+                {"role": "player", "combatant_ids": [cid]}).encode(), table.gm)
+            if status == 201:
+                table.players[cid] = json.loads(data)["token"]
 
     await asyncio.gather(*(table_loop(t) for t in tables))
 
@@ -254,6 +282,7 @@ async def client(args: argparse.Namespace) -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
     print(json.dumps({
         "acked": seen.acked, "refused": seen.refused, "unanswered": seen.unanswered, "screens": len(screens),
+        "reinforced": seen.reinforced,
         "behind": sum(1 for t, s in screens if s.last < heads[t.encounter_id]),
         "missing": sum(s.missing for _, s in screens), "twice": sum(s.twice for _, s in screens),
         "reopened": sum(s.opened - 1 for _, s in screens),
@@ -456,7 +485,11 @@ def soak(args: argparse.Namespace) -> int:
                 p.stdin.write(text + "\n")
                 p.stdin.flush()
 
-        say(f"seated: {args.tables} tables, {6 * args.tables} screens, {len(webhooks)} webhooks; playing")
+        def memory() -> str:
+            return f"servers' memory {_rss(_tree(server.process.pid)) / 2**20:,.0f} MB"
+
+        seated_mb = _rss(_tree(server.process.pid)) / 2**20
+        say(f"seated: {args.tables} tables, {6 * args.tables} screens, {len(webhooks)} webhooks; playing; {memory()}")
         tell("go")
         started = time.monotonic()
         faults = sorted([
@@ -466,6 +499,7 @@ def soak(args: argparse.Namespace) -> int:
         killed = restarted = 0
         for at, fault in faults:
             time.sleep(max(0.0, started + at * seconds - time.monotonic()))
+            say(memory())
             if fault == "kill":
                 before = workers_of(server.process.pid)
                 os.kill(before[0], signal.SIGKILL)
@@ -490,6 +524,7 @@ def soak(args: argparse.Namespace) -> int:
                 start_receiver()
                 say("webhook receiver back")
         time.sleep(max(0.0, started + seconds - time.monotonic()))
+        end_mb = _rss(_tree(server.process.pid)) / 2**20
         tell("stop")
         time.sleep(3)  # the last answers come back
         last = asyncio.run(heads(dsn))
@@ -532,9 +567,14 @@ def soak(args: argparse.Namespace) -> int:
     print()
     print(f"Fracas soak, {args.tables} tables for {args.minutes:g} min: a worker killed {killed}x, "
           f"PostgreSQL restarted {restarted}x, the webhook receiver away {min(args.away, 0.2 * seconds):.0f} s")
-    print(f"commands acknowledged: {len(acked)}; not answered (connection lost): "
+    print(f"commands acknowledged: {len(acked)} ({len(acked) / seconds:.1f}/s; at table pace "
+          f"{args.tables / args.pace:.0f}/s); fights that were over and went on with a new combatant: "
+          f"{sum(r['reinforced'] for r in results)}")
+    print(f"not answered (connection lost): "
           f"{sum(r['unanswered'] for r in results)}; refused: {refused or 'none'}")
     print(f"streams opened again: {sum(r['reopened'] for r in results)}")
+    print(f"servers' memory (resident, every process of fracas serve): {seated_mb:,.0f} MB seated, "
+          f"{end_mb:,.0f} MB at the end")
     print(f"tables whose state equals its replay: {same} of {len(tables)}")
     for d in differed[:5]:
         print(f"  !! differs: {d}")

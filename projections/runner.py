@@ -265,7 +265,8 @@ class ProjectionRunner:
                         conn.terminate()  # at once: a batch in flight is rolled back by the server
                     raise
                 except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError,
-                        asyncpg.OperatorInterventionError, TimeoutError) as e:  # shutdown, crash, starting up
+                        asyncpg.OperatorInterventionError, asyncpg.InternalClientError,
+                        TimeoutError) as e:  # shutdown (mid-statement, too), crash, starting up
                     log.warning("projection runner: connection lost (%s); again in %.1fs", e, delay)
                 except Exception:
                     log.exception("projection runner: a batch failed; again in %.1fs", delay)

@@ -453,7 +453,8 @@ class Deliverer:
             except asyncio.CancelledError:
                 raise
             except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError, TimeoutError,
-                    asyncpg.CannotConnectNowError) as exc:  # the database away: wait, go on
+                    asyncpg.CannotConnectNowError, asyncpg.InternalClientError) as exc:  # the database away
+                # (InternalClientError: PostgreSQL shut a connection down mid-statement: a restart)
                 log.warning("webhooks: the database is unavailable (%s); again in %.1fs", exc, pause)
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, 5.0)
