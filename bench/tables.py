@@ -363,6 +363,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pace", type=float, default=2.0, help="seconds between a table's commands (default 2)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--clients", type=int, default=2, help="client processes driving and watching the tables")
+    parser.add_argument("--keep-log", type=Path, help="copy the server's log there at the end")
     parser.add_argument("--client", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=0, help=argparse.SUPPRESS)
@@ -390,6 +391,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{args.pace:g} s per table; {args.seconds:g} s measured after {args.warmup:g} s", flush=True)
         print(f"{'tables':>6}  {'cmd/s':>6}  {'p50 ms':>7}  {'p99 ms':>7}  {'conns':>6}  {'cpu srv':>7}  "
               f"{'cpu pg':>6}  {'cpu cli':>7}  {'KB/table':>8}  {'gaps':>4}  {'dropped':>7}", flush=True)
+        if args.keep_log:
+            stack.callback(lambda: args.keep_log.write_bytes(server.log.read_bytes()))
         for n in args.tables:
             row = sweep_one(n, server.port, server.process.pid, postmaster, args, workdir)
             rows.append(row)

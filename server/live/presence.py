@@ -10,7 +10,6 @@ What each role sees of it is ``projections.presence``; it never enters the event
 
 from __future__ import annotations
 
-import asyncio
 from datetime import timedelta
 from typing import Any
 
@@ -23,108 +22,29 @@ from projections.wakeup import CHANNEL
 _decode_connected = msgspec.json.Decoder(list[Connected])
 
 
-class _Opened(msgspec.Struct):
-    """A stream's row, as ``_WRITE`` reads it."""
-
-    id: str
-    encounter_id: str
-    token_id: str
-    role: str
-    combatant_ids: list[str]
-    transport: str
-
-
-_encode_opened = msgspec.json.Encoder().encode
-
-# the rows opened (JSON), the rows closed ($2), and one NOTIFY for each group of the encounters
-# touched ($3: a NOTIFY's payload is at most 8,000 bytes)
-_WRITE = f"""
-WITH ins AS (
-    INSERT INTO live_connections (id, encounter_id, token_id, role, combatant_ids, transport)
-    SELECT id, encounter_id, token_id, role, combatant_ids, transport
-    FROM json_to_recordset($1::json)
-        AS x(id uuid, encounter_id uuid, token_id uuid, role text, combatant_ids text[], transport text)
-    ON CONFLICT (id) DO UPDATE SET seen_at = now()
-), del AS (
-    DELETE FROM live_connections WHERE id = ANY($2::uuid[])
-)
-SELECT count(pg_notify('{CHANNEL}', payload)) FROM unnest($3::text[]) AS payload
-"""
-
-
-def _payloads(encounter_ids: list[str], per: int = 150) -> list[str]:
-    """The wake-up payloads naming ``encounter_ids``: comma-separated, ``per`` to a NOTIFY."""
-    return [",".join(encounter_ids[i:i + per]) for i in range(0, len(encounter_ids), per)]
-
-
 class PresenceStore:
-    """Presence rows. Opening and closing streams are written in batches: the ones asked for while
-    a batch is in flight (or in the same turn of the event loop) go together in the next, one
-    statement and one NOTIFY naming every encounter touched. When thousands of streams open at
-    once (tables seated, a server's streams reconnecting elsewhere) a statement and a NOTIFY
-    each, serialized on PostgreSQL's notify-queue lock, made it answer too slowly for the outage
-    guard (bench/journal/2026-12-07-tables.md)."""
-
     def __init__(self, pool: asyncpg.Pool, ttl_seconds: float) -> None:
         self.pool = pool
         self.ttl = timedelta(seconds=ttl_seconds)
-        self._adds: dict[str, tuple[_Opened, asyncio.Future[None]]] = {}
-        self._removes: dict[str, tuple[str, asyncio.Future[None]]] = {}
-        self._busy = False  # a batch is in flight or due
-        self._writer: asyncio.Task[None] | None = None
-        self.statements = 0  # batches written (tests and benches)
 
     async def add(self, connection_id: str, encounter_id: str, token_id: str, role: str,
                   combatant_ids: list[str], transport: str) -> None:
-        """The stream's row, written (and the encounter's readers woken) by the time this returns."""
-        done = asyncio.get_running_loop().create_future()
-        self._adds[connection_id] = (_Opened(connection_id, encounter_id, token_id, role, combatant_ids, transport),
-                                     done)
-        self._soon()
-        await asyncio.shield(done)
+        await self.pool.execute(
+            f"""WITH ins AS (
+                    INSERT INTO live_connections (id, encounter_id, token_id, role, combatant_ids, transport)
+                    VALUES ($1, $2, $3, $4, $5, $6)
+                    ON CONFLICT (id) DO UPDATE SET seen_at = now()
+                )
+                SELECT pg_notify('{CHANNEL}', $2::text)""",
+            connection_id, encounter_id, token_id, role, combatant_ids, transport,
+        )
 
     async def remove(self, connection_id: str, encounter_id: str) -> None:
-        done = asyncio.get_running_loop().create_future()
-        queued = self._adds.pop(connection_id, None)
-        if queued is not None:  # not written yet: it never will be, and its waiter hears so
-            queued[1].set_result(None)
-        self._removes[connection_id] = (encounter_id, done)
-        self._soon()
-        await asyncio.shield(done)
-
-    def _soon(self) -> None:
-        if not self._busy:
-            self._busy = True
-            asyncio.get_running_loop().call_soon(self._start)
-
-    def _start(self) -> None:
-        self._writer = asyncio.ensure_future(self._write())
-
-    async def _write(self) -> None:
-        """Write the batches one after another until none is waiting."""
-        try:
-            while self._adds or self._removes:
-                adds, self._adds = self._adds, {}
-                removes, self._removes = self._removes, {}
-                waiting = [done for _, done in adds.values()] + [done for _, done in removes.values()]
-                touched = {o.encounter_id for o, _ in adds.values()} | {e for e, _ in removes.values()}
-                try:
-                    self.statements += 1
-                    await self.pool.execute(
-                        _WRITE, _encode_opened([o for o, _ in adds.values()]).decode(), list(removes),
-                        _payloads(sorted(touched)))
-                except Exception as exc:  # each waiter raises what its own statement would have
-                    for done in waiting:
-                        if not done.done():
-                            done.set_exception(exc)
-                    continue
-                for done in waiting:
-                    if not done.done():
-                        done.set_result(None)
-        finally:
-            self._busy = False
-            if self._adds or self._removes:  # asked for while the last batch failed its way out
-                self._soon()
+        await self.pool.execute(
+            f"""WITH del AS (DELETE FROM live_connections WHERE id = $1)
+                SELECT pg_notify('{CHANNEL}', $2::text)""",
+            connection_id, encounter_id,
+        )
 
     async def refresh(self, connection_ids: list[str]) -> set[str]:
         """Mark this process's open streams as seen now, and forget the rows nobody refreshes.
