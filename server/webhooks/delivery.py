@@ -538,7 +538,8 @@ class Deliverer:
             try:
                 more = error is None and head > upto
                 await self._record(claim, upto, bool(bodies), status, error, keep=more)
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
+            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError,
+                    TimeoutError) as exc:  # (InternalClientError: a connection shut mid-statement, a restart)
                 # not recorded: the lease lapses and the events are delivered again (at least once)
                 log.warning("webhooks: could not record a delivery of %s (%s)", claim.webhook_id, exc)
                 return
