@@ -66,26 +66,23 @@ def create_app() -> Litestar:
     return Litestar(route_handlers=[append, health], on_startup=[startup], on_shutdown=[shutdown])
 
 
-def main(argv: list[str] | None = None) -> int:
+def serve(factory: str, prog: str, description: str, port: int, argv: list[str] | None) -> int:
+    """Run a ceiling app (``module:create_app``) as ``bench.append`` starts it: uvicorn, one worker,
+    uvloop and httptools, as Fracas is served."""
     import uvicorn
 
-    parser = argparse.ArgumentParser(prog="python -m bench.bare", description="The bare ceiling app.")
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8001)
+    parser.add_argument("--port", type=int, default=port)
     parser.add_argument("--log-level", default="warning")
     args = parser.parse_args(argv)
-    uvicorn.run(
-        "bench.bare:create_app",
-        factory=True,
-        host=args.host,
-        port=args.port,
-        workers=1,
-        loop="uvloop",
-        http="httptools",
-        log_level=args.log_level,
-        access_log=False,
-    )
+    uvicorn.run(factory, factory=True, host=args.host, port=args.port, workers=1, loop="uvloop",
+                http="httptools", log_level=args.log_level, access_log=False)
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return serve("bench.bare:create_app", "python -m bench.bare", "The bare ceiling app.", 8001, argv)
 
 
 if __name__ == "__main__":

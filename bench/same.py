@@ -15,7 +15,6 @@ read events they know. Run by ``python -m bench.append --with-bare``; alone::
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import sys
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from typing import Any
 import msgspec
 from litestar import Litestar, Request, Response, get, post
 
+from bench.bare import serve
 from projections.chain import canonical_json, link_new
 from projections.wakeup import CHANNEL, Wakeup
 from server.auth.tokens import hash_secret
@@ -146,25 +146,7 @@ def create_app() -> Litestar:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import uvicorn
-
-    parser = argparse.ArgumentParser(prog="python -m bench.same", description=__doc__.splitlines()[0])
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8002)
-    parser.add_argument("--log-level", default="warning")
-    args = parser.parse_args(argv)
-    uvicorn.run(
-        "bench.same:create_app",
-        factory=True,
-        host=args.host,
-        port=args.port,
-        workers=1,
-        loop="uvloop",
-        http="httptools",
-        log_level=args.log_level,
-        access_log=False,
-    )
-    return 0
+    return serve("bench.same:create_app", "python -m bench.same", __doc__.splitlines()[0], 8002, argv)
 
 
 if __name__ == "__main__":
