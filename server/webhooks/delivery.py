@@ -52,7 +52,8 @@ logging.getLogger("httpx").setLevel(logging.WARNING)
 View = Literal["spectator", "gm"]
 Format = Literal["fracas", "discord"]
 DISCORD_LIMIT = 2000  # a Discord message's content, at most
-HISTORIES_KEPT = 256  # encounters whose events a deliverer keeps in memory
+HISTORIES_KEPT = 256  # encounters whose newest events (and tellers) a deliverer keeps in memory
+EVENTS_KEPT = 256  # an encounter's newest events kept: older ones are read again on the rare need
 _encode = msgspec.json.Encoder().encode
 
 
@@ -394,6 +395,14 @@ class Told:
 
 
 @dataclass
+class Recent:
+    """An encounter's newest stored events, as read: ``events[i]`` is version ``first + i + 1``."""
+
+    first: int
+    events: list[EventView]
+
+
+@dataclass
 class Claim:
     webhook_id: str
     encounter_id: str
@@ -417,9 +426,10 @@ class Deliverer:
         self._more = asyncio.Event()
         self._client: httpx.AsyncClient | None = None
         self._last_discovery = self._last_full_discovery = 0.0
-        # each encounter's events as stored, read once (events never change): a delivery reads only
-        # the new ones; the least recently delivered encounters are forgotten first
-        self._histories: OrderedDict[str, list[EventView]] = OrderedDict()
+        # each encounter's newest events as stored (events never change): a delivery reads only the
+        # new ones; older ones are read again when asked; the least recently delivered go first.
+        # Not the whole history: 200 tables playing grew a worker by ~7 MB a minute that way.
+        self._recent: OrderedDict[str, Recent] = OrderedDict()
         self._tellers: OrderedDict[tuple[str, str], Told] = OrderedDict()  # by (webhook, encounter)
 
     async def start(self) -> None:
@@ -549,9 +559,10 @@ class Deliverer:
 
     def _lag(self, enc: str, upto: int) -> None:
         """How long the last event delivered waited from its recording (``fracas_webhook_lag_seconds``)."""
-        known = self._histories.get(enc)
-        if known is not None and len(known) >= upto > 0:
-            metrics.WEBHOOK_LAG.observe(max(0.0, time.time() - known[upto - 1].recorded_at.timestamp()))
+        recent = self._recent.get(enc)
+        if recent is not None and recent.first < upto <= recent.first + len(recent.events):
+            event = recent.events[upto - recent.first - 1]
+            metrics.WEBHOOK_LAG.observe(max(0.0, time.time() - event.recorded_at.timestamp()))
 
     async def _record(self, claim: Claim, upto: int, posted: bool, status: int | None, error: str | None,
                       keep: bool = False) -> None:
@@ -584,18 +595,18 @@ class Deliverer:
         if upto <= claim.after:
             return [], claim.after, state.version
         viewer = GM if claim.view == "gm" else Viewer("spectator")
-        history = await self._history(enc, upto)
         seed = await service.roll_key(enc)
-        fresh = visible_events(history[claim.after:upto], state, viewer, seed)
+        fresh = visible_events(await self._events(enc, claim.after, upto), state, viewer, seed)
         ruleset = await service.ruleset_of(enc)
-        # the log's lines: told on from where this webhook's last delivery left the story, or told
-        # afresh up to it when that is not known here (another process delivered, or the view changed)
+        # the log's lines: told on from where this webhook's last delivery left the story; told on
+        # over what another process delivered meanwhile; told afresh when the view changed
         hidden = frozenset() if viewer.sees_all else Scope.of(state, viewer).hidden
         told = self._tellers.pop((claim.webhook_id, enc), None)
-        if told is None or told.version != claim.after or told.hidden != hidden:
-            told = Told(Teller(ruleset), claim.after, hidden)
-            past = visible_events(history[:claim.after], state, viewer, seed)
-            told.teller.tell([log_event(v, ruleset) for v in past])
+        if told is None or told.version > claim.after or told.hidden != hidden:
+            told = Told(Teller(ruleset), 0, hidden)
+        if told.version < claim.after:
+            missed = await self._events(enc, told.version, claim.after)
+            told.teller.tell([log_event(v, ruleset) for v in visible_events(missed, state, viewer, seed)])
         entries = told.teller.tell([log_event(v, ruleset) for v in fresh])
         told.version = upto
         self._tellers[(claim.webhook_id, enc)] = told
@@ -612,18 +623,32 @@ class Deliverer:
                             version=upto, events=[_delivered(v) for v in kept], log=lines)
         return [_encode(delivery)], upto, state.version
 
-    async def _history(self, enc: str, upto: int) -> list[EventView]:
-        """The encounter's stored events from 1 (at least to ``upto``), reading from PostgreSQL
-        only those not yet read; not a copy: read it, never change it."""
+    async def _events(self, enc: str, after: int, upto: int) -> list[EventView]:
+        """The encounter's stored events after version ``after`` up to ``upto``: from the newest
+        kept in memory, reading from PostgreSQL only those not kept."""
         from server.store.encounters import event_view
 
-        known = self._histories.pop(enc, [])
-        if len(known) < upto:
-            known.extend(event_view(r) for r in await self.service.store.read(enc, len(known), upto - len(known)))
-        self._histories[enc] = known
-        while len(self._histories) > HISTORIES_KEPT:
-            self._histories.popitem(last=False)
-        return known
+        async def read(first: int, last: int) -> list[EventView]:
+            return [event_view(r) for r in await self.service.store.read(enc, first, last - first)]
+
+        recent = self._recent.pop(enc, None)
+        if recent is not None and after >= recent.first:
+            end = recent.first + len(recent.events)
+            if end < upto:
+                recent.events.extend(await read(end, upto))
+            events = recent.events[after - recent.first:upto - recent.first]
+        else:  # older than what is kept (a story told afresh), or nothing kept yet
+            events = await read(after, upto)
+            if recent is None:
+                recent = Recent(after, list(events))
+        if len(recent.events) > EVENTS_KEPT:
+            dropped = len(recent.events) - EVENTS_KEPT
+            del recent.events[:dropped]
+            recent.first += dropped
+        self._recent[enc] = recent
+        while len(self._recent) > HISTORIES_KEPT:
+            self._recent.popitem(last=False)
+        return events
 
     async def _post(self, claim: Claim, body: bytes) -> tuple[int | None, str | None]:
         """Post one body: (the status, None) on a 2xx, else (the status if any, why it failed)."""

@@ -260,6 +260,33 @@ async def test_two_server_processes_deliver_each_event_once(database_url: str) -
     assert receiver.versions() == list(range(1, version + 1))
 
 
+async def test_a_deliverer_keeps_only_an_encounters_newest_events_and_still_tells_the_whole_story(
+        database_url: str, monkeypatch: Any) -> None:
+    """The soak's memory (issue 43): a deliverer kept every event of up to 256 encounters. It keeps
+    the newest few; a story told on by the other process reads what it missed from PostgreSQL,
+    and the lines delivered are still the readable log's."""
+    from server.webhooks import delivery
+
+    monkeypatch.setattr(delivery, "EVENTS_KEPT", 3)
+    with receiving() as receiver:
+        async with served(database_url) as one, served(database_url) as two:
+            enc = await open_encounter(one)
+            two.headers["Authorization"] = one.headers["Authorization"]
+            await register(one, enc, receiver, after_version=0)
+            await fight(one, enc)
+            for client in (two, one, two, one, two):  # the two processes take turns to deliver
+                state = (await client.get(f"/encounters/{enc}")).json()
+                await command(client, enc, {"type": "EndTurn", "combatant_id": state["turn"]})
+                version = await version_of(one, enc)
+                await receiver.until(lambda v=version: receiver.versions()[-1:] == [v])
+            spectator = await mint(one, enc, "spectator")
+            log = (await one.get(f"/encounters/{enc}/log", headers=spectator)).json()
+            kept = [c._transport.app.state.deliverer._recent.get(enc) for c in (one, two)]  # type: ignore[attr-defined]
+    assert receiver.versions() == list(range(1, version + 1))
+    assert [line for r in receiver.ok() for line in r.json["log"]] == [e["sentence"] for e in log["entries"]]
+    assert version > 10 and all(k is None or len(k.events) <= 3 for k in kept), "only the newest few are kept"
+
+
 async def test_the_operators_webhook_receives_every_encounter_from_now_on(database_url: str) -> None:
     with receiving() as receiver:
         async with served(database_url, operator_key="op-key") as client:
