@@ -163,12 +163,14 @@ class BoundedPool(asyncpg.Pool):
     When PostgreSQL has just not answered in time, every ``acquire`` for the next
     ``quiet_seconds`` fails at once with ``DatabaseNotAnswering``: commands queued behind one
     stuck on the same encounter are then answered at once, not each after its own timeout.
+    An acquire that timed out while connections kept coming back met a busy pool, not a
+    silent PostgreSQL: it fails alone (1,200 streams seated at once tripped it for everyone).
     A lost connection (PostgreSQL stopped or restarted, the backend terminated) fails fast by
     itself and is replaced on its next acquire, running ``init`` again: recovery needs
     nothing more.
     """
 
-    __slots__ = ("acquire_timeout", "release_timeout", "quiet_seconds", "_quiet_until")
+    __slots__ = ("acquire_timeout", "release_timeout", "quiet_seconds", "_quiet_until", "_released")
 
     def __init__(self, *args: Any, acquire_timeout: float, release_timeout: float, quiet_seconds: float,
                  **kwargs: Any) -> None:
@@ -177,16 +179,19 @@ class BoundedPool(asyncpg.Pool):
         self.release_timeout = release_timeout
         self.quiet_seconds = quiet_seconds
         self._quiet_until = 0.0
+        self._released = 0  # connections given back so far: did any come back while one waited?
 
     async def _acquire(self, timeout: float | None) -> Any:
         if self._quiet_until and time.monotonic() < self._quiet_until:
             raise DatabaseNotAnswering("PostgreSQL did not answer a moment ago")
         if timeout is None and self.acquire_timeout and (self._queue is None or self._queue.empty()):
             timeout = self.acquire_timeout  # it will wait for a connection: bound the wait (0: no bound)
+        released = self._released
         try:
             return await super()._acquire(timeout)  # type: ignore[misc]
         except TimeoutError:  # no connection in time, or opening one timed out
-            self._not_answering()
+            if self._released == released:  # none came back meanwhile: PostgreSQL is not answering
+                self._not_answering()
             raise
 
     async def release(self, connection: Any, *, timeout: float | None = None) -> None:
@@ -195,6 +200,7 @@ class BoundedPool(asyncpg.Pool):
             timeout = self.release_timeout
         try:
             await super().release(connection, timeout=timeout)
+            self._released += 1
         except TimeoutError:  # PostgreSQL did not acknowledge the cancellation: the connection is closed
             self._not_answering()
             raise

@@ -15,6 +15,7 @@ import websockets
 from litestar import Litestar
 
 from server.live.streams import Stream
+from server.store.database import DatabaseNotAnswering, Timeouts, create_pool
 from server.store.outage import is_outage
 from tests.conftest import app_client
 from tests.integration.fight import add, command, open_encounter, started_fight
@@ -144,3 +145,42 @@ async def test_live_streams_while_the_database_is_away(database_url: str) -> Non
         assert close.message is not None and b"Last-Event-ID" in close.message.body
         assert following.closed is None  # caught up: it waits for the database with its feed
         await following.stop()
+
+
+async def test_a_busy_pool_fails_only_the_acquire_that_waited_too_long(database_url: str) -> None:
+    """Issue 43: 1,200 live streams seated at once queued past the acquire timeout while the pool
+    kept working; that tripped the fail-fast for every request. Connections coming back mean
+    PostgreSQL answers: only the acquire that waited too long fails."""
+    pool = await create_pool(database_url, 1, Timeouts(acquire=0.3, quiet=30.0))
+    try:
+        async def hold() -> None:
+            async with pool.acquire(timeout=5.0):  # (a wait of its own: they queue too)
+                await asyncio.sleep(0.2)  # each gives the connection back within the timeout
+
+        holders = [asyncio.create_task(hold()) for _ in range(3)]
+        await asyncio.sleep(0.05)
+        with pytest.raises(TimeoutError):  # third in the queue: 0.55 s to wait, 0.3 s allowed
+            async with pool.acquire():
+                pass
+        await asyncio.gather(*holders)
+        assert await pool.fetchval("SELECT 1") == 1, "the pool was not made to fail at once for everyone"
+    finally:
+        await pool.close()
+
+
+async def test_a_pool_none_comes_back_to_fails_at_once_for_a_while(database_url: str) -> None:
+    """A connection held past the acquire timeout with none coming back: PostgreSQL is taken as
+    not answering, and the next acquire fails at once (``DatabaseNotAnswering``), not after its
+    own timeout."""
+    pool = await create_pool(database_url, 1, Timeouts(acquire=0.3, quiet=30.0))
+    try:
+        async with pool.acquire():
+            with pytest.raises(TimeoutError):
+                async with pool.acquire():
+                    pass
+        started = asyncio.get_running_loop().time()
+        with pytest.raises(DatabaseNotAnswering):
+            await pool.fetchval("SELECT 1")
+        assert asyncio.get_running_loop().time() - started < 0.1
+    finally:
+        await pool.close()
