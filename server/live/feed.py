@@ -252,7 +252,9 @@ class LiveSettings:
     heartbeat_seconds: float = 15.0  # a heartbeat on an idle stream; tokens and presence re-checked
     queue_size: int = 256  # batches waiting for one client; a client that lets it fill is dropped
     send_timeout_seconds: float = 10.0  # longest wait for a client to take a message
-    recent_events: int = 1024  # events each feed keeps for streams a little behind
+    # events each feed keeps for streams a little behind (a table's few minutes of play); further
+    # behind, they are read from PostgreSQL a page at a time. 1,024 held ~150 MB a worker at 150 tables
+    recent_events: int = 256
     page_size: int = 500  # events read from the table at once when a stream is far behind
     direct_writes: bool = True  # a caught-up WebSocket's batches written by the feed (server.live.streams.DirectFrames)
 
@@ -269,6 +271,7 @@ class LiveSettings:
             queue_size=int(os.environ.get("FRACAS_LIVE_QUEUE", "256")),
             send_timeout_seconds=float(os.environ.get("FRACAS_LIVE_SEND_TIMEOUT", "10")),
             direct_writes=os.environ.get("FRACAS_LIVE_DIRECT", "1") != "0",
+            recent_events=int(os.environ.get("FRACAS_LIVE_RECENT", "256")),
         )
 
 

@@ -53,7 +53,7 @@ View = Literal["spectator", "gm"]
 Format = Literal["fracas", "discord"]
 DISCORD_LIMIT = 2000  # a Discord message's content, at most
 HISTORIES_KEPT = 256  # encounters whose newest events (and tellers) a deliverer keeps in memory
-EVENTS_KEPT = 256  # an encounter's newest events kept: older ones are read again on the rare need
+EVENTS_KEPT = 64  # an encounter's newest events kept: older ones are read again on the rare need
 _encode = msgspec.json.Encoder().encode
 
 
