@@ -14,7 +14,9 @@ For each N it prints: commands/s; p50 and p99 from sending a command to the mome
 that table's six screens has a message of the command's last version; connections; the CPU of
 the server processes, PostgreSQL and the clients (100% = one core); the servers' memory per table
 (their resident memory with the tables seated, less before, over N); gaps (a screen that missed or
-repeated a version). Its last line reads ``tables held at p99 < 100 ms: N`` (the largest N swept
+repeated a version); dropped (streams that closed in the measured seconds). As fracas-client.js
+does, a refused or closed screen opens again a second or two later, resuming with ``after=``, and
+a request answered 503 is sent again. Its last line reads ``tables held at p99 < 100 ms: N`` (the largest N swept
 whose p99 stayed under 100 ms, 0 if none).
 
     python -m bench.tables                      # the sweep
@@ -94,7 +96,12 @@ class Table:
 
 
 async def _call(conn: HttpConnection, method: str, path: str, body: Any, token: str, expect: int) -> Any:
-    status, data = await conn.request(method, path, json.dumps(body).encode() if body is not None else b"", token)
+    """A request, tried again after a 503 (the server busy or PostgreSQL away a moment) as a client does."""
+    for _ in range(20):
+        status, data = await conn.request(method, path, json.dumps(body).encode() if body is not None else b"", token)
+        if status != 503:
+            break
+        await asyncio.sleep(random.uniform(0.5, 1.5))
     if status != expect:
         raise SystemExit(f"{method} {path}: {status} {data[:300]!r}")
     return json.loads(data) if data else None
@@ -171,13 +178,17 @@ async def follow(port: int, tables: list[Table], dropped: list[int]) -> list[asy
             s.saw(top, time.perf_counter())
             settle(table)
 
-        try:
-            reader = await wsreader.connect(f"ws://127.0.0.1:{port}/encounters/{table.encounter_id}/live?batch=true",
-                                            {"Authorization": f"Bearer {token}"}, received)
-            await reader.closed
-        except (TimeoutError, OSError, ConnectionError):
-            pass
-        dropped[0] += 1
+        while True:  # as fracas-client.js does: a refused or closed stream opens again, resuming
+            after = f"&after={s.version}" if s.version else ""
+            try:
+                reader = await wsreader.connect(
+                    f"ws://127.0.0.1:{port}/encounters/{table.encounter_id}/live?batch=true{after}",
+                    {"Authorization": f"Bearer {token}"}, received)
+                await reader.closed
+            except (TimeoutError, OSError, ConnectionError):
+                pass
+            dropped[0] += MEASURING[0]
+            await asyncio.sleep(random.uniform(1.0, 3.0))
 
     async def sse(table: Table) -> None:
         s = screen_of(table)
@@ -186,11 +197,14 @@ async def follow(port: int, tables: list[Table], dropped: list[int]) -> list[asy
             s.saw(v, time.perf_counter())
             settle(table)
 
-        try:
-            await _sse(port, f"/encounters/{table.encounter_id}/live", table.spectator, on_version)
-        except (OSError, ConnectionError, asyncio.IncompleteReadError):
-            pass
-        dropped[0] += 1
+        while True:
+            after = f"?after={s.version}" if s.version else ""
+            try:
+                await _sse(port, f"/encounters/{table.encounter_id}/live{after}", table.spectator, on_version)
+            except (OSError, ConnectionError, asyncio.IncompleteReadError):
+                pass
+            dropped[0] += MEASURING[0]
+            await asyncio.sleep(random.uniform(1.0, 3.0))
 
     for i, table in enumerate(tables):
         for token in (table.gm, *table.players.values()):
