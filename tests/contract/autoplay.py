@@ -55,6 +55,7 @@ class Played:
     over: bool = False
     kinds: collections.Counter[str] = field(default_factory=collections.Counter)
     state: EncounterState | None = None
+    states: list[EncounterState] = field(default_factory=list)  # after each command, in order
 
 
 def viewers(state: EncounterState) -> list[Viewer]:
@@ -83,6 +84,7 @@ def play(ruleset: Ruleset, seed: int, steps: int = 400, policy: str = "seeded") 
             dice.check_all_used()
         for event in new:
             state = ruleset.evolve(state, event)
+        out.states.append(state)
 
     for i in range(players + npcs):
         npc = i >= players
