@@ -169,6 +169,18 @@ async def follow(port: int, tables: list[Table], dropped: list[int]) -> list[asy
         table.screens.append(s)
         return s
 
+    async def reopening(once: Any, s: Screen) -> None:
+        """Follow a screen's stream (``once(after)``: open it, resuming with that query, and return
+        when it ends); as fracas-client.js does, open it again a second or two after a refusal or
+        a close, resuming after the version the screen has."""
+        while True:
+            try:
+                await once(f"after={s.version}" if s.version else "")
+            except (TimeoutError, OSError, ConnectionError, asyncio.IncompleteReadError):
+                pass
+            dropped[0] += MEASURING[0]
+            await asyncio.sleep(random.uniform(1.0, 3.0))
+
     async def ws(table: Table, token: str) -> None:
         s = screen_of(table)
 
@@ -178,17 +190,13 @@ async def follow(port: int, tables: list[Table], dropped: list[int]) -> list[asy
             s.saw(top, time.perf_counter())
             settle(table)
 
-        while True:  # as fracas-client.js does: a refused or closed stream opens again, resuming
-            after = f"&after={s.version}" if s.version else ""
-            try:
-                reader = await wsreader.connect(
-                    f"ws://127.0.0.1:{port}/encounters/{table.encounter_id}/live?batch=true{after}",
-                    {"Authorization": f"Bearer {token}"}, received)
-                await reader.closed
-            except (TimeoutError, OSError, ConnectionError):
-                pass
-            dropped[0] += MEASURING[0]
-            await asyncio.sleep(random.uniform(1.0, 3.0))
+        async def once(after: str) -> None:
+            reader = await wsreader.connect(
+                f"ws://127.0.0.1:{port}/encounters/{table.encounter_id}/live?batch=true{after and '&' + after}",
+                {"Authorization": f"Bearer {token}"}, received)
+            await reader.closed
+
+        await reopening(once, s)
 
     async def sse(table: Table) -> None:
         s = screen_of(table)
@@ -197,14 +205,11 @@ async def follow(port: int, tables: list[Table], dropped: list[int]) -> list[asy
             s.saw(v, time.perf_counter())
             settle(table)
 
-        while True:
-            after = f"?after={s.version}" if s.version else ""
-            try:
-                await _sse(port, f"/encounters/{table.encounter_id}/live{after}", table.spectator, on_version)
-            except (OSError, ConnectionError, asyncio.IncompleteReadError):
-                pass
-            dropped[0] += MEASURING[0]
-            await asyncio.sleep(random.uniform(1.0, 3.0))
+        async def once(after: str) -> None:
+            await _sse(port, f"/encounters/{table.encounter_id}/live{after and '?' + after}", table.spectator,
+                       on_version)
+
+        await reopening(once, s)
 
     for i, table in enumerate(tables):
         for token in (table.gm, *table.players.values()):

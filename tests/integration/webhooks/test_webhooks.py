@@ -245,13 +245,22 @@ async def test_a_slow_receiver_never_holds_back_another(database_url: str) -> No
             slow.released.set()
 
 
+@asynccontextmanager
+async def two_processes_delivering(database_url: str, receiver: Receiver
+                                   ) -> AsyncIterator[tuple[httpx.AsyncClient, httpx.AsyncClient, str]]:
+    """Two server processes on one database (both as the GM), an encounter whose webhook posts
+    to ``receiver`` from version 0, and its fight begun: (one, two, the encounter)."""
+    async with served(database_url) as one, served(database_url) as two:
+        enc = await open_encounter(one)
+        two.headers["Authorization"] = one.headers["Authorization"]
+        await register(one, enc, receiver, after_version=0)
+        await fight(one, enc)
+        yield one, two, enc
+
+
 async def test_two_server_processes_deliver_each_event_once(database_url: str) -> None:
     with receiving() as receiver:
-        async with served(database_url) as one, served(database_url) as two:
-            enc = await open_encounter(one)
-            two.headers["Authorization"] = one.headers["Authorization"]
-            await register(one, enc, receiver, after_version=0)
-            await fight(one, enc)
+        async with two_processes_delivering(database_url, receiver) as (one, two, enc):
             for _ in range(3):
                 state = (await two.get(f"/encounters/{enc}")).json()
                 await command(two, enc, {"type": "EndTurn", "combatant_id": state["turn"]})
@@ -269,11 +278,7 @@ async def test_a_deliverer_keeps_only_an_encounters_newest_events_and_still_tell
 
     monkeypatch.setattr(delivery, "EVENTS_KEPT", 3)
     with receiving() as receiver:
-        async with served(database_url) as one, served(database_url) as two:
-            enc = await open_encounter(one)
-            two.headers["Authorization"] = one.headers["Authorization"]
-            await register(one, enc, receiver, after_version=0)
-            await fight(one, enc)
+        async with two_processes_delivering(database_url, receiver) as (one, two, enc):
             for client in (two, one, two, one, two):  # the two processes take turns to deliver
                 state = (await client.get(f"/encounters/{enc}")).json()
                 await command(client, enc, {"type": "EndTurn", "combatant_id": state["turn"]})
