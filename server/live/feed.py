@@ -309,7 +309,8 @@ class Viewing:
     rendered: Rendered
     prompts: list[tuple[bytes, Item]] | None = None  # (the prompt itself, its message)
     moves: NextMoves | None = None
-    actions: tuple[bytes, Any, Item] | None = None  # the next moves: JSON without the version, builtins, message
+    actions: tuple[bytes, Any] | None = None  # the next moves: JSON without the version, builtins
+    whole: Item | None = None  # the next moves' message, made when a stream needs them whole (rarely)
     steps: dict[tuple[Any, ...], Step] = field(default_factory=dict)
 
 
@@ -549,18 +550,20 @@ class Feed:
             moves = self._moves(v, viewer, head)
             doc = msgspec.to_builtins(moves)
             key = _encode(msgspec.structs.replace(moves, version=0))
-            v.actions = (key, doc, item(ActionsMessage(version=head.version, actions=moves)))
+            v.actions = (key, doc)
             if len(self._action_docs) >= 64:  # many viewers of views that differ: start again
                 self._action_docs.clear()
             self._action_docs[key] = doc
-        key, doc, whole = v.actions
+        key, doc = v.actions
         if acted is not None and acted[1] == key:
             return None, acted
         old = None
         if acted is not None and patches:
             old = self._action_docs.get(acted[1]) or self._older_docs.get(acted[1])
         if old is None:
-            return whole, (head.version, key)
+            if v.whole is None:
+                v.whole = item(ActionsMessage(version=head.version, actions=self._moves(v, viewer, head)))
+            return v.whole, (head.version, key)
         patch = item(ActionsPatchMessage(version=head.version, base=acted[0], patch=json_patch(old, doc)))
         return patch, (head.version, key)
 
