@@ -4,8 +4,9 @@ N encounters at once (``--tables``, default a sweep of 50, 200, 500 and 1,000), 
 4 players and 1 spectator, all six following the live stream (the GM and the players over
 WebSocket with ``?batch=true`` as fracas-client.js asks, the spectator's overlay over Server-Sent
 Events). Commands come at table pace: one every ``--pace`` seconds (2) per table, jittered, each
-drawn from the server's next moves (``GET /encounters/{id}/actions`` with the GM's token, a move
-or an answer picked at random, mostly not ending the turn), so every one is legal. One
+drawn from the server's next moves as the acting screen's live stream delivers them (the GM's for
+the NPCs, a player's for their own; a move or an answer picked at random, mostly not ending the
+turn), so every one is legal; as on the web table, no ``GET /actions`` between commands. One
 ``fracas serve --workers W`` (``--workers``, 2; rate limit off) on the embedded PostgreSQL
 (DATABASE_URL's server when set); the tables are driven and watched from ``--clients`` processes
 (2) of this module, on the same machine.
@@ -59,11 +60,40 @@ SWEEP = (50, 200, 500, 1000)
 HELD_MS = 100.0
 
 
-class _Versioned(msgspec.Struct):
+class _Message(msgspec.Struct):
+    """A live message as a screen reads it: its version, and its next moves when it carries them
+    (``actions`` whole, ``actions_patch`` a JSON Patch from those of version ``base``); the rest
+    (events, states, prompts) is skipped unparsed."""
+
     version: int = 0
+    type: str = ""
+    actions: msgspec.Raw = msgspec.Raw()  # empty when the message has none
+    patch: msgspec.Raw = msgspec.Raw()
+    base: int = 0
 
 
-_frame = msgspec.json.Decoder(_Versioned | list[_Versioned])
+_frame = msgspec.json.Decoder(_Message | list[_Message])
+
+
+def _patched(doc: Any, ops: list[dict[str, Any]]) -> Any:
+    """``doc`` with a JSON Patch's ``add``/``remove``/``replace`` applied in place (what the
+    server's ``actions_patch`` holds), as fracas-client.js applies it."""
+    for op in ops:
+        if op["path"] == "":
+            doc = op["value"]
+            continue
+        *parents, last = [p.replace("~1", "/").replace("~0", "~") for p in op["path"].split("/")[1:]]
+        target = doc
+        for p in parents:
+            target = target[int(p)] if isinstance(target, list) else target[p]
+        at: Any = int(last) if isinstance(target, list) else last
+        if op["op"] == "remove":
+            del target[at]
+        elif op["op"] == "add" and isinstance(target, list):
+            target.insert(len(target) if last == "-" else at, op["value"])
+        else:
+            target[at] = op["value"]
+    return doc
 
 
 @dataclass
@@ -74,6 +104,21 @@ class Screen:
     came: dict[int, float] = field(default_factory=dict)
     gaps: int = 0
     events: int = 0
+    token: str = ""
+    moves: dict[str, Any] | None = None  # the next moves its stream delivered (current at ``version``)
+    moves_version: int = 0
+
+    def read(self, messages: list[_Message]) -> None:
+        """Keep the next moves the stream sends: whole, or patched from those of ``base``; a
+        patch from others than the screen has drops them until the next whole ones."""
+        for m in messages:
+            if m.type == "actions":
+                self.moves, self.moves_version = msgspec.json.decode(m.actions), m.version
+            elif m.type == "actions_patch":
+                if self.moves is not None and m.base == self.moves_version:
+                    self.moves, self.moves_version = _patched(self.moves, msgspec.json.decode(m.patch)), m.version
+                else:
+                    self.moves = None
 
     def saw(self, version: int, now: float) -> None:
         if version > self.version:
@@ -164,8 +209,8 @@ async def follow(port: int, tables: list[Table], dropped: list[int]) -> list[asy
 
     tasks = []
 
-    def screen_of(table: Table) -> Screen:
-        s = Screen()
+    def screen_of(table: Table, token: str) -> Screen:
+        s = Screen(token=token)
         table.screens.append(s)
         return s
 
@@ -182,12 +227,13 @@ async def follow(port: int, tables: list[Table], dropped: list[int]) -> list[asy
             await asyncio.sleep(random.uniform(1.0, 3.0))
 
     async def ws(table: Table, token: str) -> None:
-        s = screen_of(table)
+        s = screen_of(table, token)
 
         def received(text: bytes) -> None:
             decoded = _frame.decode(text)
-            top = max(m.version for m in decoded) if isinstance(decoded, list) else decoded.version
-            s.saw(top, time.perf_counter())
+            messages = decoded if isinstance(decoded, list) else [decoded]
+            s.read(messages)
+            s.saw(max(m.version for m in messages), time.perf_counter())
             settle(table)
 
         async def once(after: str) -> None:
@@ -199,7 +245,7 @@ async def follow(port: int, tables: list[Table], dropped: list[int]) -> list[asy
         await reopening(once, s)
 
     async def sse(table: Table) -> None:
-        s = screen_of(table)
+        s = screen_of(table, table.spectator)
 
         def on_version(v: int) -> None:
             s.saw(v, time.perf_counter())
@@ -237,27 +283,31 @@ def settle(table: Table) -> None:
 
 async def play(port: int, tables: list[Table], pace: float, until: float, seed: int, sent: list[int]) -> None:
     """Each table: a command every ``pace`` s (jittered), drawn from the next moves of whoever the
-    fight waits on (the GM's for the NPCs, else that player's, with their token)."""
+    fight waits on (the GM's for the NPCs, else that player's, with their token), as their screen's
+    stream delivered them (``actions``, then ``actions_patch``): the web table's way, no request
+    but the command. A command waits until the one before is on all six screens."""
     rng = random.Random(seed)
 
     async def table_loop(table: Table, conn: HttpConnection) -> None:
+        gm = next(s for s in table.screens if s.token == table.gm)
+        theirs = {cid: next(s for s in table.screens if s.token == token) for cid, token in table.players.items()}
         await asyncio.sleep(rng.uniform(0, pace))
         while time.perf_counter() < until:
-            moves = await _call(conn, "GET", f"/encounters/{table.encounter_id}/actions", None, table.gm, 200)
-            if moves["over"]:
+            if table.waiting or gm.moves is None:  # the last command is not on every screen yet
+                await asyncio.sleep(0.1)
+                continue
+            if gm.moves["over"]:
                 return
-            token, offered = table.gm, [a for a in moves["actions"] if a["kind"] in ("move", "decision")]
-            if not offered:  # a player's move: asked with their token
-                who = next((w["combatant_id"] for w in moves["waiting_on"] if w["combatant_id"] in table.players), None)
-                if who is None:
-                    await asyncio.sleep(0.5)
-                    continue
-                token = table.players[who]
-                theirs = await _call(conn, "GET", f"/encounters/{table.encounter_id}/actions", None, token, 200)
-                offered = [a for a in theirs["actions"] if a["kind"] in ("move", "decision")]
+            token, offered = table.gm, [a for a in gm.moves["actions"] if a["kind"] in ("move", "decision")]
+            if not offered:  # a player's move: from their screen's next moves, sent with their token
+                who = next((w["combatant_id"] for w in gm.moves["waiting_on"] if w["combatant_id"] in table.players),
+                           None)
+                moves = theirs[who].moves if who is not None else None
+                offered = [a for a in moves["actions"] if a["kind"] in ("move", "decision")] if moves else []
                 if not offered:
                     await asyncio.sleep(0.5)
                     continue
+                token = table.players[who]  # type: ignore[index]
             acting = [a for a in offered if a["command"]["type"] != "EndTurn"]
             chosen = rng.choice(acting if acting and rng.random() < 0.7 else offered)
             t0 = time.perf_counter()

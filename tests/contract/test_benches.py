@@ -4,6 +4,7 @@ ruleset in the benchmarks"), and what they print is sane. Nothing is timed here.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import random
 import re
@@ -229,6 +230,30 @@ def test_bench_tables_seats_follows_and_plays_its_tables(pg_admin_dsn: str, caps
     assert int(commands) > 0 and 0 < float(p50) <= float(p99)
     assert (int(connections), int(gaps), int(dropped)) == (24, 0, 0)
     assert re.search(r"^tables held at p99 < 100 ms: \d+$", out, re.M)
+
+
+@each_ruleset(OFFERED)
+def test_a_bench_tables_screen_keeps_the_next_moves_its_stream_patches(ruleset: Ruleset) -> None:
+    """bench.tables draws each command from the next moves the acting screen's stream delivered
+    (``actions`` whole, then ``actions_patch``): patched in place, they equal each version's own."""
+    from bench.tables import Screen, _Message, _patched
+    from projections.actions import actions_for
+    from projections.patch import json_patch
+    from tests.contract.autoplay import play, viewers
+
+    states = play(ruleset, 1, steps=60).states
+    for viewer in viewers(states[0])[:2]:
+        docs = [msgspec.to_builtins(actions_for(ruleset, s, viewer)) for s in states]
+        screen = Screen()
+        screen.read([_Message(version=1, type="actions", actions=msgspec.Raw(msgspec.json.encode(docs[0])))])
+        for version, (old, new) in enumerate(itertools.pairwise(docs), start=2):
+            patch = msgspec.Raw(msgspec.json.encode(json_patch(old, new)))
+            screen.read([_Message(version=version, type="actions_patch", base=version - 1, patch=patch)])
+            assert screen.moves == new and screen.moves_version == version
+        screen.read([_Message(version=99, type="actions_patch", base=7, patch=msgspec.Raw(b"[]"))])
+        assert screen.moves is None, "a patch from moves the screen does not have drops them"
+    old, new = {"a": 1, "b": {"c": [1, 2], "d/e": 3}, "f": None}, {"b": {"c": [3], "x": {"y": 1}}, "~": 2, "f": 0}
+    assert _patched(msgspec.json.decode(msgspec.json.encode(old)), json_patch(old, new)) == new
 
 
 def test_a_soak_screen_counts_an_event_missed_or_got_twice() -> None:
