@@ -64,6 +64,27 @@ def tune_garbage_collector(threshold: int) -> None:
     gc.set_threshold(threshold, 50, 100)
 
 
+FULL_COLLECTION_SECONDS = 300.0  # every generation, now and then: cycles that outlived the young one
+
+
+async def pace_collector(seconds: float) -> None:
+    """Collect the youngest generation every ``seconds``, and every generation every
+    ``FULL_COLLECTION_SECONDS``. Python starts a collection when allocations outnumber
+    deallocations by the threshold; here each commit frees the last head's views and next moves
+    as it makes new ones, so that count hardly moved while the young generation grew to 300,000
+    objects, and each collection paused a worker 50-230 ms (p99 at 300 tables 230-370 ms;
+    bench/journal). By the clock, a collection walks only what the last ``seconds`` made."""
+    loop = asyncio.get_running_loop()
+    full = loop.time() + FULL_COLLECTION_SECONDS
+    while True:
+        await asyncio.sleep(seconds)
+        if loop.time() >= full:
+            gc.collect()
+            full = loop.time() + FULL_COLLECTION_SECONDS
+        else:
+            gc.collect(0)
+
+
 def create_app(
     database_url: str | None = None, settings: Settings | None = None, registry: Registry | None = None,
     webhook_settings: WebhookSettings | None = None,
@@ -111,11 +132,14 @@ def create_app(
         app.state.pool_watch = asyncio.create_task(metrics.watch_pool(pool))
         app.state.agents = await agents.start(app)  # /mcp: AI agents, under the same tokens
         tune_garbage_collector(settings.gc_threshold)
+        if settings.gc_threshold > 0 and settings.gc_pace > 0:
+            app.state.collector = asyncio.create_task(pace_collector(settings.gc_pace), name="fracas-gc-pace")
 
     async def shutdown(app: Litestar) -> None:
-        watch = getattr(app.state, "pool_watch", None)
-        if watch is not None:
-            watch.cancel()
+        for task in ("pool_watch", "collector"):
+            running = getattr(app.state, task, None)
+            if running is not None:
+                running.cancel()
         door = getattr(app.state, "agents", None)
         if door is not None:
             await door.stop()

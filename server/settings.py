@@ -22,6 +22,7 @@ class Settings:
     cors_origins: tuple[str, ...] = ()
     snapshot_every: int = 1000  # a state snapshot every this many versions (0: none)
     gc_threshold: int = 50_000  # the collector's youngest generation threshold once started (0: Python's)
+    gc_pace: float = 0.1  # seconds between the young generation's collections (server.app.pace_collector; 0: off)
     projections: str = "inline"  # "external": the app runs no read-model runner (a projector process does)
     # the address links are made with (FRACAS_PUBLIC_URL: a server behind a proxy); None: each request's own
     public_url: str | None = None
@@ -42,6 +43,7 @@ class Settings:
             cors_origins=tuple(o.strip() for o in os.environ.get("FRACAS_CORS_ORIGINS", "").split(",") if o.strip()),
             snapshot_every=int(os.environ.get("FRACAS_SNAPSHOT_EVERY", "1000")),
             gc_threshold=int(os.environ.get("FRACAS_GC_THRESHOLD", "50000")),
+            gc_pace=float(os.environ.get("FRACAS_GC_PACE", "0.1")),
             projections=os.environ.get("FRACAS_PROJECTIONS", "inline"),
             public_url=check_public_url(os.environ["FRACAS_PUBLIC_URL"])
             if os.environ.get("FRACAS_PUBLIC_URL", "").strip() else None,
