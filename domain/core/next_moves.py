@@ -306,23 +306,33 @@ def _settings_schema(settings_type: type) -> tuple[dict[str, Any], dict[str, Any
 def _parameters(ruleset: Ruleset, offer: Offer) -> dict[str, Any]:
     """A JSON Schema of the fields of ``offer`` a client may change, each with its default (the
     value the offered body holds)."""
-    tag = str(offer.command.get("type"))
+    fields, defs = _varied(ruleset, str(offer.command.get("type")), offer.vary)
+    if not fields:
+        return {}
+    out = {name: {**field, "default": offer.command[name]} if name in offer.command else field
+           for name, field in fields.items()}
+    return {"type": "object", "properties": out, "$defs": defs}
+
+
+@functools.lru_cache(maxsize=1024)
+def _varied(ruleset: Ruleset, tag: str, vary: tuple[str, ...]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The schemas of a command's fields ``vary`` names, and their definitions: the same for every
+    offer of that command, made once (a GM's next moves vary a dozen rulings' fields every commit).
+    Read, never change: every action that varies them holds them."""
     schema = ruleset.command_schemas().get(tag, {})
     properties = schema.get("properties", {})
     defs = dict(schema.get("$defs", {}))
     kind = next((t for t in ruleset.command_types if t.__struct_config__.tag == tag), None)
     out: dict[str, Any] = {}
-    for name in offer.vary:
+    for name in vary:
         field = dict(properties.get(name, {}))
         if name == "data" and kind is not None and kind.settings_type is not None:
             # a settings document: its own schema, whole (the patch may name any of it)
             field, more = _settings_schema(kind.settings_type)
             defs.update(more)
             field = dict(field)
-        if name in offer.command:
-            field["default"] = offer.command[name]
         out[name] = field
-    return {"type": "object", "properties": out, "$defs": defs} if out else {}
+    return out, defs
 
 
 # ------------------------------------------------------------------ whole table
