@@ -185,7 +185,11 @@ def open_roll(dice: Any, count: int) -> None:
 def action_id(body: dict[str, Any]) -> str:
     """An action's id, from its body: the same move has the same id for every viewer, and keeps it
     while it stays offered (a client's button does not change under a thumb)."""
-    return hashlib.sha256(_CANON.encode(body)).hexdigest()[:16]
+    return _id_of(_CANON.encode(body))
+
+
+def _id_of(canonical: bytes) -> str:
+    return hashlib.sha256(canonical).hexdigest()[:16]
 
 
 _CANON = msgspec.json.Encoder(order="sorted")
@@ -195,8 +199,9 @@ def try_offer(ruleset: Ruleset, state: EncounterState, offer: Offer, hidden: fro
               ) -> Action | None:
     """``offer`` as an action if ``decide`` takes it now (for a sender from whom ``hidden`` is
     hidden: a player), with the dice it rolls and what it costs its actor; None if refused."""
+    body = _CANON.encode(offer.command)
     try:
-        command = ruleset.command_decoder.decode(_CANON.encode(offer.command))
+        command = ruleset.command_decoder.decode(body)
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
     if isinstance(command, AddCombatant) and not command.combatant_id:
@@ -213,7 +218,7 @@ def try_offer(ruleset: Ruleset, state: EncounterState, offer: Offer, hidden: fro
     names = _namer(state, hidden)
     cost = _cost(ruleset, state, events, command.acting_combatant() or offer.combatant_id)
     return Action(
-        id=action_id(offer.command),
+        id=_id_of(body),  # action_id, from the body already encoded
         kind=offer.kind,
         label=f"{offer.label} ({', '.join(f'{n} {k}' for k, n in cost.items())})" if cost else offer.label,
         combatant_id=offer.combatant_id,
