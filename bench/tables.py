@@ -57,6 +57,7 @@ from bench.live import tree_cpu
 from bench.loadgen import HttpConnection, event_loop_factory, percentile
 
 SWEEP = (50, 200, 500, 1000)
+KEEP_ALIVE_SECONDS = 4.0  # uvicorn closes a keep-alive connection idle for 5 s
 HELD_MS = 100.0
 
 
@@ -291,6 +292,7 @@ async def play(port: int, tables: list[Table], pace: float, until: float, seed: 
     async def table_loop(table: Table, conn: HttpConnection) -> None:
         gm = next(s for s in table.screens if s.token == table.gm)
         theirs = {cid: next(s for s in table.screens if s.token == token) for cid, token in table.players.items()}
+        used = [time.perf_counter()]  # when its connection last sent a request
         await asyncio.sleep(rng.uniform(0, pace))
         while time.perf_counter() < until:
             if table.waiting or gm.moves is None:  # the last command is not on every screen yet
@@ -311,8 +313,15 @@ async def play(port: int, tables: list[Table], pace: float, until: float, seed: 
             acting = [a for a in offered if a["command"]["type"] != "EndTurn"]
             chosen = rng.choice(acting if acting and rng.random() < 0.7 else offered)
             t0 = time.perf_counter()
-            status, data = await conn.request("POST", f"/encounters/{table.encounter_id}/commands",
-                                              json.dumps(chosen["command"]).encode(), token)
+            if t0 - used[0] > KEEP_ALIVE_SECONDS:  # the server closes a connection idle for 5 s: a new one
+                await conn.close()
+            used[0] = t0
+            try:
+                status, data = await conn.request("POST", f"/encounters/{table.encounter_id}/commands",
+                                                  json.dumps(chosen["command"]).encode(), token)
+            except (OSError, asyncio.IncompleteReadError):  # closed under it: not sent, or not known to be
+                await conn.close()
+                continue
             if status == 200:
                 table.waiting.append((_frame.decode(data).version, t0))
                 settle(table)
