@@ -55,6 +55,7 @@ from bench.append import (
 )
 from bench.live import tree_cpu
 from bench.loadgen import HttpConnection, event_loop_factory, percentile
+from projections.patch import patch_in_place
 
 SWEEP = (50, 200, 500, 1000)
 KEEP_ALIVE_SECONDS = 4.0  # uvicorn closes a keep-alive connection idle for 5 s
@@ -74,27 +75,6 @@ class _Message(msgspec.Struct):
 
 
 _frame = msgspec.json.Decoder(_Message | list[_Message])
-
-
-def _patched(doc: Any, ops: list[dict[str, Any]]) -> Any:
-    """``doc`` with a JSON Patch's ``add``/``remove``/``replace`` applied in place (what the
-    server's ``actions_patch`` holds), as fracas-client.js applies it."""
-    for op in ops:
-        if op["path"] == "":
-            doc = op["value"]
-            continue
-        *parents, last = [p.replace("~1", "/").replace("~0", "~") for p in op["path"].split("/")[1:]]
-        target = doc
-        for p in parents:
-            target = target[int(p)] if isinstance(target, list) else target[p]
-        at: Any = int(last) if isinstance(target, list) else last
-        if op["op"] == "remove":
-            del target[at]
-        elif op["op"] == "add" and isinstance(target, list):
-            target.insert(len(target) if last == "-" else at, op["value"])
-        else:
-            target[at] = op["value"]
-    return doc
 
 
 @dataclass
@@ -117,7 +97,7 @@ class Screen:
                 self.moves, self.moves_version = msgspec.json.decode(m.actions), m.version
             elif m.type == "actions_patch":
                 if self.moves is not None and m.base == self.moves_version:
-                    self.moves, self.moves_version = _patched(self.moves, msgspec.json.decode(m.patch)), m.version
+                    self.moves, self.moves_version = patch_in_place(self.moves, msgspec.json.decode(m.patch)), m.version
                 else:
                     self.moves = None
 

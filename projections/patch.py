@@ -44,17 +44,28 @@ def apply_patch(doc: Any, ops: list[dict[str, Any]]) -> Any:
     ``doc``: what a client does; used by the tests."""
     import copy
 
-    doc = copy.deepcopy(doc)
+    return patch_in_place(copy.deepcopy(doc), copy.deepcopy(ops))
+
+
+def patch_in_place(doc: Any, ops: list[dict[str, Any]]) -> Any:
+    """``doc`` with ``ops`` applied in place (their values taken as they are): what a client that
+    keeps one copy does (``bench.tables``' screens). Returns the document: a root ``replace``
+    gives a new one."""
     for op in ops:
         if op["path"] == "":
-            doc = copy.deepcopy(op["value"])
+            doc = op["value"]
             continue
         *parents, last = [p.replace("~1", "/").replace("~0", "~") for p in op["path"].split("/")[1:]]
         target = doc
         for p in parents:
             target = target[int(p)] if isinstance(target, list) else target[p]
+        at: Any = last
+        if isinstance(target, list):
+            at = len(target) if last == "-" else int(last)
         if op["op"] == "remove":
-            del target[last]
+            del target[at]
+        elif op["op"] == "add" and isinstance(target, list):
+            target.insert(at, op["value"])
         else:
-            target[last] = copy.deepcopy(op["value"])
+            target[at] = op["value"]
     return doc

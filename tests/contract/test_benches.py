@@ -236,9 +236,9 @@ def test_bench_tables_seats_follows_and_plays_its_tables(pg_admin_dsn: str, caps
 def test_a_bench_tables_screen_keeps_the_next_moves_its_stream_patches(ruleset: Ruleset) -> None:
     """bench.tables draws each command from the next moves the acting screen's stream delivered
     (``actions`` whole, then ``actions_patch``): patched in place, they equal each version's own."""
-    from bench.tables import Screen, _Message, _patched
+    from bench.tables import Screen, _Message
     from projections.actions import actions_for
-    from projections.patch import json_patch
+    from projections.patch import json_patch, patch_in_place
     from tests.contract.autoplay import play, viewers
 
     states = play(ruleset, 1, steps=60).states
@@ -253,7 +253,7 @@ def test_a_bench_tables_screen_keeps_the_next_moves_its_stream_patches(ruleset: 
         screen.read([_Message(version=99, type="actions_patch", base=7, patch=msgspec.Raw(b"[]"))])
         assert screen.moves is None, "a patch from moves the screen does not have drops them"
     old, new = {"a": 1, "b": {"c": [1, 2], "d/e": 3}, "f": None}, {"b": {"c": [3], "x": {"y": 1}}, "~": 2, "f": 0}
-    assert _patched(msgspec.json.decode(msgspec.json.encode(old)), json_patch(old, new)) == new
+    assert patch_in_place(msgspec.json.decode(msgspec.json.encode(old)), json_patch(old, new)) == new
 
 
 def test_a_soak_screen_counts_an_event_missed_or_got_twice() -> None:
