@@ -5,6 +5,7 @@ rest of the run."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -94,8 +95,6 @@ asyncio.run(main())
 
 async def test_a_server_process_paces_its_collector_unless_told_not_to(database_url: str) -> None:
     def started(**env: str) -> str:
-        import os
-
         return subprocess.run([sys.executable, "-c", STARTED, database_url], capture_output=True, text=True,
                               check=True, env={**os.environ, "FRACAS_PROJECTIONS": "external", **env}).stdout.strip()
 
