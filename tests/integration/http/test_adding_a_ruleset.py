@@ -62,7 +62,7 @@ async def test_the_pages_game_plays_a_fight_through_the_server(database_url: str
         client.headers["Authorization"] = f"Bearer {r.json()['gm_token']['token']}"
         for name, side in (("Ash", "north"), ("Birch", "south")):
             r = await client.post(f"/encounters/{enc}/combatants", json={
-                "name": name, "side": side, "controller": "gm", "sheet": {"speed": 1, "health": 6}})
+                "name": name, "side": side, "controller": "gm", "sheet": {"speed": 1, "health": 7}})  # past one d6: two strikes at least
             assert r.status_code == 201, r.text
         strikes = 0
         for _ in range(200):
